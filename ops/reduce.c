@@ -876,6 +876,10 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
                      take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");
         return NULL;
     }
+    /* upstream's std_var_out: correction.toDouble(), checked (a complex one with an imaginary part
+     * overflows) */
+    if (correction && correction->tag != TN_V_NONE && tn_check_scalar_fits(correction, TN_DTYPE_F64) < 0)
+        return NULL;
     double corr = (correction && correction->tag != TN_V_NONE) ? tn_scalar_to_double(correction) : 1.0;
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];

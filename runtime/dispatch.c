@@ -713,14 +713,16 @@ restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObjec
 
 /* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out takes its
  * complete-reduction path (every dim of more than one element reduced, something to reduce),
- * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". */
+ * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". An out of
+ * the other half type (bfloat16 into float16) keeps a half common dtype, which that path skips. */
 static int
 check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
 {
     if (strcmp(f->name, "std") && strcmp(f->name, "var"))
         return 0;
     const TensorObject *self = fargs[0].tag == TN_V_TENSOR ? TN_T(fargs[0].u.t) : NULL;
-    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == self->dtype ||
+    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == TN_DTYPE_F16 ||
+        out->dtype == TN_DTYPE_BF16 ||
         self->numel == 0 || self->device == TN_DEVICE_META)
         return 0;
     uint8_t reduced[TN_MAX_NDIM] = {0};
@@ -1162,21 +1164,37 @@ via_functional(tn_op *op, tn_value *args)
     /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
      * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl
      * then copies self.to(bool)) */
-    PyObject *as_u8 = NULL;
+    PyObject *self_conv = NULL;
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1 && fargs[0].tag == TN_V_TENSOR &&
         TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8) {
         TensorObject *self = TN_T(fargs[0].u.t);
         if (self->dtype != TN_DTYPE_U8 && self->numel > 1 && self->device != TN_DEVICE_META) {
-            as_u8 = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
-            if (!as_u8 || tn_copy_into(op, TN_T(as_u8), self) < 0) {
-                Py_XDECREF(as_u8);
+            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
+            if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
+                Py_XDECREF(self_conv);
                 return NULL;
             }
-            fargs[0] = tn_value_tensor(as_u8);
+            fargs[0] = tn_value_tensor(self_conv);
+        }
+    }
+    /* std/var of one half type into an out of the other: upstream's make_reduction takes self
+     * converted to out's dtype (check_std_var_all: the common dtype is out's) */
+    if (kind == TN_OPK_OUT && nout == 1 && !self_conv && (!strcmp(f->name, "std") || !strcmp(f->name, "var")) &&
+        fargs[0].tag == TN_V_TENSOR) {
+        TensorObject *self = TN_T(fargs[0].u.t), *o = TN_T(args[outs[0]].u.t);
+        int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
+        int half_out = o->dtype == TN_DTYPE_F16 || o->dtype == TN_DTYPE_BF16;
+        if (half_in && half_out && self->dtype != o->dtype && self->device != TN_DEVICE_META) {
+            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, o->dtype, self->device);
+            if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
+                Py_XDECREF(self_conv);
+                return NULL;
+            }
+            fargs[0] = tn_value_tensor(self_conv);
         }
     }
     PyObject *result = tn_dispatch(f, fargs);
-    Py_XDECREF(as_u8);
+    Py_XDECREF(self_conv);
     if (!result) {
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */

@@ -948,6 +948,15 @@ FUZZ_CLASSES = [
     "out = torch.ones(3, dtype=torch.float16).clamp_(min=float('nan'), max=1e300)",
     "out = torch.clamp(torch.ones(3, dtype=torch.float16), min=0, max=1e300)",  # neighbour: overflow
     "out = torch.clamp(torch.ones(3, dtype=torch.float16), max=float('nan'))",  # neighbour
+    # std/var: correction.toDouble() is checked (a complex one with an imaginary part overflows);
+    # one half type into an out of the other reduces self converted to out's dtype, never through
+    # std_var_all (whose "Unsupported dtype" stays for a wider out)
+    "out = torch.var(torch.tensor([-0.0, -2.0, float('nan'), -1.25], dtype=torch.float64).reshape(1, 4), correction=(1+2j))",
+    "out = torch.var(torch.arange(4.), correction=(1+0j))",  # neighbour
+    "out = torch.var(torch.tensor([2., -0., 2, -2], dtype=torch.bfloat16)[::2], correction=-3, "
+    "out=torch.ones(1, 2, dtype=torch.float16))",
+    "out = torch.var(torch.tensor([2., -0., 2, -2], dtype=torch.bfloat16), out=torch.ones(1, 2, dtype=torch.float16))",
+    "out = torch.std(torch.tensor([2., -0., 2, -2], dtype=torch.float16), out=torch.ones(1, 2, dtype=torch.float32))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
