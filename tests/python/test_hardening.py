@@ -957,6 +957,10 @@ FUZZ_CLASSES = [
     "out=torch.ones(1, 2, dtype=torch.float16))",
     "out = torch.var(torch.tensor([2., -0., 2, -2], dtype=torch.bfloat16), out=torch.ones(1, 2, dtype=torch.float16))",
     "out = torch.std(torch.tensor([2., -0., 2, -2], dtype=torch.float16), out=torch.ones(1, 2, dtype=torch.float32))",  # neighbour
+    # a boxed call's bool is an int IValue, so a bare bool fills an int[1] (dim=True is dim 1)
+    "out = torch.ops.aten.var.dim(torch.arange(8.).reshape(2, 4), True)",
+    "out = torch.ops.aten.amax.default(torch.arange(8.).reshape(2, 4), True)",
+    "out = torch.sum(torch.arange(8.).reshape(2, 4), True)",  # neighbour: the Python binding's TypeError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
