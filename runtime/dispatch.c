@@ -1102,13 +1102,6 @@ via_functional(tn_op *op, tn_value *args)
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
-        if (kind == TN_OPK_OUT && (op->flags & TN_OPF_OVERLAP_UNCHECKED) && dst->device != TN_DEVICE_META &&
-            tn_check_no_internal_overlap(dst) < 0) {
-            /* before any path writes it (any/all's bytebool one does not go through tn_write_result) */
-            PyErr_Clear();
-            return tn_refuse(op, "into an out= with internal overlap is refused in torchnative (upstream writes it "
-                                 "unchecked; the result depends on its kernel's write order)");
-        }
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
@@ -1220,8 +1213,18 @@ via_functional(tn_op *op, tn_value *args)
             TensorObject *out = TN_T(args[outs[0]].u.t);
             if (op->flags & TN_OPF_OUT_BYTEBOOL) {
                 /* any/all write a bool or uint8 out whatever the result's (0 or 1) */
+                /* after the resize, an out that still repeats elements is refused as
+                 * tn_copy_result_into refuses it (OVERLAP_UNCHECKED_OUT) */
+                int overlap = 0;
                 if (tn_resize_output(out, TN_T(result)->ndim, TN_T(result)->sizes) == 0 &&
-                    tn_copy_into(op, out, TN_T(result)) == 0) {
+                    out->device != TN_DEVICE_META && (op->flags & TN_OPF_OVERLAP_UNCHECKED) &&
+                    tn_check_no_internal_overlap(out) < 0) {
+                    PyErr_Clear();
+                    tn_refuse(op, "into an out= with internal overlap is refused in torchnative (upstream writes it "
+                                  "unchecked; the result depends on its kernel's write order)");
+                    overlap = 1;
+                }
+                if (!overlap && !PyErr_Occurred() && tn_copy_into(op, out, TN_T(result)) == 0) {
                     tn_tensor_bump_version(out);
                     ret = Py_NewRef((PyObject *)out);
                 }

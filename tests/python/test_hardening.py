@@ -884,6 +884,13 @@ FUZZ_CLASSES = [
     # out= unchecked (sum accumulates into the shared slot): refused by name (codegen/model.py
     # OVERLAP_UNCHECKED_OUT, the refused snippets are in FUZZ_REFUSED); mean checks it and raises as upstream
     "out = torch.mean(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",  # neighbour: checked
+    # ... the refusal comes after the op's own checks and out='s resize (a resized out repeats nothing)
+    "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.int64).expand(3))",
+    "out = torch.sum(torch.arange(9.).reshape(3, 3), 5, out=torch.zeros(1).expand(3))",
+    "out = torch.sum(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(2))",
+    "out = torch.argmax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
+    "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(2))",
+    "out = torch.tril(torch.ones(3), out=torch.zeros(3, 1).expand(3, 3))",
     # a meta write checks no overlap (upstream's meta kernels: an expanded meta self takes clip_,
     # absolute_, add_; a partly overlapping meta input too)
     "out = torch.empty((3, 4), dtype=torch.bool, device='meta').expand(2, 3, 4).clip_(min=True)",
