@@ -880,6 +880,9 @@ FUZZ_CLASSES = [
     # empty_out refuses memory_format (the out= overload carries it only to match the functional)
     "out = torch.empty([3], memory_format=torch.contiguous_format, out=torch.ones(3))",
     "out = torch.empty([3], out=torch.ones(2)).stride()",  # neighbour: resized
+    # ... and numel the same way (upstream's safe_compute_numel): a negative size in a view overflows
+    "out = torch.ops.aten._reshape_alias.default(torch.empty((1, 1), dtype=torch.int16, device='meta'), [-2, 2], [2, 3])",
+    "out = torch.ops.aten._reshape_alias.default(torch.empty((1, 1), device='meta'), [0, 2], [2, 3])",  # neighbour
     # reductions whose TensorIterator turns the overlap check off, and tril/triu, write an expanded
     # out= unchecked (sum accumulates into the shared slot): refused by name (codegen/model.py
     # OVERLAP_UNCHECKED_OUT, the refused snippets are in FUZZ_REFUSED); mean checks it and raises as upstream
