@@ -58,7 +58,7 @@ class Op:
     cia: bool            # CompositeImplicitAutograd: no kernel of its own upstream
     functional: str | None = None  # cname of the functional sibling (for inplace/out)
     out_rule: str = ""
-    overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE
+    overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     func: object = None  # torchgen FunctionSchema
@@ -142,14 +142,24 @@ SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "cla
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from
 # upstream by calling each in-place kernel we have on an expanded self).
 OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_"}
+# ... and the out= overloads that write an out with internal overlap unchecked: the reductions
+# whose TensorIterator turns the check off (their results accumulate into the shared slots:
+# sum(arange(9).reshape(3, 3), 1) into an expanded out gives 36 three times) and tril/triu
+# (listed from upstream by calling each reduction-tagged out= overload on an expanded out;
+# aminmax, logsumexp, max.dim, min.dim and mean check it and raise as ours does).
+OVERLAP_UNCHECKED_OUT = {"all.out", "all.dims_out", "any.out", "any.dims_out", "amax.out", "amin.out", "argmax.out",
+                         "argmin.out", "linalg_vector_norm.out", "nansum.out", "norm.out", "norm.dtype_out",
+                         "prod.int_out", "std.out", "std.correction_out", "var.out", "var.correction_out",
+                         "sum.IntList_out", "tril.out", "triu.out"}
 # any/all: out may be bool or uint8 (check_result_is_bytebool), the result computed in out's
 BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out", "any.all_out"}
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after
 # "<op> does not support non-boolean outputs.")
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
 # Out overloads whose C++ requires out's dtype to be self's before computing (logcumsumexp_out's
-# check_scalar_type_device_layout_equal, nan_to_num_out's own check, amax/amin's meta first line).
-SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out", "amax.out", "amin.out"}
+# check_scalar_type_device_layout_equal, nan_to_num_out's own check, amax/amin's meta first line,
+# masked_select_out_impl_cpu's after its mask check).
+SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out", "amax.out", "amin.out", "masked_select.out"}
 
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured
@@ -243,7 +253,7 @@ class Model:
                 cname=c_ident(qual), kind=kind.name, tags=sorted(f.tags), is_view=is_view,
                 cia=f.has_composite_implicit_autograd_kernel, func=f.func,
                 out_rule=out_rule(f, kind, delegates),
-                overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE,
+                overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE | OVERLAP_UNCHECKED_OUT,
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),
             ))

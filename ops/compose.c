@@ -49,6 +49,11 @@ tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend,
         PyErr_Format(PyExc_RuntimeError, "order must be non-negative but got %lld", (long long)n);
         return -1;
     }
+    /* upstream wraps dim where it first uses it: prepend's / append's shape check, else
+     * diff_helper's self.size(dim), which n = 0 never reaches (diff(x, 0, 100) is a copy) */
+    *d = dim;
+    if (!prepend && !append && n == 0)
+        return 0;
     if (tn_wrap_dim(dim, self->ndim, d) < 0 || diff_check_other(self, prepend, *d) < 0 ||
         diff_check_other(self, append, *d) < 0)
         return -1;

@@ -1127,6 +1127,12 @@ tn_compose_nanmean(tn_op *op, tn_value *a)
                      tn_dtype_legacy_name(sd));
         return NULL;
     }
+    if (a[3].tag == TN_V_DTYPE && !tn_dtype_is_floating((int)a[3].u.i) && !tn_dtype_is_complex((int)a[3].u.i)) {
+        /* then dtype=, as the kernel (tn_op_nanmean's mean_dtype) */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be either a "
+                     "floating point or complex dtype. Got: %s", tn_dtype_legacy_name((int)a[3].u.i));
+        return NULL;
+    }
     PyObject *nan = at_1(TN_OP_isnan, T(0));
     PyObject *keep = nan ? at_1(TN_OP_logical_not, nan) : NULL;
     PyObject *factor = keep ? call(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(keep), a[1], a[2], NONE_V})

@@ -840,11 +840,6 @@ tn_op__linalg_svd(const tn_op *overload, TensorObject *A, bool full_matrices, bo
 {
     if (check_matrix(A, "linalg.svd", "A") < 0 || check_floating(A, "linalg.svd", true) < 0)
         return NULL;
-    if (driver) {
-        PyErr_SetString(PyExc_RuntimeError, "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
-                        "inputs with cuSOLVER backend.");
-        return NULL;
-    }
     if (tn_check_dtype(overload, A->dtype) < 0)
         return NULL;
     int nd = A->ndim, dev = A->device;
@@ -874,6 +869,12 @@ tn_op__linalg_svd(const tn_op *overload, TensorObject *A, bool full_matrices, bo
                 fill_identity(r[2], batch, n);
         }
         return tuple_of(3, r);
+    }
+    /* upstream's CPU svd kernel refuses driver=, which a meta or an empty A never reaches */
+    if (driver) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
+                        "inputs with cuSOLVER backend.");
+        goto fail;
     }
     if (!(work = new_batched(nd, A->sizes, A->dtype, dev, true)) || copy_expanded(overload, work, A) < 0)
         goto fail;

@@ -218,6 +218,23 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
+    /* upstream's baddbmm kernel converts beta and alpha to the integer scalar_t, checked
+     * (beta=inf: "value cannot be converted to type int64_t without overflow"), once it has
+     * elements to compute and a contraction to compute them from */
+    /* with no contraction it multiplies the result in place by beta instead (mul_), which
+     * refuses a floating or complex beta on an integer result */
+    if (out->numel > 0 && batch1->sizes[2] == 0 && tn_dtype_is_integral(batch1->dtype, true) && b != 0.0 &&
+        (beta->tag == TN_V_DOUBLE || beta->tag == TN_V_COMPLEX)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     beta->tag == TN_V_DOUBLE ? "Float" : "ComplexFloat", tn_dtype_legacy_name(batch1->dtype));
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    if (out->numel > 0 && batch1->sizes[2] > 0 && tn_dtype_is_integral(batch1->dtype, true) &&
+        (tn_check_scalar_fits(beta, batch1->dtype) < 0 || tn_check_scalar_fits(alpha, batch1->dtype) < 0)) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
     if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
         batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],

@@ -939,6 +939,15 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         return (PyObject *)out;
     if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
+    if (has_lo && has_hi && (isnan(tn_scalar_to_double(min)) || isnan(tn_scalar_to_double(max)))) {
+        /* upstream's clamp_out: both bounds given and one NaN fills the result with NaN, no
+         * bound converted to the dtype (max=1e300 on float16 is no overflow then) */
+        PyObject *f = at_ts(TN_OP_fill___Scalar, (PyObject *)out, tn_value_double(NAN));
+        if (!f)
+            goto fail;
+        Py_DECREF(f);
+        return (PyObject *)out;
+    }
     if ((has_lo && tn_check_scalar_fits(min, dtype) < 0) || (has_hi && tn_check_scalar_fits(max, dtype) < 0))
         goto fail;
     TensorObject *in = as_dtype(overload, self, dtype);

@@ -450,9 +450,11 @@ done_in_place(PyObject *r)
 PyObject *
 tn_op_logsumexp__out(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, TensorObject *out)
 {
-    if (!tn_dtype_is_floating(out->dtype)) {
+    /* upstream 2.13: "complex type implies floating point type" (a complex out takes the
+     * composition below), the dtype named as a ScalarType */
+    if (!tn_dtype_is_floating(out->dtype) && !tn_dtype_is_complex(out->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "logsumexp(): Expected floating point type for result tensor, but got: %s",
-                     tn_dtype_cpp_name(out->dtype));
+                     tn_dtype_legacy_name(out->dtype));
         return NULL;
     }
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
@@ -874,6 +876,10 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
                      take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");
         return NULL;
     }
+    /* upstream's std_var_out: correction.toDouble(), checked (a complex one with an imaginary part
+     * overflows) */
+    if (correction && correction->tag != TN_V_NONE && tn_check_scalar_fits(correction, TN_DTYPE_F64) < 0)
+        return NULL;
     double corr = (correction && correction->tag != TN_V_NONE) ? tn_scalar_to_double(correction) : 1.0;
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
@@ -947,8 +953,16 @@ tn_op_std_mean__correction(const tn_op *overload, TensorObject *self, tn_ints di
 static PyObject *
 scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
 {
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+    int64_t d = 0;
+    /* cummax/cummin (cummax_out, and the meta function) wrap dim only for a self with
+     * elements: an empty self takes any dim (a 0-dim one is checked before, as -1 or 0) */
+    if (with_indices && self->ndim == 0 && dim != 0 && dim != -1) {
+        PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim -1 or 0 for scalar but got %lld",
+                     overload->name, (long long)dim);
+        return NULL;
+    }
+    if ((!with_indices || self->ndim == 0 || self->numel != 0) &&
+        tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;

@@ -1012,8 +1012,10 @@ tn_op_split__Tensor(const tn_op *overload, TensorObject *self, int64_t split_siz
                      "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)size);
         return NULL;
     }
-    int64_t n = split_size == 0 ? 1 : (size + split_size - 1) / split_size;
-    if (n == 0)
+    /* upstream's max((size + split_size - 1) / split_size, 1), whose sum wraps past int64
+     * (split(2**63 - 1) is one chunk) */
+    int64_t n = split_size == 0 ? 1 : (int64_t)((uint64_t)size + (uint64_t)split_size - 1) / split_size;
+    if (n < 1)
         n = 1;
     int64_t *lengths = PyMem_Malloc(sizeof(int64_t) * (size_t)n);
     if (!lengths)
@@ -1374,7 +1376,9 @@ tn_op_view_as_complex(const tn_op *overload, TensorObject *self)
     }
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     for (int i = 0; i < nd - 1; i++) {
-        if (self->strides[i] % 2) {
+        /* a size-1 dimension's stride is never stepped: upstream checks only the others and
+         * halves it anyway (stride 3 gives 1) */
+        if (self->strides[i] % 2 && self->sizes[i] != 1) {
             PyErr_SetString(PyExc_RuntimeError, "Tensor must have a stride divisible by 2 for all but last dimension");
             return NULL;
         }

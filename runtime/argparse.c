@@ -182,7 +182,7 @@ tensor_and_overloaded(PyObject *o, overloaded_args *ov)
 }
 
 static int
-check_int_list(PyObject *o, int size)
+check_int_list(PyObject *o, int size, int from_schema)
 {
     if (PyTuple_Check(o) || PyList_Check(o)) {
         Py_ssize_t n = PySequence_Size(o);
@@ -201,7 +201,8 @@ check_int_list(PyObject *o, int size)
      * is then `sections`, not the indices [3]. */
     if (is_tensor(o))
         return size > 0 && one_integral_element(o);
-    return size > 0 && check_long(o);
+    /* a boxed call's bool is an int IValue: torch.ops.aten.var.dim(x, True) reduces dim 1 */
+    return size > 0 && (check_long(o) || (from_schema && PyBool_Check(o)));
 }
 
 /* A boxed call's (torch.ops) bool: upstream converts it with pybind11's bool caster, which takes
@@ -283,7 +284,7 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
         return 1;
     }
     case TN_P_INTLIST: case TN_P_SYMINTLIST:
-        return check_int_list(o, p->size);
+        return check_int_list(o, p->size, p->from_schema);
     case TN_P_BOOLLIST:
         return PyTuple_Check(o) || PyList_Check(o);
     case TN_P_DOUBLELIST:
@@ -769,7 +770,7 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
                 PyObject *t = args_tuple_of(c);
                 if (!t)
                     return -1;
-                int r = check_int_list(t, p->size);
+                int r = check_int_list(t, p->size, p->from_schema);
                 Py_DECREF(t);
                 if (r < 0)
                     return -1;

@@ -712,15 +712,18 @@ restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObjec
 }
 
 /* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
- * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction path (every dim of more than one element reduced, something to reduce),
- * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". */
+ * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
+ * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
+ * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
+ * (bfloat16 into float16) keeps a half common dtype, which that path skips. */
 static int
 check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
 {
     if (strcmp(f->name, "std") && strcmp(f->name, "var"))
         return 0;
     const TensorObject *self = fargs[0].tag == TN_V_TENSOR ? TN_T(fargs[0].u.t) : NULL;
-    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == self->dtype ||
+    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == TN_DTYPE_F16 ||
+        out->dtype == TN_DTYPE_BF16 ||
         self->numel == 0 || self->device == TN_DEVICE_META)
         return 0;
     uint8_t reduced[TN_MAX_NDIM] = {0};
@@ -1135,7 +1138,9 @@ via_functional(tn_op *op, tn_value *args)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
         /* threshold's iterator turns the overlap check off (threshold is idempotent) */
-        if (dst && strcmp(f->name, "threshold") && tn_check_pointwise_write(dst, nin, ins) < 0) {
+        /* not on meta (see tn_copy_result_into: upstream's meta writes check no overlap) */
+        if (dst && dst->device != TN_DEVICE_META && strcmp(f->name, "threshold") &&
+            tn_check_pointwise_write(dst, nin, ins) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }
@@ -1159,6 +1164,15 @@ via_functional(tn_op *op, tn_value *args)
             return NULL;
         }
     }
+    /* upstream's empty_out refuses memory_format itself (the out= overload only carries it
+     * because the code generator makes it match the functional one) */
+    if (kind == TN_OPK_OUT && !strcmp(op->name, "empty")) {
+        for (int i = 0; i < s->nparams; i++)
+            if (!strcmp(s->params[i].cname, "memory_format") && args[i].tag != TN_V_NONE) {
+                PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
+                return NULL;
+            }
+    }
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
         int od = TN_T(args[outs[0]].u.t)->dtype;
         if (od != TN_DTYPE_BOOL && od != TN_DTYPE_U8) {
@@ -1171,7 +1185,10 @@ via_functional(tn_op *op, tn_value *args)
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
     }
-    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR &&
+    /* masked_select checks its mask's dtype first (the functional refuses it) */
+    int mask_first = !strcmp(op->name, "masked_select") && args[1].tag == TN_V_TENSOR &&
+                     TN_T(args[1].u.t)->dtype != TN_DTYPE_BOOL;
+    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR && !mask_first &&
         TN_T(args[outs[0]].u.t)->dtype != TN_T(args[0].u.t)->dtype) {
         const char *o = tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype);
         const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
@@ -1180,6 +1197,8 @@ via_functional(tn_op *op, tn_value *args)
         else if (!strcmp(op->name, "amax") || !strcmp(op->name, "amin"))
             PyErr_Format(PyExc_RuntimeError, "Expected the dtype for input and out to match, but got %s for input's "
                          "dtype and %s for out's dtype.", i, o);
+        else if (!strcmp(op->name, "masked_select"))
+            PyErr_SetString(PyExc_RuntimeError, "masked_select(): self and result must have the same scalar type");
         else if (!strcmp(op->name, "histc"))
             PyErr_Format(PyExc_RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
                          "dtype, but got input %s and hist %s", tn_dtype_cpp_name(TN_T(args[0].u.t)->dtype),
@@ -1195,21 +1214,37 @@ via_functional(tn_op *op, tn_value *args)
     /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
      * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl
      * then copies self.to(bool)) */
-    PyObject *as_u8 = NULL;
+    PyObject *self_conv = NULL;
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1 && fargs[0].tag == TN_V_TENSOR &&
         TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8) {
         TensorObject *self = TN_T(fargs[0].u.t);
         if (self->dtype != TN_DTYPE_U8 && self->numel > 1 && self->device != TN_DEVICE_META) {
-            as_u8 = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
-            if (!as_u8 || tn_copy_into(op, TN_T(as_u8), self) < 0) {
-                Py_XDECREF(as_u8);
+            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
+            if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
+                Py_XDECREF(self_conv);
                 return NULL;
             }
-            fargs[0] = tn_value_tensor(as_u8);
+            fargs[0] = tn_value_tensor(self_conv);
+        }
+    }
+    /* std/var of one half type into an out of the other: upstream's make_reduction takes self
+     * converted to out's dtype (check_std_var_all: the common dtype is out's) */
+    if (kind == TN_OPK_OUT && nout == 1 && !self_conv && (!strcmp(f->name, "std") || !strcmp(f->name, "var")) &&
+        fargs[0].tag == TN_V_TENSOR) {
+        TensorObject *self = TN_T(fargs[0].u.t), *o = TN_T(args[outs[0]].u.t);
+        int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
+        int half_out = o->dtype == TN_DTYPE_F16 || o->dtype == TN_DTYPE_BF16;
+        if (half_in && half_out && self->dtype != o->dtype && self->device != TN_DEVICE_META) {
+            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, o->dtype, self->device);
+            if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
+                Py_XDECREF(self_conv);
+                return NULL;
+            }
+            fargs[0] = tn_value_tensor(self_conv);
         }
     }
     PyObject *result = tn_dispatch(f, fargs);
-    Py_XDECREF(as_u8);
+    Py_XDECREF(self_conv);
     if (!result) {
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
@@ -1235,8 +1270,18 @@ via_functional(tn_op *op, tn_value *args)
             TensorObject *out = TN_T(args[outs[0]].u.t);
             if (op->flags & TN_OPF_OUT_BYTEBOOL) {
                 /* any/all write a bool or uint8 out whatever the result's (0 or 1) */
+                /* after the resize, an out that still repeats elements is refused as
+                 * tn_copy_result_into refuses it (OVERLAP_UNCHECKED_OUT) */
+                int overlap = 0;
                 if (tn_resize_output(out, TN_T(result)->ndim, TN_T(result)->sizes) == 0 &&
-                    tn_copy_into(op, out, TN_T(result)) == 0) {
+                    out->device != TN_DEVICE_META && (op->flags & TN_OPF_OVERLAP_UNCHECKED) &&
+                    tn_check_no_internal_overlap(out) < 0) {
+                    PyErr_Clear();
+                    tn_refuse(op, "into an out= with internal overlap is refused in torchnative (upstream writes it "
+                                  "unchecked; the result depends on its kernel's write order)");
+                    overlap = 1;
+                }
+                if (!overlap && !PyErr_Occurred() && tn_copy_into(op, out, TN_T(result)) == 0) {
                     tn_tensor_bump_version(out);
                     ret = Py_NewRef((PyObject *)out);
                 }

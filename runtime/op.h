@@ -27,7 +27,7 @@ enum {
     TN_OPF_OUT_BOOL = 1 << 10, /* out must be bool ("<op> does not support non-boolean outputs.") */
     TN_OPF_OUT_SELF = 1 << 11, /* out's dtype must be self's, checked before computing */
     TN_OPF_OUT_BYTEBOOL = 1 << 13,     /* any/all: out is bool or uint8, written as computed in bool */
-    TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place whose upstream kernel writes an overlapping self unchecked */
+    TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place / out= whose upstream kernel writes an overlapping self / out unchecked */
     TN_OPF_OUT_STRUCTURED = 1 << 14,   /* structured out=: a resized out takes the meta function's strides */
 };
 

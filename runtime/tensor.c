@@ -279,17 +279,12 @@ nbytes_overflow(int ndim, const int64_t *sizes, const int64_t *strides, int64_t 
     int overflowed = 0;
     uint64_t size;
     if (!strides) {
-        /* a zero dim makes the product 0 whatever the others (upstream's safe_multiplies_u64) */
+        /* Note [Contiguous byte count overflow]: upstream's safe_multiply_u64 (builtin-overflow
+         * build) multiplies left to right and keeps an overflow it met before a zero dim, so
+         * [4, 2**62, 0] is refused although it holds no element. */
         size = 1;
-        int zero = 0;
-        for (int i = 0; i < ndim; i++) {
-            zero |= sizes[i] == 0;
+        for (int i = 0; i < ndim; i++)
             overflowed |= __builtin_mul_overflow(size, (uint64_t)sizes[i], &size);
-        }
-        if (zero) {
-            overflowed = 0;
-            size = 0;
-        }
         overflowed |= __builtin_add_overflow(size, (uint64_t)offset, &size);
     } else {
         size = (uint64_t)offset + 1;
@@ -378,19 +373,18 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
 {
     if (tn_check_ndim(ndim) < 0)
         return -1;
-    /* upstream's TensorImpl::safe_compute_numel */
-    int64_t numel = 1;
-    int numel_overflowed = 0, zero = 0;
-    for (int i = 0; i < ndim; i++) {
-        zero |= sizes[i] == 0;
-        numel_overflowed |= __builtin_mul_overflow(numel, sizes[i], &numel);
-    }
-    if (zero)
-        numel = 0;
-    else if (numel_overflowed) {
+    /* upstream's TensorImpl::safe_compute_numel: the product in unsigned 64-bit, left to right
+     * (an overflow met before a zero dim stays, Note [Contiguous byte count overflow]; a negative
+     * size reads as a huge one), at most INT64_MAX */
+    uint64_t un = 1;
+    int numel_overflowed = 0;
+    for (int i = 0; i < ndim; i++)
+        numel_overflowed |= __builtin_mul_overflow(un, (uint64_t)sizes[i], &un);
+    if (numel_overflowed || un > (uint64_t)INT64_MAX) {
         PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
         return -1;
     }
+    int64_t numel = (int64_t)un;
     if (!strides) {
         /* upstream's contiguous-stride computation refuses a stride past int64 */
         int64_t st = 1;

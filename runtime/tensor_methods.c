@@ -727,6 +727,7 @@ static int
 set_part(PyObject *self, PyObject *value, const char *what)
 {
     if (!value) {
+        /* upstream 2.13 crashes on `del x.real` (a null value reaches its setter) */
         PyErr_Format(PyExc_TypeError, "cannot delete the %s attribute", what);
         return -1;
     }

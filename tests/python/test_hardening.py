@@ -953,6 +953,106 @@ FUZZ_CLASSES = [
     "torch.tensor(5, dtype=torch.int32))",
     "out = torch.index_select(torch.ones(2, 3, 1)[:, ::2], 1, torch.tensor([1, -1, 7]))",
     "out = torch.index_select(torch.ones(1, 2, 3), 2, torch.tensor([5]))",  # neighbour: IndexError
+    # --- session 25, fa2 ---
+    # Note [Contiguous byte count overflow]: the size product overflows before a zero dim -> refused
+    "out = torch.ones((4, 2**62, 0), device='meta')",
+    "out = torch.ones(2, 2).repeat(2**62, 3, 0)",
+    "out = torch.empty(0, 2**62, 4)",  # neighbour: the stride check refuses first
+    "out = torch.empty(2**62, 0)",  # neighbour: no overflow, an empty tensor
+    # empty_out refuses memory_format (the out= overload carries it only to match the functional)
+    "out = torch.empty([3], memory_format=torch.contiguous_format, out=torch.ones(3))",
+    "out = torch.empty([3], out=torch.ones(2)).stride()",  # neighbour: resized
+    # ... and numel the same way (upstream's safe_compute_numel): a negative size in a view overflows
+    "out = torch.ops.aten._reshape_alias.default(torch.empty((1, 1), dtype=torch.int16, device='meta'), [-2, 2], [2, 3])",
+    "out = torch.ops.aten._reshape_alias.default(torch.empty((1, 1), device='meta'), [0, 2], [2, 3])",  # neighbour
+    # reductions whose TensorIterator turns the overlap check off, and tril/triu, write an expanded
+    # out= unchecked (sum accumulates into the shared slot): refused by name (codegen/model.py
+    # OVERLAP_UNCHECKED_OUT, the refused snippets are in FUZZ_REFUSED); mean checks it and raises as upstream
+    "out = torch.mean(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",  # neighbour: checked
+    # ... the refusal comes after the op's own checks and out='s resize (a resized out repeats nothing)
+    "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.int64).expand(3))",
+    "out = torch.sum(torch.arange(9.).reshape(3, 3), 5, out=torch.zeros(1).expand(3))",
+    "out = torch.sum(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(2))",
+    "out = torch.argmax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
+    "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(2))",
+    "out = torch.tril(torch.ones(3), out=torch.zeros(3, 1).expand(3, 3))",
+    # a meta write checks no overlap (upstream's meta kernels: an expanded meta self takes clip_,
+    # absolute_, add_; a partly overlapping meta input too)
+    "out = torch.empty((3, 4), dtype=torch.bool, device='meta').expand(2, 3, 4).clip_(min=True)",
+    "out = torch.empty(1, dtype=torch.int64, device='meta').expand(2, 1).absolute_()",
+    "x = torch.empty(4, device='meta'); out = x[1:].clamp_(min=x[:3])",
+    "out = torch.ones(1).expand(2, 1).absolute_()",  # neighbour: on cpu it raises
+    # dim is wrapped where upstream first uses it: diff with n = 0 and no prepend/append never does
+    "out = torch.diff(torch.arange(8).reshape(4, 2), 0, 100)",
+    "out = torch.diff(torch.arange(8).reshape(4, 2), 1, 100)",  # neighbour: IndexError
+    "x = torch.arange(8).reshape(4, 2); out = torch.diff(x, 0, 100, prepend=x)",  # neighbour: IndexError
+    # ... cummax/cummin wrap it only for a self with elements (a 0-dim self: -1 or 0, its own message)
+    "out = torch.ops.aten.cummax.default(torch.ones(0), -2)",
+    "out = torch.cummin(torch.ones(0, 2, device='meta'), 7)",
+    "out = torch.cummax(torch.tensor(3.), 5)",  # neighbour: IndexError, cummax's message
+    "out = torch.cummax(torch.ones(2, 2), 7)",  # neighbour
+    # split's chunk count max((size + split_size - 1) / split_size, 1) wraps past int64: one chunk
+    "out = torch.split(torch.arange(6.).reshape(2, 3), 2**63 - 1)",
+    "out = torch.arange(6.).reshape(2, 3).split(2**63 - 1, 1)",
+    "out = torch.split(torch.arange(6.).reshape(2, 3), 2, 1)",  # neighbour
+    # x.real = v / x.imag = v are upstream's setters: the view .copy_(v) (polar's meta ref uses them)
+    "x = torch.zeros(3, dtype=torch.complex64); x.real = torch.arange(3.); x.imag = 2; out = x",
+    "out = torch.polar(torch.ones(1, 2, device='meta'), torch.ones(2, device='meta'))",
+    "out = torch.polar(torch.ones(2, dtype=torch.float16, device='meta'), torch.ones(2, dtype=torch.float16, device='meta'))",
+    "x = torch.zeros(3); x.real = torch.arange(3.); out = x",  # neighbour: real of a real tensor is itself
+    "x = torch.zeros(3); x.imag = 1.; out = x",  # neighbour: RuntimeError
+    "x = torch.zeros(3, dtype=torch.complex64); x.real = torch.ones(2); out = x",  # neighbour: RuntimeError
+    # view_as_complex checks the even stride only on dimensions of size > 1 (and halves the others')
+    "out = torch.view_as_complex(torch.zeros(8).as_strided((2, 1, 2), (2, 3, 1)))",
+    "out = torch.view_as_complex(torch.tensor([1.0, 0.5]).reshape(2, 1).transpose(-1, -2))",
+    "out = torch.view_as_complex(torch.zeros(8).as_strided((2, 2), (3, 1)))",  # neighbour: RuntimeError
+    # svd's driver= is refused by the CPU kernel, which an empty or meta A never reaches
+    "out = torch._linalg_svd(torch.ones(2, 2, 0).transpose(-1, -2), compute_uv=True, driver='none')",
+    "out = torch.linalg.svd(torch.ones(0, 2), driver='gesvd')",
+    "out = torch.linalg.svd(torch.ones(2, 2), driver='gesvd')",  # neighbour: RuntimeError
+    # out='s dtype checks of ops that are not TensorIterator: masked_select wants self's (after the
+    # mask's); logsumexp takes a floating or complex out, naming the dtype as a ScalarType
+    "out = torch.masked_select(torch.ones(3, dtype=torch.float16), torch.ones(3, dtype=torch.bool), "
+    "out=torch.ones(3, dtype=torch.float64))",
+    "out = torch.masked_select(torch.ones(3), torch.ones(3, dtype=torch.uint8), out=torch.ones(3, dtype=torch.float64))",  # neighbour
+    "out = torch.masked_select(torch.ones(3), torch.tensor([True, False, True]), out=torch.ones(1))",  # neighbour
+    "out = torch.logsumexp(torch.tensor([2, 5, 0]), [0], out=torch.ones(2, dtype=torch.int64))",
+    "out = torch.logsumexp(torch.tensor([2., 5, 0]), [0], out=torch.ones(2, dtype=torch.bool))",
+    "out = torch.logsumexp(torch.tensor([2., 5, 0]), [0], out=torch.ones(2, dtype=torch.float64))",  # neighbour
+    # nanmean's dtype= must be floating or complex, on the meta device (its composition) too
+    "out = torch.ops.aten.nanmean.default(torch.empty(1, dtype=torch.float64, device='meta'), [-1], dtype=torch.int64)",
+    "out = torch.nanmean(torch.ones(3, dtype=torch.float64), [-1], dtype=torch.int64)",
+    "out = torch.nanmean(torch.ones(3, device='meta'), dtype=torch.float64)",  # neighbour
+    # baddbmm's integer kernel converts beta and alpha to scalar_t, checked; with no contraction it
+    # does result.mul_(beta), which refuses a float beta on an integer result
+    "out = torch.ones(1, dtype=torch.int64).baddbmm(torch.ones(3, 1, 1, dtype=torch.int64), "
+    "torch.ones(3, 1, 1, dtype=torch.int64), beta=float('inf'), alpha=False)",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), alpha=2**70)",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 0, dtype=torch.int64), "
+    "torch.ones(1, 0, 2, dtype=torch.int64), beta=float('inf'))",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), beta=2.5, alpha=-1.5)",  # neighbour: fits
+    "out = torch.baddbmm(torch.ones(1, 0, 2, dtype=torch.int64), torch.ones(1, 0, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), beta=float('inf'))",  # neighbour: nothing to compute
+    # clamp with both bounds and one NaN fills the result with NaN, converting no bound to the dtype
+    "out = torch.clamp(torch.tensor([3.75, -2.0, float('inf')], dtype=torch.float16), min=float('nan'), max=1e300)",
+    "out = torch.ones(3, dtype=torch.float16).clamp_(min=float('nan'), max=1e300)",
+    "out = torch.clamp(torch.ones(3, dtype=torch.float16), min=0, max=1e300)",  # neighbour: overflow
+    "out = torch.clamp(torch.ones(3, dtype=torch.float16), max=float('nan'))",  # neighbour
+    # std/var: correction.toDouble() is checked (a complex one with an imaginary part overflows);
+    # one half type into an out of the other reduces self converted to out's dtype, never through
+    # std_var_all (whose "Unsupported dtype" stays for a wider out)
+    "out = torch.var(torch.tensor([-0.0, -2.0, float('nan'), -1.25], dtype=torch.float64).reshape(1, 4), correction=(1+2j))",
+    "out = torch.var(torch.arange(4.), correction=(1+0j))",  # neighbour
+    "out = torch.var(torch.tensor([2., -0., 2, -2], dtype=torch.bfloat16)[::2], correction=-3, "
+    "out=torch.ones(1, 2, dtype=torch.float16))",
+    "out = torch.var(torch.tensor([2., -0., 2, -2], dtype=torch.bfloat16), out=torch.ones(1, 2, dtype=torch.float16))",
+    "out = torch.std(torch.tensor([2., -0., 2, -2], dtype=torch.float16), out=torch.ones(1, 2, dtype=torch.float32))",  # neighbour
+    # a boxed call's bool is an int IValue, so a bare bool fills an int[1] (dim=True is dim 1)
+    "out = torch.ops.aten.var.dim(torch.arange(8.).reshape(2, 4), True)",
+    "out = torch.ops.aten.amax.default(torch.arange(8.).reshape(2, 4), True)",
+    "out = torch.sum(torch.arange(8.).reshape(2, 4), True)",  # neighbour: the Python binding's TypeError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -966,6 +1066,13 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.dim.default(None)",
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
+    # --- session 25, fa2 ---
+    # an expanded out= that upstream's reduction / tril kernel writes unchecked (OVERLAP_UNCHECKED_OUT)
+    "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
+    "out = torch.tril(torch.ones(3, 3), out=torch.zeros(3, 1).expand(3, 3))",
+    "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(3))",
+    # logsumexp into a complex out (upstream 2.13 takes it) needs a complex sum kernel
+    "out = torch.logsumexp(torch.tensor([2, 5, 0], dtype=torch.uint8), [0], out=torch.tensor([1j, 2j]))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
