@@ -433,22 +433,10 @@ value_tensor(TensorObject *self, PyObject *value)
     if (tn_tensor_check(value))
         return Py_NewRef(value);
     tn_value v;
-    memset(&v, 0, sizeof v);
-    if (PyBool_Check(value)) {
-        v.tag = TN_V_BOOL;
-        v.u.i = value == Py_True;
-    } else if (PyLong_Check(value)) {
-        v.tag = TN_V_INT;
-        if (tn_py_int64(value, &v.u.i) < 0)
-            return NULL;
-    } else if (PyFloat_Check(value)) {
-        v.tag = TN_V_DOUBLE;
-        v.u.d = PyFloat_AsDouble(value);
-    } else if (PyComplex_Check(value)) {
-        v.tag = TN_V_COMPLEX;
-        v.u.d = PyComplex_RealAsDouble(value);
-        v.im = PyComplex_ImagAsDouble(value);
-    } else {
+    int number = tn_value_from_py_number(value, &v);
+    if (number < 0)
+        return NULL;
+    if (!number) {
         PyErr_Format(PyExc_TypeError,
                      "can't assign a %s to a %s", tn_tpname(value), "Tensor");
         return NULL;

@@ -218,6 +218,30 @@ tn_scalar_int_from_py(PyObject *number, int64_t *out)
     return -1;
 }
 
+int
+tn_value_from_py_number(PyObject *o, tn_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (PyBool_Check(o)) {
+        v->tag = TN_V_BOOL;
+        v->u.i = o == Py_True;
+    } else if (PyLong_Check(o)) {
+        v->tag = TN_V_INT;
+        if (tn_py_int64(o, &v->u.i) < 0)
+            return -1;
+    } else if (PyFloat_Check(o)) {
+        v->tag = TN_V_DOUBLE;
+        v->u.d = PyFloat_AsDouble(o);
+    } else if (PyComplex_Check(o)) {
+        v->tag = TN_V_COMPLEX;
+        v->u.d = PyComplex_RealAsDouble(o);
+        v->im = PyComplex_ImagAsDouble(o);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 TensorObject *
 tn_wrapped_number_tensor(PyObject *number)
 {

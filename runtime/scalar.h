@@ -25,6 +25,10 @@ int tn_tensor_item_value(TensorObject *t, tn_value *out);
 TensorObject *tn_wrapped_number_tensor(PyObject *number);
 /* A Python int as an int64 argument: upstream's THPUtils_unpackLong (ValueError on overflow). */
 int tn_py_int64(PyObject *o, int64_t *out);
+/* A Python bool, int (int64 as tn_py_int64), float or complex as a tn_value, for a number
+ * assigned into a tensor (x[i] = v, x.real = v): 1, or 0 (no error set) when o is none of them,
+ * -1 with an error. */
+int tn_value_from_py_number(PyObject *o, tn_value *v);
 /* A Python int (or an __index__ result) as a Scalar's int64 (Note [Scalar from a big int]). */
 int tn_scalar_int_from_py(PyObject *number, int64_t *out);
 /* A 0-dim tensor holding a scalar value converted to dtype, on device (tn_tensor_scalar: CPU). */

@@ -740,29 +740,12 @@ set_part(PyObject *self, PyObject *value, const char *what)
         src = Py_NewRef(value);
     } else {
         tn_value v;
-        memset(&v, 0, sizeof v);
-        int ok = 1;
-        if (PyBool_Check(value)) {
-            v.tag = TN_V_BOOL;
-            v.u.i = value == Py_True;
-        } else if (PyLong_Check(value)) {
-            v.tag = TN_V_INT;
-            if (tn_py_int64(value, &v.u.i) < 0)
-                ok = -1;
-        } else if (PyFloat_Check(value)) {
-            v.tag = TN_V_DOUBLE;
-            v.u.d = PyFloat_AsDouble(value);
-        } else if (PyComplex_Check(value)) {
-            v.tag = TN_V_COMPLEX;
-            v.u.d = PyComplex_RealAsDouble(value);
-            v.im = PyComplex_ImagAsDouble(value);
-        } else {
+        int number = tn_value_from_py_number(value, &v);
+        if (number > 0)
+            src = (PyObject *)tn_scalar_tensor(&v, p->dtype, p->device);
+        else if (number == 0)
             PyErr_Format(PyExc_TypeError, "can't assign a %s to a torch.%s%sTensor", tn_tpname(value),
                          p->device == TN_DEVICE_META ? "meta." : "", tn_dtype_legacy_name(p->dtype));
-            ok = -1;
-        }
-        if (ok > 0)
-            src = (PyObject *)tn_scalar_tensor(&v, p->dtype, p->device);
     }
     if (!src) {
         Py_DECREF(part);
