@@ -138,8 +138,9 @@ def render_all(model: Model) -> dict[str, str]:
     render("ops_table.c.j2", "ops_table.c", ops=model.ops, tag_bits=tag_bits,
            tags=model.all_tags, extra=model.extra_schemas)
     protos = [prototype(op) for op in kernel_ops(model)]
-    render("op_kernels.h.j2", "op_kernels.h", protos=protos)
-    render("kernel_glue.c.j2", "kernel_glue.c", protos=protos, dtype_names=DTYPE_ENUM)
+    render("op_kernels.h.j2", "op_kernels.h", protos=protos, out_check_hooks=model.out_check_hooks)
+    render("kernel_glue.c.j2", "kernel_glue.c", protos=protos, dtype_names=DTYPE_ENUM,
+           out_checks=model.out_checks)
     render("return_types.c.j2", "return_types.c",
            structseqs=[model.structseqs[n] for n in sorted(model.structseqs)])
 

@@ -156,10 +156,11 @@ BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_o
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after
 # "<op> does not support non-boolean outputs.")
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
-# Out overloads whose C++ requires out's dtype to be self's before computing (logcumsumexp_out's
-# check_scalar_type_device_layout_equal, nan_to_num_out's own check, amax/amin's meta first line,
-# masked_select_out_impl_cpu's after its mask check).
-SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out", "amax.out", "amin.out", "masked_select.out"}
+# Out overloads whose C++ requires out's dtype to be self's before computing
+# (logcumsumexp_out's check_scalar_type_device_layout_equal). nan_to_num_out, amax/amin's meta,
+# histc and masked_select_out_impl_cpu (after its mask check) check it in their own words: their
+# out_checks in schemas/kernels.yaml (Note [Out checks]).
+SELF_DTYPE_OUT = {"logcumsumexp.out"}
 
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured
@@ -209,9 +210,9 @@ def out_rule(f, kind, delegates=None) -> str:
     return "from_out" if str(f.func.name.name) in DTYPE_FROM_OUT else "exact"
 
 
-def load_kernel_list() -> tuple[dict, dict]:
+def load_kernel_list() -> tuple[dict, dict, dict]:
     doc = yaml.safe_load(KERNELS.read_text())
-    return doc.get("dtype_sets", {}), doc.get("kernels", {}) or {}
+    return doc.get("dtype_sets", {}), doc.get("kernels", {}) or {}, doc.get("out_checks", {}) or {}
 
 
 class Model:
@@ -227,7 +228,7 @@ class Model:
         parsed = parse_native_yaml(str(self.native_yaml), str(self.tags_yaml))
         self.natives = parsed.native_functions
         self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
-        self.dtype_sets, kernel_list = load_kernel_list()
+        self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 
         structured_names = {str(f.func.name) for f in self.natives if f.structured}
         alias_outs = set()
@@ -287,6 +288,14 @@ class Model:
             dtypes = entry.get("dtypes", "all")
             entry["dtype_list"] = self.expand_dtypes(dtypes, qual)
             self.by_qual[qual].kernel = entry
+
+        # Note [Out checks]: every functional overload of a name in out_checks carries the hook
+        unknown = sorted(set(out_checks) - {o.name for o in ops})
+        if unknown:
+            raise SystemExit(f"codegen: out_checks in schemas/kernels.yaml names unknown ops: {unknown}")
+        self.out_checks = [(o, out_checks[o.name]) for o in ops
+                           if o.kind == "functional" and o.name in out_checks]
+        self.out_check_hooks = sorted(set(out_checks.values()))
 
         self.extra_schemas = [s for ns in yaml.safe_load(EXTRA_OPS.read_text()).values() for s in ns]
         self.bindings, self.structseqs = self.load_bindings()

@@ -8134,3 +8134,30 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_zeros_like, glue_zeros_like, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {-1, NULL, 0, NULL, 0},
 };
+
+/* the functional overloads whose in-place and out= calls run an out check first */
+const tn_out_check_entry tn_out_check_table[] = {
+    {TN_OP_amax, tn_out_check_amax},
+    {TN_OP_amin, tn_out_check_amin},
+    {TN_OP_cat, tn_out_check_cat},
+    {TN_OP_concat, tn_out_check_cat},
+    {TN_OP_concatenate, tn_out_check_cat},
+    {TN_OP_conj_physical, tn_out_check_conj_physical},
+    {TN_OP_empty__memory_format, tn_out_check_empty},
+    {TN_OP_histc, tn_out_check_histc},
+    {TN_OP_index_select, tn_out_check_index_select},
+    {TN_OP_masked_select, tn_out_check_masked_select},
+    {TN_OP_mean, tn_out_check_mean},
+    {TN_OP_mean__dim, tn_out_check_mean},
+    {TN_OP_nan_to_num, tn_out_check_nan_to_num},
+    {TN_OP_nanmean, tn_out_check_nanmean},
+    {TN_OP_stack, tn_out_check_stack},
+    {TN_OP_std, tn_out_check_std},
+    {TN_OP_std__correction, tn_out_check_std},
+    {TN_OP_std__dim, tn_out_check_std},
+    {TN_OP_threshold, tn_out_check_threshold},
+    {TN_OP_var, tn_out_check_var},
+    {TN_OP_var__correction, tn_out_check_var},
+    {TN_OP_var__dim, tn_out_check_var},
+    {-1, NULL},
+};

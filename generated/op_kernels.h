@@ -1260,4 +1260,22 @@ PyObject *tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout
 /* aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 
+/* The out= checks of schemas/kernels.yaml's out_checks (Note [Out checks] in runtime/dispatch.c). */
+struct tn_out_call;
+int tn_out_check_amax(struct tn_out_call *c);
+int tn_out_check_amin(struct tn_out_call *c);
+int tn_out_check_cat(struct tn_out_call *c);
+int tn_out_check_conj_physical(struct tn_out_call *c);
+int tn_out_check_empty(struct tn_out_call *c);
+int tn_out_check_histc(struct tn_out_call *c);
+int tn_out_check_index_select(struct tn_out_call *c);
+int tn_out_check_masked_select(struct tn_out_call *c);
+int tn_out_check_mean(struct tn_out_call *c);
+int tn_out_check_nan_to_num(struct tn_out_call *c);
+int tn_out_check_nanmean(struct tn_out_call *c);
+int tn_out_check_stack(struct tn_out_call *c);
+int tn_out_check_std(struct tn_out_call *c);
+int tn_out_check_threshold(struct tn_out_call *c);
+int tn_out_check_var(struct tn_out_call *c);
+
 #endif /* TN_GENERATED_OP_KERNELS_H */

@@ -4,6 +4,7 @@
  */
 #include "runtime/autograd.h"
 #include "runtime/dispatch.h"
+#include "runtime/schema.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
@@ -1094,4 +1095,18 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
     if (__builtin_add_overflow(storage_offset, source->offset, &offset))
         offset = -1;
     return set_storage(self, source->storage, offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
+}
+
+/* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* upstream's empty_out refuses memory_format itself (the out= overload only carries it because
+ * the code generator makes it match the functional one) */
+int
+tn_out_check_empty(tn_out_call *c)
+{
+    int i = tn_schema_param(c->s, "memory_format");
+    if (c->kind != TN_OPK_OUT || i < 0 || c->args[i].tag == TN_V_NONE)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
+    return -1;
 }

@@ -8,6 +8,7 @@
  * or a put (set) moves the data.
  */
 #include "runtime/dispatch.h"
+#include "runtime/schema.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
@@ -1740,4 +1741,103 @@ fail:
     Py_XDECREF((PyObject *)vals);
     Py_XDECREF((PyObject *)idx);
     return NULL;
+}
+
+/* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
+ * its dim, index rank and index dtype checks (which the functional raises), before any bound */
+int
+tn_out_check_index_select(tn_out_call *c)
+{
+    const tn_value *a = c->fargs;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_INT ||
+        a[2].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(a[0].u.t), *index = TN_T(a[2].u.t);
+    int64_t d;
+    if (tn_wrap_dim(a[1].u.i, self->ndim, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (index->ndim > 1 || (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) ||
+        c->dst->dtype == self->dtype)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "index_select(): self and result must have the same scalar type");
+    return -1;
+}
+
+/* masked_select(out=): masked_select_out_impl_cpu checks the mask's dtype (the functional
+ * raises it), then out's dtype against self's */
+int
+tn_out_check_masked_select(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_TENSOR ||
+        TN_T(a[1].u.t)->dtype != TN_DTYPE_BOOL || c->dst->dtype == TN_T(a[0].u.t)->dtype)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "masked_select(): self and result must have the same scalar type");
+    return -1;
+}
+
+/* cat(out=) (concat, concatenate and stack reach it): upstream's cat meta refuses an out= dtype the
+ * inputs' result type cannot be cast to with TORCH_CHECK_TYPE (TypeError) after it has checked for
+ * 0-dim inputs, wrapped the dim and promoted the dtypes, and before it compares the shapes; stack
+ * wraps its dim and compares the sizes before it calls cat. Any earlier check that fails is left
+ * to the functional, which raises it. */
+static int
+out_check_cat(tn_out_call *c, int stack)
+{
+    const tn_value *a = c->fargs;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSORLIST || a[0].n == 0 || a[1].tag != TN_V_INT)
+        return 0;
+    PyObject **ts = a[0].u.tensors;
+    Py_ssize_t n = a[0].n;
+    const TensorObject *ref = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const TensorObject *t = TN_T(ts[i]);
+        if (stack && (t->ndim != TN_T(ts[0])->ndim ||
+                      memcmp(t->sizes, TN_T(ts[0])->sizes, sizeof(int64_t) * (size_t)t->ndim)))
+            return 0;
+        if (!stack && t->ndim == 0)
+            return 0;
+        if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
+            ref = t;
+    }
+    int64_t d;
+    int nd = stack ? TN_T(ts[0])->ndim + 1 : (ref ? ref : TN_T(ts[0]))->ndim;
+    if (tn_wrap_dim(a[1].u.i, nd, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tn_result_type_update_tensor(&st, TN_T(ts[i])) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    int rd = tn_result_type_finish(&st);
+    if (rd < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (tn_can_cast(rd, c->dst->dtype))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
+int
+tn_out_check_cat(tn_out_call *c)
+{
+    return out_check_cat(c, 0);
+}
+
+int
+tn_out_check_stack(tn_out_call *c)
+{
+    return out_check_cat(c, 1);
 }

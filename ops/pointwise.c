@@ -7,6 +7,7 @@
  * schemas/kernels.yaml, and golden cases.
  */
 #include "runtime/dispatch.h"
+#include "runtime/schema.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
@@ -2216,4 +2217,50 @@ tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle)
     Py_XDECREF(re);
     Py_XDECREF(im);
     return r;
+}
+
+/* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* an in-place op whose upstream kernel hands back self untouched for self's dtype, before any
+ * check (conj_physical_ of a real tensor; nan_to_num_ of an integer one: copy_ of self into
+ * itself); the in-place call still bumps the version */
+static int
+inplace_identity(tn_out_call *c)
+{
+    TensorObject *self = TN_T(c->args[0].u.t);
+    tn_tensor_bump_version(self);
+    c->result = Py_NewRef((PyObject *)self);
+    return 1;
+}
+
+int
+tn_out_check_conj_physical(tn_out_call *c)
+{
+    if (c->kind == TN_OPK_INPLACE && c->args[0].tag == TN_V_TENSOR && !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
+        return inplace_identity(c);
+    return 0;
+}
+
+/* nan_to_num(out=): nan_to_num_out checks out's dtype against self's first, in its own words */
+int
+tn_out_check_nan_to_num(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t);
+    if (c->kind == TN_OPK_INPLACE && tn_dtype_is_integral(self->dtype, true))
+        return inplace_identity(c);
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->dtype == self->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s",
+                 tn_dtype_legacy_name(c->dst->dtype), tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
+/* threshold's TensorIterator turns the overlap check off (threshold is idempotent) */
+int
+tn_out_check_threshold(tn_out_call *c)
+{
+    c->check_overlap = 0;
+    return 0;
 }

@@ -4,6 +4,7 @@
  * give bool (uint8 stays uint8).
  */
 #include "runtime/dispatch.h"
+#include "runtime/schema.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
@@ -1186,4 +1187,180 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
     if (TN_KCHECK(overload, s, self->dtype) < 0)
         Py_CLEAR(hist);
     return hist;
+}
+
+/* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* the dims of a dim= argument of the call, wrapped against self (IndexError as make_reduction's) */
+static int
+wrap_dim_args(const tn_out_call *c, const TensorObject *self, int check_repeats)
+{
+    uint8_t seen[TN_MAX_NDIM] = {0};
+    int i = tn_schema_param(c->s, "dim");
+    for (Py_ssize_t k = 0; i >= 0 && c->args[i].tag == TN_V_INTLIST && k < c->args[i].n; k++) {
+        int64_t w;
+        if (tn_wrap_dim(c->args[i].u.ints[k], self->ndim, &w) < 0)
+            return -1;
+        if (check_repeats && w < TN_MAX_NDIM && seen[w]++) {
+            PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+tn_out_check_mean(tn_out_call *c)
+{
+    if (!(c->op->flags & TN_OPF_OUT_DTYPE) || !c->dst || c->args[0].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t), *out = c->dst;
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        /* mean's meta checks self's dtype first: dtype= is not taken from out, and the functional
+         * refuses self */
+        int i = tn_schema_param(c->s, "dtype"), j = tn_schema_param(c->fs, "dtype");
+        if (i >= 0 && j >= 0 && c->args[i].tag == TN_V_NONE)
+            c->fargs[j] = c->args[i];
+        return 0;
+    }
+    if (tn_dtype_is_floating(out->dtype) || tn_dtype_is_complex(out->dtype))
+        return 0;
+    /* mean(out=<integral or bool>) of a floating self: the meta function passes (it checks self's
+     * dtype) and wraps the dims; mean_out then sums into out and divides it in place, a true
+     * division whose Float result cannot be cast back into out */
+    if (wrap_dim_args(c, self, 1) < 0)
+        return -1;
+    int i = tn_schema_param(c->s, "dtype");
+    if (tn_schema_param(c->s, "dim") < 0 && !tn_can_cast(self->dtype, out->dtype)) {
+        /* mean.dtype_out is not structured: its out= wrapper checks canCast(self, out) first */
+        PyErr_Format(PyExc_RuntimeError, "mean.dtype_out(): input types can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
+    if (i < 0 || c->args[i].tag != TN_V_DTYPE) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(tn_default_dtype), tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* nanmean(out=<integral>) of a floating self: nanmean_out sums the non-NaN count (wrapping the
+ * dims), then nansum_out into out, whose kernel dispatches over the floating dtypes only */
+int
+tn_out_check_nanmean(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t);
+    if ((!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) ||
+        !tn_dtype_is_integral(c->dst->dtype, true))
+        return 0;
+    if (wrap_dim_args(c, self, 0) < 0)
+        return -1;
+    PyErr_Format(PyExc_NotImplementedError, "\"nansum_cpu\" not implemented for '%s'",
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
+/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
+ * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
+ * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
+ * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
+ * (bfloat16 into float16) keeps a half common dtype, which that path skips; make_reduction then
+ * takes self converted to out's dtype. */
+static int
+out_check_std_var(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
+    int half_out = out->dtype == TN_DTYPE_F16 || out->dtype == TN_DTYPE_BF16;
+    if (!half_in || self->device == TN_DEVICE_META)
+        return 0;
+    if (half_out) {
+        if (self->dtype != out->dtype)
+            c->self_dtype = out->dtype;
+        return 0;
+    }
+    if (self->numel == 0)
+        return 0;
+    uint8_t reduced[TN_MAX_NDIM] = {0};
+    int all = 1;
+    for (int j = 0; j < c->fs->nparams; j++) {
+        const tn_value *v = &c->fargs[j];
+        if (strcmp(c->fs->params[j].cname, "dim") || v->tag != TN_V_INTLIST || v->n == 0)
+            continue;
+        all = 0;
+        for (Py_ssize_t i = 0; i < v->n; i++) {
+            int64_t d;
+            if (tn_wrap_dim(v->u.ints[i], self->ndim, &d) < 0)
+                return -1;  /* make_reduction wraps the dims first (IndexError) */
+            if (d < self->ndim)
+                reduced[d] = 1;
+        }
+    }
+    if (!tn_can_cast(self->dtype, out->dtype))
+        return 0;  /* then the canCast(self, result) check, the op's own */
+    for (int d = 0; d < self->ndim && !all; d++)
+        if (self->sizes[d] > 1 && !reduced[d])
+            return 0;
+    PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
+int
+tn_out_check_std(tn_out_call *c)
+{
+    return out_check_std_var(c);
+}
+
+int
+tn_out_check_var(tn_out_call *c)
+{
+    return out_check_std_var(c);
+}
+
+/* out's dtype must be self's, checked first (amax/amin's meta function, histc's
+ * histogramdd_check_inputs), in the op's own words */
+static int
+out_dtype_is_self(const tn_out_call *c)
+{
+    return c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR ||
+           c->dst->dtype == TN_T(c->args[0].u.t)->dtype;
+}
+
+static int
+out_check_amax_amin(tn_out_call *c)
+{
+    if (out_dtype_is_self(c))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected the dtype for input and out to match, but got %s for input's dtype "
+                 "and %s for out's dtype.", tn_dtype_legacy_name(TN_T(c->args[0].u.t)->dtype),
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
+int
+tn_out_check_amax(tn_out_call *c)
+{
+    return out_check_amax_amin(c);
+}
+
+int
+tn_out_check_amin(tn_out_call *c)
+{
+    return out_check_amax_amin(c);
+}
+
+int
+tn_out_check_histc(tn_out_call *c)
+{
+    if (out_dtype_is_self(c))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "torch.histogram: input tensor and hist tensor should have the same dtype, but "
+                 "got input %s and hist %s", tn_dtype_cpp_name(TN_T(c->args[0].u.t)->dtype),
+                 tn_dtype_cpp_name(c->dst->dtype));
+    return -1;
 }

@@ -890,15 +890,6 @@ enum {
     MAP_OUT0 = -100,    /* out element k: MAP_OUT0 - k */
 };
 
-static int
-find_param(const tn_schema *sig, const char *name)
-{
-    for (int i = 0; i < sig->nparams; i++)
-        if (!strcmp(sig->params[i].cname, name))
-            return i;
-    return -1;
-}
-
 /* Deprecated signatures carry the aten call's argument expressions in C++ order: the
  * functional call lists the schema's arguments in order; the out call lists the out
  * arguments first, then the rest (torchgen's cpp_dispatch_exprs). */
@@ -968,9 +959,9 @@ build_map(const tn_binding *b, tn_sigdef *d, int op_id, int for_out)
             map[j] = MAP_SELF;
             continue;
         }
-        int i = find_param(d->sig, name);
+        int i = tn_schema_param(d->sig, name);
         if (i < 0 && !strcmp(name, "self"))
-            i = find_param(d->sig, "input");
+            i = tn_schema_param(d->sig, "input");
         map[j] = (int16_t)(i >= 0 ? i : MAP_DEFAULT);
     }
     return map;
@@ -986,8 +977,8 @@ prepare_binding(tn_binding *b)
             PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", d->text);
             return -1;
         }
-        d->out_param = (int16_t)find_param(d->sig, "out");
-        d->requires_grad_param = (int16_t)find_param(d->sig, "requires_grad");
+        d->out_param = (int16_t)tn_schema_param(d->sig, "out");
+        d->requires_grad_param = (int16_t)tn_schema_param(d->sig, "requires_grad");
         d->map_functional = build_map(b, d, d->functional, 0);
         if (!d->map_functional)
             return -1;
@@ -1032,8 +1023,8 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
         return 0;
     /* upstream's bindings call check_out_type_matches for factories (dtype with layout and
      * device); a dtype= alone (log_softmax, sum) is the op's own, checked by its out= rule */
-    int i = find_param(sig, "dtype");
-    if (i >= 0 && raw[i] && raw[i] != Py_None && (find_param(sig, "layout") >= 0 || find_param(sig, "device") >= 0)) {
+    int i = tn_schema_param(sig, "dtype");
+    if (i >= 0 && raw[i] && raw[i] != Py_None && (tn_schema_param(sig, "layout") >= 0 || tn_schema_param(sig, "device") >= 0)) {
         int d = tn_dtype_from_py(raw[i]);
         if (d < 0)
             return -1;
@@ -1045,7 +1036,7 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
         }
     }
     /* upstream's check_out_type_matches compares the device type too */
-    i = find_param(sig, "device");
+    i = tn_schema_param(sig, "device");
     if (i >= 0 && raw[i] && raw[i] != Py_None) {
         int type, index;
         if (tn_device_parse(raw[i], &type, &index) < 0)

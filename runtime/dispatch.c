@@ -663,8 +663,8 @@ tn_dispatch(tn_op *op, tn_value *args)
  * - TensorIterator ops built with check_all_same_dtype (unary ops such as neg, ceil, round; clamp
  *   with scalar limits) require out's dtype to equal the result's too (TN_OPF_OUT_SAME), "Found
  *   dtype Double but expected Float"; signbit/isposinf/isneginf require a bool out (TN_OPF_OUT_BOOL);
- *   logcumsumexp, nan_to_num, histc, amax and amin require out's dtype to be self's before computing
- *   (TN_OPF_OUT_SELF);
+ *   logcumsumexp requires out's dtype to be self's before computing (TN_OPF_OUT_SELF; nan_to_num,
+ *   histc, amax, amin and masked_select too, in their own words: Note [Out checks]);
  * - any/all take a bool or uint8 out and write it as computed (TN_OPF_OUT_BYTEBOOL,
  *   check_result_is_bytebool: "all only supports bool tensor for result, got: Float");
  * - structured in-place ops that are not TensorIterator check self's dtype against the result's
@@ -709,118 +709,6 @@ restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObjec
     if (r->numel > 0 && !tn_tensor_is_non_overlapping_and_dense(r))
         return 0;
     return tn_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
-}
-
-/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
- * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
- * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
- * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
- * (bfloat16 into float16) keeps a half common dtype, which that path skips. */
-static int
-check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
-{
-    if (strcmp(f->name, "std") && strcmp(f->name, "var"))
-        return 0;
-    const TensorObject *self = fargs[0].tag == TN_V_TENSOR ? TN_T(fargs[0].u.t) : NULL;
-    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == TN_DTYPE_F16 ||
-        out->dtype == TN_DTYPE_BF16 ||
-        self->numel == 0 || self->device == TN_DEVICE_META)
-        return 0;
-    uint8_t reduced[TN_MAX_NDIM] = {0};
-    int all = 1;
-    for (int j = 0; j < fs->nparams; j++) {
-        if (strcmp(fs->params[j].cname, "dim") || fargs[j].tag != TN_V_INTLIST || fargs[j].n == 0)
-            continue;
-        all = 0;
-        for (Py_ssize_t i = 0; i < fargs[j].n; i++) {
-            int64_t d;
-            if (tn_wrap_dim(fargs[j].u.ints[i], self->ndim, &d) < 0)
-                return -1;  /* make_reduction wraps the dims first (IndexError) */
-            if (d < self->ndim)
-                reduced[d] = 1;
-        }
-    }
-    if (!tn_can_cast(self->dtype, out->dtype))
-        return 0;  /* then the canCast(self, result) check, the op's own */
-    for (int d = 0; d < self->ndim && !all; d++)
-        if (self->sizes[d] > 1 && !reduced[d])
-            return 0;
-    PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
-    return -1;
-}
-
-/* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
- * its dim, index rank and index dtype checks (which the functional raises), before any bound */
-static int
-check_index_select_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
-{
-    if (strcmp(f->name, "index_select") || fargs[0].tag != TN_V_TENSOR || fargs[1].tag != TN_V_INT ||
-        fargs[2].tag != TN_V_TENSOR)
-        return 0;
-    const TensorObject *self = TN_T(fargs[0].u.t), *index = TN_T(fargs[2].u.t);
-    int64_t d;
-    if (tn_wrap_dim(fargs[1].u.i, self->ndim, &d) < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (index->ndim > 1 || (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) ||
-        out->dtype == self->dtype)
-        return 0;
-    PyErr_SetString(PyExc_RuntimeError, "index_select(): self and result must have the same scalar type");
-    return -1;
-}
-
-/* cat(out=) (concat, concatenate and stack reach it): upstream's cat meta refuses an out= dtype the
- * inputs' result type cannot be cast to with TORCH_CHECK_TYPE (TypeError) after it has checked for
- * 0-dim inputs, wrapped the dim and promoted the dtypes, and before it compares the shapes; stack
- * wraps its dim and compares the sizes before it calls cat. Any earlier check that fails is left
- * to the functional, which raises it. */
-static int
-check_cat_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
-{
-    int stack = !strcmp(f->name, "stack");
-    if (!stack && strcmp(f->name, "cat") && strcmp(f->name, "concat") && strcmp(f->name, "concatenate"))
-        return 0;
-    if (fargs[0].tag != TN_V_TENSORLIST || fargs[0].n == 0 || fargs[1].tag != TN_V_INT)
-        return 0;
-    PyObject **ts = fargs[0].u.tensors;
-    Py_ssize_t n = fargs[0].n;
-    const TensorObject *ref = NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const TensorObject *t = TN_T(ts[i]);
-        if (stack && (t->ndim != TN_T(ts[0])->ndim ||
-                      memcmp(t->sizes, TN_T(ts[0])->sizes, sizeof(int64_t) * (size_t)t->ndim)))
-            return 0;
-        if (!stack && t->ndim == 0)
-            return 0;
-        if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
-            ref = t;
-    }
-    int64_t d;
-    int nd = stack ? TN_T(ts[0])->ndim + 1 : (ref ? ref : TN_T(ts[0]))->ndim;
-    if (tn_wrap_dim(fargs[1].u.i, nd, &d) < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (tn_result_type_update_tensor(&st, TN_T(ts[i])) < 0) {
-            PyErr_Clear();
-            return 0;
-        }
-    }
-    int rd = tn_result_type_finish(&st);
-    if (rd < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (!tn_can_cast(rd, out->dtype)) {
-        PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",
-                     tn_dtype_legacy_name(out->dtype));
-        return -1;
-    }
-    return 0;
 }
 
 /* Upstream checks out='s (and an in-place self's) dtype against the result's in the meta
@@ -1006,6 +894,16 @@ done:
         Py_DECREF(owned[i]);
 }
 
+/* Note [Out checks]: an op whose out= (or in-place) call upstream checks in words or in an order
+ * of its own, which the shared rules below (the out_rule flags of Note [out= rules], the overlap
+ * checks of Note [Overlap rules]) do not express, names a check in schemas/kernels.yaml's
+ * out_checks; the check lives beside the op's kernel in ops/ (cat's can_cast TypeError,
+ * index_select's and amax's dtype equality, mean's out= of an integer, the half paths of
+ * std/var, empty's memory_format, in-place ops that are identities for some dtypes). It runs once
+ * the functional's arguments are built and before the write's overlap and shape checks: upstream's
+ * out= functions check their arguments first (cat's meta refuses out's dtype before its impl
+ * asserts no overlap). */
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -1020,79 +918,12 @@ via_functional(tn_op *op, tn_value *args)
     for (int i = 0; i < s->nparams && nout < 8; i++)
         if (s->params[i].is_out)
             outs[nout++] = i;
-    /* in-place ops whose upstream kernel hands back self untouched for these dtypes, before any
-     * check (conj_physical_ of a real tensor; nan_to_num_ of an integer one: copy_ of self into
-     * itself); the in-place call still bumps the version */
-    if (kind == TN_OPK_INPLACE && args[0].tag == TN_V_TENSOR) {
-        TensorObject *self = TN_T(args[0].u.t);
-        if ((!strcmp(op->name, "conj_physical_") && !tn_dtype_is_complex(self->dtype)) ||
-            (!strcmp(op->name, "nan_to_num_") && tn_dtype_is_integral(self->dtype, true))) {
-            tn_tensor_bump_version(self);
-            return Py_NewRef(args[0].u.t);
-        }
-    }
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
     /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
      * function computes in when dtype= is None */
     int dst_arg = kind == TN_OPK_INPLACE ? 0 : nout == 1 ? outs[0] : -1;
     int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && dst_arg >= 0;
-    if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
-        !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
-        dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
-    if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
-        !tn_dtype_is_floating(TN_T(args[dst_arg].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[dst_arg].u.t)->dtype)) {
-        /* mean(out=<integral or bool>) of a floating self: the meta function passes (it checks
-         * self's dtype) and wraps the dims; mean_out then sums into out and divides it in place,
-         * a true division whose Float result cannot be cast back into out */
-        int user_dtype = 0, has_dim = 0;
-        const TensorObject *self = TN_T(args[0].u.t);
-        uint8_t seen[TN_MAX_NDIM] = {0};
-        for (int i = 0; i < s->nparams; i++) {
-            if (!strcmp(s->params[i].cname, "dtype") && args[i].tag == TN_V_DTYPE)
-                user_dtype = 1;
-            if (strcmp(s->params[i].cname, "dim"))
-                continue;
-            has_dim = 1;
-            for (Py_ssize_t k = 0; args[i].tag == TN_V_INTLIST && k < args[i].n; k++) {
-                int64_t w;
-                if (tn_wrap_dim(args[i].u.ints[k], self->ndim, &w) < 0)
-                    return NULL;
-                if (w < TN_MAX_NDIM && seen[w]++) {
-                    PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)w);
-                    return NULL;
-                }
-            }
-        }
-        if (!has_dim && !tn_can_cast(self->dtype, TN_T(args[dst_arg].u.t)->dtype)) {
-            /* mean.dtype_out is not structured: its out= wrapper checks canCast(self, out) first */
-            PyErr_Format(PyExc_RuntimeError, "mean.dtype_out(): input types can't be cast to the desired output type %s",
-                         tn_dtype_legacy_name(TN_T(args[dst_arg].u.t)->dtype));
-            return NULL;
-        }
-        if (!user_dtype) {
-            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                         tn_dtype_legacy_name(tn_default_dtype), tn_dtype_legacy_name(TN_T(args[dst_arg].u.t)->dtype));
-            return NULL;
-        }
-    }
-    if (kind == TN_OPK_OUT && nout == 1 && !strcmp(f->name, "nanmean") && args[0].tag == TN_V_TENSOR &&
-        (tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) || tn_dtype_is_complex(TN_T(args[0].u.t)->dtype)) &&
-        (tn_dtype_is_integral(TN_T(args[outs[0]].u.t)->dtype, true))) {
-        /* nanmean_out: the non-NaN count's sum wraps the dims, then nansum_out into out, whose
-         * kernel dispatches over the floating dtypes only */
-        const TensorObject *self = TN_T(args[0].u.t);
-        for (int i = 0; i < s->nparams; i++)
-            for (Py_ssize_t k = 0; !strcmp(s->params[i].cname, "dim") && args[i].tag == TN_V_INTLIST && k < args[i].n;
-                 k++) {
-                int64_t w;
-                if (tn_wrap_dim(args[i].u.ints[k], self->ndim, &w) < 0)
-                    return NULL;
-            }
-        PyErr_Format(PyExc_NotImplementedError, "\"nansum_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype));
-        return NULL;
-    }
     tn_value fargs[64];
     int used = 0;
     if (fs->nparams > 64)
@@ -1127,20 +958,25 @@ via_functional(tn_op *op, tn_value *args)
     }
     if (used != s->nparams - nout)
         return tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+    tn_out_call c = {
+        .op = op, .f = f, .s = s, .fs = fs, .args = args, .fargs = fargs, .kind = kind,
+        .dst = dst_arg >= 0 ? TN_T(args[dst_arg].u.t) : NULL, .self_dtype = -1, .check_overlap = 1,
+    };
+    if (f->out_check) {
+        int r = f->out_check(&c);
+        if (r != 0)
+            return r > 0 ? c.result : NULL;
+    }
+    TensorObject *dst = c.dst;
     /* elementwise ops check what TensorIterator checks before writing */
     if (f->tags & TN_TAG_pointwise) {
-        TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t)
-                            : nout == 1           ? TN_T(args[outs[0]].u.t)
-                                                  : NULL;
         TensorObject *ins[64];
         int nin = 0;
         for (int j = 0; j < fs->nparams; j++)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
-        /* threshold's iterator turns the overlap check off (threshold is idempotent) */
         /* not on meta (see tn_copy_result_into: upstream's meta writes check no overlap) */
-        if (dst && dst->device != TN_DEVICE_META && strcmp(f->name, "threshold") &&
-            tn_check_pointwise_write(dst, nin, ins) < 0) {
+        if (dst && dst->device != TN_DEVICE_META && c.check_overlap && tn_check_pointwise_write(dst, nin, ins) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }
@@ -1156,22 +992,12 @@ via_functional(tn_op *op, tn_value *args)
             if (tn_check_inplace_shape(dst, nd, shape) < 0)
                 return NULL;
         }
-    } else if (kind == TN_OPK_INPLACE || nout == 1) {
+    } else if (dst && c.check_overlap) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
-        TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }
-    }
-    /* upstream's empty_out refuses memory_format itself (the out= overload only carries it
-     * because the code generator makes it match the functional one) */
-    if (kind == TN_OPK_OUT && !strcmp(op->name, "empty")) {
-        for (int i = 0; i < s->nparams; i++)
-            if (!strcmp(s->params[i].cname, "memory_format") && args[i].tag != TN_V_NONE) {
-                PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
-                return NULL;
-            }
     }
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
         int od = TN_T(args[outs[0]].u.t)->dtype;
@@ -1185,57 +1011,23 @@ via_functional(tn_op *op, tn_value *args)
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
     }
-    /* masked_select checks its mask's dtype first (the functional refuses it) */
-    int mask_first = !strcmp(op->name, "masked_select") && args[1].tag == TN_V_TENSOR &&
-                     TN_T(args[1].u.t)->dtype != TN_DTYPE_BOOL;
-    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR && !mask_first &&
+    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR &&
         TN_T(args[outs[0]].u.t)->dtype != TN_T(args[0].u.t)->dtype) {
-        const char *o = tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype);
-        const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
-        if (!strcmp(op->name, "nan_to_num"))
-            PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s", o, i);
-        else if (!strcmp(op->name, "amax") || !strcmp(op->name, "amin"))
-            PyErr_Format(PyExc_RuntimeError, "Expected the dtype for input and out to match, but got %s for input's "
-                         "dtype and %s for out's dtype.", i, o);
-        else if (!strcmp(op->name, "masked_select"))
-            PyErr_SetString(PyExc_RuntimeError, "masked_select(): self and result must have the same scalar type");
-        else if (!strcmp(op->name, "histc"))
-            PyErr_Format(PyExc_RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
-                         "dtype, but got input %s and hist %s", tn_dtype_cpp_name(TN_T(args[0].u.t)->dtype),
-                         tn_dtype_cpp_name(TN_T(args[outs[0]].u.t)->dtype));
-        else
-            PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
+        PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s",
+                     tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype), tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype));
         return NULL;
     }
-    if (kind == TN_OPK_OUT && nout == 1 && (check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
-                                            check_cat_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
-                                            check_index_select_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0))
-        return NULL;
     /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
      * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl
      * then copies self.to(bool)) */
-    PyObject *self_conv = NULL;
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1 && fargs[0].tag == TN_V_TENSOR &&
-        TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8) {
+        TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8 && TN_T(fargs[0].u.t)->numel > 1)
+        c.self_dtype = TN_DTYPE_U8;
+    PyObject *self_conv = NULL;
+    if (c.self_dtype >= 0 && fargs[0].tag == TN_V_TENSOR) {
         TensorObject *self = TN_T(fargs[0].u.t);
-        if (self->dtype != TN_DTYPE_U8 && self->numel > 1 && self->device != TN_DEVICE_META) {
-            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
-            if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
-                Py_XDECREF(self_conv);
-                return NULL;
-            }
-            fargs[0] = tn_value_tensor(self_conv);
-        }
-    }
-    /* std/var of one half type into an out of the other: upstream's make_reduction takes self
-     * converted to out's dtype (check_std_var_all: the common dtype is out's) */
-    if (kind == TN_OPK_OUT && nout == 1 && !self_conv && (!strcmp(f->name, "std") || !strcmp(f->name, "var")) &&
-        fargs[0].tag == TN_V_TENSOR) {
-        TensorObject *self = TN_T(fargs[0].u.t), *o = TN_T(args[outs[0]].u.t);
-        int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
-        int half_out = o->dtype == TN_DTYPE_F16 || o->dtype == TN_DTYPE_BF16;
-        if (half_in && half_out && self->dtype != o->dtype && self->device != TN_DEVICE_META) {
-            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, o->dtype, self->device);
+        if (self->dtype != c.self_dtype && self->device != TN_DEVICE_META) {
+            self_conv = (PyObject *)tn_empty_on(self->ndim, self->sizes, c.self_dtype, self->device);
             if (!self_conv || tn_copy_into(op, TN_T(self_conv), self) < 0) {
                 Py_XDECREF(self_conv);
                 return NULL;
@@ -1246,7 +1038,6 @@ via_functional(tn_op *op, tn_value *args)
     PyObject *result = tn_dispatch(f, fargs);
     Py_XDECREF(self_conv);
     if (!result) {
-        TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
         if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
             precheck_result_dtype(op, f, fs, fargs, dst, kind);
@@ -1335,6 +1126,8 @@ tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels)
         op->dtype_names = k->dtype_names;
         op->dtype_mask = k->dtype_mask;
     }
+    for (const tn_out_check_entry *e = tn_out_check_table; e->check; e++)
+        tn_ops[e->op].out_check = e->check;
     /* torch._C._return_types holds the structseq classes (named torch.return_types.<op>);
      * torch/return_types.py re-exports them. Like every submodule, it is in sys.modules. */
     PyObject *rt = PyModule_New("torch._C._return_types");

@@ -9,6 +9,7 @@
 #include "pyapi.h"
 #include "value.h"
 #include "op.h"
+#include "tensor.h"
 
 typedef struct {
     int op;
@@ -18,9 +19,32 @@ typedef struct {
     uint64_t dtype_mask;
 } tn_kernel_entry;
 
+/* An in-place or out= call computed through its functional overload, as an out check sees it
+ * (Note [Out checks] in dispatch.c). A check returns -1 with an exception set, 0 to go on, or 1
+ * with `result` set (a new reference): the call is done. */
+typedef struct tn_out_call {
+    const tn_op *op;              /* the in-place or out= overload called */
+    const tn_op *f;               /* its functional sibling, computed and copied in */
+    const struct tn_schema *s;    /* op's schema */
+    const struct tn_schema *fs;   /* f's schema */
+    const tn_value *args;         /* op's arguments, schema order */
+    tn_value *fargs;              /* f's arguments built from them; a check may change them */
+    int kind;                     /* TN_OPK_INPLACE or TN_OPK_OUT */
+    TensorObject *dst;            /* the tensor written: self in place, the one out=; else NULL */
+    int self_dtype;               /* -1, or the dtype self is converted to before f computes */
+    int check_overlap;            /* 0: the write's overlap check is off (TensorIterator's flag) */
+    PyObject *result;
+} tn_out_call;
+
+typedef struct {
+    int op;
+    int (*check)(tn_out_call *c);
+} tn_out_check_entry;
+
 /* Generated tables the door reads: the kernel table (generated/kernel_glue.c, handed to
  * tn_dispatch_init by module init) and the structseq descriptions (generated/return_types.c). */
 extern const tn_kernel_entry tn_kernel_table[];
+extern const tn_out_check_entry tn_out_check_table[];
 extern const PyStructSequence_Desc tn_structseq_descs[TN_NUM_STRUCTSEQS];
 extern PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
 

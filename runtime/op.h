@@ -34,6 +34,7 @@ enum {
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);
 
 struct tn_schema;
+struct tn_out_call;
 
 typedef struct tn_op {
     const char *name;      /* "add" */
@@ -64,6 +65,9 @@ typedef struct tn_op {
     /* a CompositeImplicitAutograd op's C decomposition (ops/compositions.c, op for op as ATen's
      * C++ composes it), or NULL; meta tensors take it (Note [Meta kernels] in dispatch.c) */
     PyObject *(*compose)(struct tn_op *op, tn_value *args);
+    /* set on a functional overload: its in-place and out= siblings run this check first
+     * (generated/kernel_glue.c from schemas/kernels.yaml; Note [Out checks] in dispatch.c) */
+    int (*out_check)(struct tn_out_call *c);
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];

@@ -682,3 +682,12 @@ tn_op_schema(tn_op *op)
     return op->parsed;
 }
 
+
+int
+tn_schema_param(const tn_schema *s, const char *cname)
+{
+    for (int i = 0; i < s->nparams; i++)
+        if (!strcmp(s->params[i].cname, cname))
+            return i;
+    return -1;
+}

@@ -65,6 +65,9 @@ typedef struct tn_schema {
 tn_schema *tn_schema_parse(const char *text);
 tn_schema *tn_op_schema(tn_op *op);
 
+/* The index of the parameter named cname, or -1. */
+int tn_schema_param(const tn_schema *s, const char *cname);
+
 /* A Python signature ("add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)");
  * NULL when the text does not parse. */
 tn_schema *tn_signature_parse(const char *text);

@@ -1053,6 +1053,14 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.var.dim(torch.arange(8.).reshape(2, 4), True)",
     "out = torch.ops.aten.amax.default(torch.arange(8.).reshape(2, 4), True)",
     "out = torch.sum(torch.arange(8.).reshape(2, 4), True)",  # neighbour: the Python binding's TypeError
+    # --- session 26, lead ---
+    # an op's own out= checks (Note [Out checks]) come before the write's overlap checks: cat's meta
+    # refuses out's dtype (TypeError) before its impl asserts no overlap; index_select_out_cpu_
+    # compares out's dtype with self's first
+    "a = torch.zeros(4, dtype=torch.int64); out = torch.cat([a, torch.ones(4)], out=a)",
+    "a = torch.zeros(4, dtype=torch.int64); out = torch.cat([a[:2], torch.ones(2)], out=a)",
+    "i = torch.tensor([0, 1, 2, 3]); out = torch.index_select(torch.ones(4), 0, i, out=i)",
+    "a = torch.zeros(4); out = torch.cat([a, torch.ones(4)], out=a)",  # neighbour: the overlap error
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
