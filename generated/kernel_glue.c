@@ -8137,8 +8137,8 @@ const tn_kernel_entry tn_kernel_table[] = {
 
 /* the functional overloads whose in-place and out= calls run an out check first */
 const tn_out_check_entry tn_out_check_table[] = {
-    {TN_OP_amax, tn_out_check_amax},
-    {TN_OP_amin, tn_out_check_amin},
+    {TN_OP_amax, tn_out_check_amax_amin},
+    {TN_OP_amin, tn_out_check_amax_amin},
     {TN_OP_cat, tn_out_check_cat},
     {TN_OP_concat, tn_out_check_cat},
     {TN_OP_concatenate, tn_out_check_cat},
@@ -8152,12 +8152,12 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_nan_to_num, tn_out_check_nan_to_num},
     {TN_OP_nanmean, tn_out_check_nanmean},
     {TN_OP_stack, tn_out_check_stack},
-    {TN_OP_std, tn_out_check_std},
-    {TN_OP_std__correction, tn_out_check_std},
-    {TN_OP_std__dim, tn_out_check_std},
+    {TN_OP_std, tn_out_check_std_var},
+    {TN_OP_std__correction, tn_out_check_std_var},
+    {TN_OP_std__dim, tn_out_check_std_var},
     {TN_OP_threshold, tn_out_check_threshold},
-    {TN_OP_var, tn_out_check_var},
-    {TN_OP_var__correction, tn_out_check_var},
-    {TN_OP_var__dim, tn_out_check_var},
+    {TN_OP_var, tn_out_check_std_var},
+    {TN_OP_var__correction, tn_out_check_std_var},
+    {TN_OP_var__dim, tn_out_check_std_var},
     {-1, NULL},
 };

@@ -1262,8 +1262,7 @@ PyObject *tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype,
 
 /* The out= checks of schemas/kernels.yaml's out_checks (Note [Out checks] in runtime/dispatch.c). */
 struct tn_out_call;
-int tn_out_check_amax(struct tn_out_call *c);
-int tn_out_check_amin(struct tn_out_call *c);
+int tn_out_check_amax_amin(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);
@@ -1274,8 +1273,7 @@ int tn_out_check_mean(struct tn_out_call *c);
 int tn_out_check_nan_to_num(struct tn_out_call *c);
 int tn_out_check_nanmean(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
-int tn_out_check_std(struct tn_out_call *c);
+int tn_out_check_std_var(struct tn_out_call *c);
 int tn_out_check_threshold(struct tn_out_call *c);
-int tn_out_check_var(struct tn_out_call *c);
 
 #endif /* TN_GENERATED_OP_KERNELS_H */

@@ -1269,8 +1269,8 @@ tn_out_check_nanmean(tn_out_call *c)
  * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
  * (bfloat16 into float16) keeps a half common dtype, which that path skips; make_reduction then
  * takes self converted to out's dtype. */
-static int
-out_check_std_var(tn_out_call *c)
+int
+tn_out_check_std_var(tn_out_call *c)
 {
     if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
         return 0;
@@ -1310,18 +1310,6 @@ out_check_std_var(tn_out_call *c)
     return -1;
 }
 
-int
-tn_out_check_std(tn_out_call *c)
-{
-    return out_check_std_var(c);
-}
-
-int
-tn_out_check_var(tn_out_call *c)
-{
-    return out_check_std_var(c);
-}
-
 /* out's dtype must be self's, checked first (amax/amin's meta function, histc's
  * histogramdd_check_inputs), in the op's own words */
 static int
@@ -1331,8 +1319,8 @@ out_dtype_is_self(const tn_out_call *c)
            c->dst->dtype == TN_T(c->args[0].u.t)->dtype;
 }
 
-static int
-out_check_amax_amin(tn_out_call *c)
+int
+tn_out_check_amax_amin(tn_out_call *c)
 {
     if (out_dtype_is_self(c))
         return 0;
@@ -1340,18 +1328,6 @@ out_check_amax_amin(tn_out_call *c)
                  "and %s for out's dtype.", tn_dtype_legacy_name(TN_T(c->args[0].u.t)->dtype),
                  tn_dtype_legacy_name(c->dst->dtype));
     return -1;
-}
-
-int
-tn_out_check_amax(tn_out_call *c)
-{
-    return out_check_amax_amin(c);
-}
-
-int
-tn_out_check_amin(tn_out_call *c)
-{
-    return out_check_amax_amin(c);
 }
 
 int
