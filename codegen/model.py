@@ -141,7 +141,9 @@ SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "cla
 # tensor) without assert_no_internal_overlap: the result then depends on the kernel's write
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from
 # upstream by calling each in-place kernel we have on an expanded self).
-OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_"}
+# threshold's TensorIterator turns the overlap check off (its out_check in ops/pointwise.c), so
+# threshold_ and threshold.out write an expanded self / out unchecked too.
+OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_", "threshold_"}
 # ... and the out= overloads that write an out with internal overlap unchecked: the reductions
 # whose TensorIterator turns the check off (their results accumulate into the shared slots:
 # sum(arange(9).reshape(3, 3), 1) into an expanded out gives 36 three times) and tril/triu
@@ -150,7 +152,7 @@ OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_"}
 OVERLAP_UNCHECKED_OUT = {"all.out", "all.dims_out", "any.out", "any.dims_out", "amax.out", "amin.out", "argmax.out",
                          "argmin.out", "linalg_vector_norm.out", "nansum.out", "norm.out", "norm.dtype_out",
                          "prod.int_out", "std.out", "std.correction_out", "var.out", "var.correction_out",
-                         "sum.IntList_out", "tril.out", "triu.out"}
+                         "sum.IntList_out", "tril.out", "triu.out", "threshold.out"}
 # any/all: out may be bool or uint8 (check_result_is_bytebool), the result computed in out's
 BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out", "any.all_out"}
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after

@@ -1061,6 +1061,9 @@ FUZZ_CLASSES = [
     "a = torch.zeros(4, dtype=torch.int64); out = torch.cat([a[:2], torch.ones(2)], out=a)",
     "i = torch.tensor([0, 1, 2, 3]); out = torch.index_select(torch.ones(4), 0, i, out=i)",
     "a = torch.zeros(4); out = torch.cat([a, torch.ones(4)], out=a)",  # neighbour: the overlap error
+    # threshold's TensorIterator checks no overlap: into an expanded out upstream's answer is its
+    # write order (refused by name, as tril_'s); an out that is the input is fine
+    "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1074,6 +1077,9 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.dim.default(None)",
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
+    # --- session 26, lead: threshold writes an overlapping self / out unchecked ---
+    "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=torch.zeros(1).expand(4))",
+    "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold_(b[:1].expand(4), 0.5, 1.0)",
     # --- session 25, fa2 ---
     # an expanded out= that upstream's reduction / tril kernel writes unchecked (OVERLAP_UNCHECKED_OUT)
     "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
