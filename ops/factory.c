@@ -1050,6 +1050,17 @@ tn_op_set___source_Storage(const tn_op *overload, TensorObject *self, const tn_v
     if (!s)
         return NULL;
     int64_t n = s->nbytes / tn_dtype_size(self->dtype);
+    /* a 1-d self of n elements keeps its strides unchecked upstream (set_storage_cpu_ passes no
+     * strides, and resize_impl_cpu_ returns early for unchanged sizes): a strided self would be
+     * left reading past the storage's end, which is refused by name here */
+    if (self->ndim == 1 && self->sizes[0] == n && n > 1 && self->strides[0] != 1 &&
+        tn_storage_nbytes(1, &n, self->strides, tn_dtype_size(self->dtype), 0) > s->nbytes) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "aten::set_.source_Storage of a self of %lld elements with stride %lld into a storage of %lld "
+                     "bytes is refused in torchnative (upstream keeps the stride, leaving a view past the "
+                     "storage's end)", (long long)n, (long long)self->strides[0], (long long)s->nbytes);
+        return NULL;
+    }
     return set_storage(self, s, 0, 1, &n, NULL);
 }
 

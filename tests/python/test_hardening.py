@@ -1064,6 +1064,7 @@ FUZZ_CLASSES = [
     # threshold's TensorIterator checks no overlap: into an expanded out upstream's answer is its
     # write order (refused by name, as tril_'s); an out that is the input is fine
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
+    "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(12).untyped_storage())",  # neighbour: 6 elements, sizes change
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1078,6 +1079,8 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
     # --- session 26, lead: threshold writes an overlapping self / out unchecked ---
+    # set_(storage) keeps a 1-d self's stride unchecked upstream (a view past the storage's end)
+    "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(6).untyped_storage())",
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=torch.zeros(1).expand(4))",
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold_(b[:1].expand(4), 0.5, 1.0)",
     # --- session 25, fa2 ---
