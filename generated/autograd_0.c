@@ -8863,6 +8863,141 @@ fail_:
     return NULL;
 }
 
+/* Col2ImBackward0: aten::col2im
+ *   self: im2col(grad, kernel_size, dilation, padding, stride)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints kernel_size;
+    tn_ag_ints dilation;
+    tn_ag_ints padding;
+    tn_ag_ints stride;
+} Col2ImBackward0;
+
+static int
+Col2ImBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Col2ImBackward0 *n = (Col2ImBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_im2col, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->stride))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Col2ImBackward0_release(tn_node *n_)
+{
+    Col2ImBackward0 *n = (Col2ImBackward0 *)n_;
+    (void)n;
+}
+
+static void
+Col2ImBackward0_finalize(tn_node *n_)
+{
+    Col2ImBackward0 *n = (Col2ImBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->dilation);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+Col2ImBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Col2ImBackward0 *n = (Col2ImBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Col2ImBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Col2ImBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+Col2ImBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Col2ImBackward0 *)self)->dilation);
+}
+
+static PyObject *
+Col2ImBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Col2ImBackward0 *)self)->padding);
+}
+
+static PyObject *
+Col2ImBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Col2ImBackward0 *)self)->stride);
+}
+
+static PyGetSetDef Col2ImBackward0_getset[] = {
+    {"_saved_kernel_size", Col2ImBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_dilation", Col2ImBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_padding", Col2ImBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_stride", Col2ImBackward0_get_stride, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Col2ImBackward0 = {
+    .name = "Col2ImBackward0",
+    .basicsize = sizeof(Col2ImBackward0),
+    .apply = Col2ImBackward0_apply,
+    .release = Col2ImBackward0_release,
+    .finalize = Col2ImBackward0_finalize,
+    .traverse = Col2ImBackward0_traverse,
+    .getset = Col2ImBackward0_getset,
+    .op = "aten::col2im",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
+PyObject *
+tn_ag_record_col2im(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Col2ImBackward0 *n = (Col2ImBackward0 *)tn_node_new(&tn_kind_Col2ImBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[4]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[5]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ComplexBackward0: aten::complex
  *   imag: at::imag(grad)
  *   real: at::real(grad)
@@ -10407,139 +10542,6 @@ tn_ag_record_cosh_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CummaxBackward0: aten::cummax
- *   self: cummaxmin_backward(grad, self, indices, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved indices_;
-} CummaxBackward0;
-
-static int
-CummaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CummaxBackward0_release(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-CummaxBackward0_finalize(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CummaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CummaxBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CummaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CummaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-CummaxBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef CummaxBackward0_getset[] = {
-    {"_saved_self", CummaxBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CummaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", CummaxBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CummaxBackward0 = {
-    .name = "CummaxBackward0",
-    .basicsize = sizeof(CummaxBackward0),
-    .apply = CummaxBackward0_apply,
-    .release = CummaxBackward0_release,
-    .finalize = CummaxBackward0_finalize,
-    .traverse = CummaxBackward0_traverse,
-    .getset = CummaxBackward0_getset,
-    .op = "aten::cummax",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_cummax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CummaxBackward0 *n = (CummaxBackward0 *)tn_node_new(&tn_kind_CummaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

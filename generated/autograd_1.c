@@ -9,6 +9,139 @@
 
 #include <math.h>
 
+/* CummaxBackward0: aten::cummax
+ *   self: cummaxmin_backward(grad, self, indices, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved indices_;
+} CummaxBackward0;
+
+static int
+CummaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CummaxBackward0_release(tn_node *n_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+CummaxBackward0_finalize(tn_node *n_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CummaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CummaxBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CummaxBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CummaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CummaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+CummaxBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CummaxBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef CummaxBackward0_getset[] = {
+    {"_saved_self", CummaxBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CummaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", CummaxBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CummaxBackward0 = {
+    .name = "CummaxBackward0",
+    .basicsize = sizeof(CummaxBackward0),
+    .apply = CummaxBackward0_apply,
+    .release = CummaxBackward0_release,
+    .finalize = CummaxBackward0_finalize,
+    .traverse = CummaxBackward0_traverse,
+    .getset = CummaxBackward0_getset,
+    .op = "aten::cummax",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_cummax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CummaxBackward0 *n = (CummaxBackward0 *)tn_node_new(&tn_kind_CummaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CumminBackward0: aten::cummin
  *   self: cummaxmin_backward(grad, self, indices, dim)
  */

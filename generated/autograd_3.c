@@ -6051,6 +6051,227 @@ fail_:
     return NULL;
 }
 
+/* NativeBatchNormLegitNoTrainingBackward0: aten::_native_batch_norm_legit_no_training
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, / *training=* /false, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormLegitNoTrainingBackward0;
+
+static int
+NativeBatchNormLegitNoTrainingBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormLegitNoTrainingBackward0 *n = (NativeBatchNormLegitNoTrainingBackward0 *)n_;
+    PyObject *t_[13] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[6] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(0), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[6], 0);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = tn_ag_tuple_item(t_[6], 1);
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
+                t_[9] = tn_ag_tuple_item(t_[6], 2);
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = Py_XNewRef(t_[7]);
+                t_[11] = Py_XNewRef(t_[8]);
+                t_[12] = Py_XNewRef(t_[9]);
+            } else {
+                t_[10] = Py_XNewRef(NULL);
+                t_[11] = Py_XNewRef(NULL);
+                t_[12] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[10]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[11]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[12]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 13);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormLegitNoTrainingBackward0_release(tn_node *n_)
+{
+    NativeBatchNormLegitNoTrainingBackward0 *n = (NativeBatchNormLegitNoTrainingBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormLegitNoTrainingBackward0_finalize(tn_node *n_)
+{
+    NativeBatchNormLegitNoTrainingBackward0 *n = (NativeBatchNormLegitNoTrainingBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormLegitNoTrainingBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormLegitNoTrainingBackward0 *n = (NativeBatchNormLegitNoTrainingBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormLegitNoTrainingBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitNoTrainingBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitNoTrainingBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormLegitNoTrainingBackward0_getset[] = {
+    {"_saved_input", NativeBatchNormLegitNoTrainingBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormLegitNoTrainingBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", NativeBatchNormLegitNoTrainingBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", NativeBatchNormLegitNoTrainingBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormLegitNoTrainingBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormLegitNoTrainingBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormLegitNoTrainingBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormLegitNoTrainingBackward0 = {
+    .name = "NativeBatchNormLegitNoTrainingBackward0",
+    .basicsize = sizeof(NativeBatchNormLegitNoTrainingBackward0),
+    .apply = NativeBatchNormLegitNoTrainingBackward0_apply,
+    .release = NativeBatchNormLegitNoTrainingBackward0_release,
+    .finalize = NativeBatchNormLegitNoTrainingBackward0_finalize,
+    .traverse = NativeBatchNormLegitNoTrainingBackward0_traverse,
+    .getset = NativeBatchNormLegitNoTrainingBackward0_getset,
+    .op = "aten::_native_batch_norm_legit_no_training",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__native_batch_norm_legit_no_training(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "running_mean", "_native_batch_norm_legit_no_training") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[4], "running_var", "_native_batch_norm_legit_no_training") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormLegitNoTrainingBackward0 *n = (NativeBatchNormLegitNoTrainingBackward0 *)tn_node_new(&tn_kind_NativeBatchNormLegitNoTrainingBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->eps = a_[6].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NativeDropoutBackward0: aten::native_dropout
  *   input: GradMode::is_enabled() ? infinitely_differentiable_native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p)))) : native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p))))
  */

@@ -9574,3 +9574,127 @@ fail_:
     return NULL;
 }
 
+/* SpecialZetaBackward1: aten::special_zeta.self_scalar
+ *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved other_;
+} SpecialZetaBackward1;
+
+static int
+SpecialZetaBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    PyObject *t_[4] = {0};
+    tn_value v0_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_ = tn_ag_scalar_neg(&n->self);
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_special_zeta__self_scalar, (tn_value[]){tn_value_double((tn_scalar_to_double(&n->self) + 1.0)), tn_value_tensor(other)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward1_release(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward1_finalize(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SpecialZetaBackward1 *)self)->self);
+}
+
+static PyObject *
+SpecialZetaBackward1_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward1 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward1_getset[] = {
+    {"_saved_self", SpecialZetaBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward1_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward1 = {
+    .name = "SpecialZetaBackward1",
+    .basicsize = sizeof(SpecialZetaBackward1),
+    .apply = SpecialZetaBackward1_apply,
+    .release = SpecialZetaBackward1_release,
+    .finalize = SpecialZetaBackward1_finalize,
+    .traverse = SpecialZetaBackward1_traverse,
+    .getset = SpecialZetaBackward1_getset,
+    .op = "aten::special_zeta.self_scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta__self_scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)tn_node_new(&tn_kind_SpecialZetaBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, other) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

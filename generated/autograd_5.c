@@ -9,130 +9,6 @@
 
 #include <math.h>
 
-/* SpecialZetaBackward1: aten::special_zeta.self_scalar
- *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved other_;
-} SpecialZetaBackward1;
-
-static int
-SpecialZetaBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    PyObject *t_[4] = {0};
-    tn_value v0_;
-    int rc_ = -1;
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            v0_ = tn_ag_scalar_neg(&n->self);
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_special_zeta__self_scalar, (tn_value[]){tn_value_double((tn_scalar_to_double(&n->self) + 1.0)), tn_value_tensor(other)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialZetaBackward1_release(tn_node *n_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-SpecialZetaBackward1_finalize(tn_node *n_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    (void)n;
-}
-
-static int
-SpecialZetaBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialZetaBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((SpecialZetaBackward1 *)self)->self);
-}
-
-static PyObject *
-SpecialZetaBackward1_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward1 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialZetaBackward1_getset[] = {
-    {"_saved_self", SpecialZetaBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_other", SpecialZetaBackward1_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialZetaBackward1 = {
-    .name = "SpecialZetaBackward1",
-    .basicsize = sizeof(SpecialZetaBackward1),
-    .apply = SpecialZetaBackward1_apply,
-    .release = SpecialZetaBackward1_release,
-    .finalize = SpecialZetaBackward1_finalize,
-    .traverse = SpecialZetaBackward1_traverse,
-    .getset = SpecialZetaBackward1_getset,
-    .op = "aten::special_zeta.self_scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_special_zeta__self_scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)tn_node_new(&tn_kind_SpecialZetaBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, other) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SpecialZetaBackward2: aten::special_zeta.other_scalar
  *   self: not_implemented("zeta")
  */
@@ -8437,6 +8313,187 @@ tn_ag_record_view_copy(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* WeightNormInterfaceBackward0: aten::_weight_norm_interface
+ *   v, g: grad.defined() ? (GradMode::is_enabled() ? _weight_norm_differentiable_backward(grad.contiguous(), v, g, result1, dim) : _weight_norm_interface_backward(grad.contiguous(), v, g, result1, dim)) : std::tuple<Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved v_;
+    tn_saved g_;
+    int64_t dim;
+    tn_saved result1_;
+} WeightNormInterfaceBackward0;
+
+static int
+WeightNormInterfaceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    WeightNormInterfaceBackward0 *n = (WeightNormInterfaceBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int rc_ = -1;
+    PyObject *v = t_[0] = tn_saved_unpack(&n->v_, n_);
+    if (!v && PyErr_Occurred()) goto fail_;
+    PyObject *g = t_[1] = tn_saved_unpack(&n->g_, n_);
+    if (!g && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[2] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                if (tn_ag_grad_mode()) {
+                    t_[3] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+                    if (!t_[3] && PyErr_Occurred()) goto fail_;
+                    t_[4] = tn_ag_op(TN_OP__weight_norm_differentiable_backward, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(v), tn_value_tensor(g), tn_value_tensor(result1), tn_value_int(n->dim)});
+                    if (!t_[4] && PyErr_Occurred()) goto fail_;
+                    t_[5] = tn_ag_tuple_item(t_[4], 0);
+                    if (!t_[5] && PyErr_Occurred()) goto fail_;
+                    t_[6] = tn_ag_tuple_item(t_[4], 1);
+                    if (!t_[6] && PyErr_Occurred()) goto fail_;
+                    t_[11] = Py_XNewRef(t_[5]);
+                    t_[12] = Py_XNewRef(t_[6]);
+                } else {
+                    t_[7] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+                    if (!t_[7] && PyErr_Occurred()) goto fail_;
+                    t_[8] = tn_ag_op(TN_OP__weight_norm_interface_backward, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(v), tn_value_tensor(g), tn_value_tensor(result1), tn_value_int(n->dim)});
+                    if (!t_[8] && PyErr_Occurred()) goto fail_;
+                    t_[9] = tn_ag_tuple_item(t_[8], 0);
+                    if (!t_[9] && PyErr_Occurred()) goto fail_;
+                    t_[10] = tn_ag_tuple_item(t_[8], 1);
+                    if (!t_[10] && PyErr_Occurred()) goto fail_;
+                    t_[11] = Py_XNewRef(t_[9]);
+                    t_[12] = Py_XNewRef(t_[10]);
+                }
+                t_[13] = Py_XNewRef(t_[11]);
+                t_[14] = Py_XNewRef(t_[12]);
+            } else {
+                t_[13] = Py_XNewRef(NULL);
+                t_[14] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[13]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+WeightNormInterfaceBackward0_release(tn_node *n_)
+{
+    WeightNormInterfaceBackward0 *n = (WeightNormInterfaceBackward0 *)n_;
+    tn_saved_release(&n->v_);
+    tn_saved_release(&n->g_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+WeightNormInterfaceBackward0_finalize(tn_node *n_)
+{
+    WeightNormInterfaceBackward0 *n = (WeightNormInterfaceBackward0 *)n_;
+    (void)n;
+}
+
+static int
+WeightNormInterfaceBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    WeightNormInterfaceBackward0 *n = (WeightNormInterfaceBackward0 *)n_;
+    if (tn_saved_traverse(&n->v_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->g_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+WeightNormInterfaceBackward0_get_v(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((WeightNormInterfaceBackward0 *)self)->v_, TN_NODE(self));
+}
+
+static PyObject *
+WeightNormInterfaceBackward0_get_g(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((WeightNormInterfaceBackward0 *)self)->g_, TN_NODE(self));
+}
+
+static PyObject *
+WeightNormInterfaceBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((WeightNormInterfaceBackward0 *)self)->dim);
+}
+
+static PyObject *
+WeightNormInterfaceBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((WeightNormInterfaceBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef WeightNormInterfaceBackward0_getset[] = {
+    {"_saved_v", WeightNormInterfaceBackward0_get_v, NULL, NULL, NULL},
+    {"_saved_g", WeightNormInterfaceBackward0_get_g, NULL, NULL, NULL},
+    {"_saved_dim", WeightNormInterfaceBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result1", WeightNormInterfaceBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_WeightNormInterfaceBackward0 = {
+    .name = "WeightNormInterfaceBackward0",
+    .basicsize = sizeof(WeightNormInterfaceBackward0),
+    .apply = WeightNormInterfaceBackward0_apply,
+    .release = WeightNormInterfaceBackward0_release,
+    .finalize = WeightNormInterfaceBackward0_finalize,
+    .traverse = WeightNormInterfaceBackward0_traverse,
+    .getset = WeightNormInterfaceBackward0_getset,
+    .op = "aten::_weight_norm_interface",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record__weight_norm_interface(tn_op *op_, tn_value *a_)
+{
+    PyObject *v = tn_ag_arg_tensor(&a_[0]);
+    PyObject *g = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    WeightNormInterfaceBackward0 *n = (WeightNormInterfaceBackward0 *)tn_node_new(&tn_kind_WeightNormInterfaceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, v) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, g) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->v_, v, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->g_, g, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -4506,6 +4506,81 @@ def orgqr(self, input2):
     return aten.linalg_householder_product(self, input2)
 
 
+# ---- weight normalization (WeightNorm.cpp) ---------------------------------------------------
+
+def norm_except_dim(v, pow=2, dim=0):
+    """WeightNorm.cpp norm_except_dim: the norm over every dim but `dim` (-1: of everything), kept
+    broadcastable against v."""
+    torch, aten = _aten()
+    if dim == -1:
+        return aten.norm.Scalar(v, pow)
+    last = v.dim() - 1
+    if dim == 0:
+        size = [v.size(0)] + [1] * last
+        return aten.view(aten.norm.ScalarOpt_dim(aten.view(v.contiguous(), [v.size(0), -1]), pow, [1]), size)
+    if dim == last:
+        size = [1] * last + [v.size(last)]
+        return aten.view(aten.norm.ScalarOpt_dim(aten.view(v.contiguous(), [-1, v.size(last)]), pow, [0]), size)
+    return aten.transpose.int(norm_except_dim(aten.transpose.int(v, 0, dim), pow, 0), 0, dim)
+
+
+def _weight_norm(v, g, dim=0):
+    """WeightNorm.cpp _weight_norm: the fused _weight_norm_interface for dim 0 or the last dim (no
+    float16 operand), else v * (g / norm_except_dim(v, 2, dim))."""
+    torch, aten = _aten()
+    if v.device != g.device:
+        raise RuntimeError(f"weight_norm: expected v_in and g_in to be on the same device, but v_in is on {v.device} "
+                           f"and g_in is on {g.device}")
+    v, g = v.contiguous(), g.contiguous()
+    if torch.float16 not in (v.dtype, g.dtype) and dim in (0, v.dim() - 1):
+        return aten._weight_norm_interface(v, g, dim)[0]
+    return aten.mul.Tensor(v, aten.div.Tensor(g, norm_except_dim(v, 2, dim)))
+
+
+def _weight_norm_sums(grad_w, saved_v, saved_g, saved_norms, dim):
+    """grad_v and grad_g of w = v * (g / norms), norms the norm of v except along dim (0 or last)."""
+    torch, aten = _aten()
+    last = saved_v.dim() - 1
+    if dim not in (0, last):
+        raise RuntimeError("Expected dim to be the first or last dimension")
+    norms = saved_norms.to(saved_g.dtype)
+    size = [1] * saved_v.dim()
+    prod = aten.mul.Tensor(grad_w, saved_v)
+    if dim == 0:
+        size[0] = saved_v.size(0)
+        sums = aten.view(aten.sum.dim_IntList(aten.view(prod, [saved_v.size(0), -1]), [1]), size)
+    else:
+        size[last] = saved_v.size(last)
+        sums = aten.view(aten.sum.dim_IntList(aten.view(prod, [-1, saved_v.size(last)]), [0]), size)
+    grad_v = (saved_g / norms) * (grad_w - saved_v * (sums / (norms * norms)))
+    return grad_v, sums / norms
+
+
+def _weight_norm_differentiable_backward(grad_w, saved_v, saved_g, saved_norms, dim):
+    """WeightNorm.cpp _weight_norm_differentiable_backward (contiguous operands, as its checks)."""
+    for t, name in ((grad_w, "grad_w"), (saved_v, "saved_v"), (saved_g, "saved_g"), (saved_norms, "saved_norms")):
+        if not t.is_contiguous():
+            raise RuntimeError(f"{name} must be contiguous")
+    return _weight_norm_sums(grad_w, saved_v, saved_g, saved_norms, dim)
+
+
+def _weight_norm_interface_backward(grad_w, saved_v, saved_g, saved_norms, dim):
+    """WeightNorm.cpp weight_norm_backward_cpu: the same sums as the differentiable backward (its
+    kernel accumulates each row's grad_w * v, then grad_g = sum / norm and grad_v from it)."""
+    for t, name in ((grad_w, "grad_w"), (saved_v, "saved_v"), (saved_g, "saved_g"), (saved_norms, "saved_norm")):
+        if not t.is_contiguous():
+            raise RuntimeError(f"{name} must be contiguous")
+    grad_v, grad_g = _weight_norm_sums(grad_w, saved_v, saved_g, saved_norms, dim)
+    return grad_v.contiguous(), grad_g.contiguous()
+
+
+COMPOSITIONS.update({
+    "norm_except_dim": norm_except_dim, "_weight_norm": _weight_norm,
+    "_weight_norm_differentiable_backward": _weight_norm_differentiable_backward,
+    "_weight_norm_interface_backward": _weight_norm_interface_backward,
+})
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -4556,10 +4631,11 @@ REFS = {
 # ---- overloads upstream computes with a kernel, through torch._decomp's decomposition ----------
 
 TABLE = {
-    "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats", "_unsafe_index.Tensor",
+    "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats",
+    "_native_batch_norm_legit_no_training", "_unsafe_index.Tensor", "_weight_norm_interface",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
+    "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",

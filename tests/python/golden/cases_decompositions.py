@@ -193,6 +193,47 @@ add("binary_cross_entropy_with_logits", {"0": f"torch.nn.functional.binary_cross
 add("pixel_shuffle", {"0": "torch.nn.functional.pixel_shuffle(randn(1, 4, 2, 3), 2)"}, exact=True)
 add("pixel_unshuffle", {"0": "torch.nn.functional.pixel_unshuffle(randn(1, 1, 4, 6), 2)"}, exact=True)
 add("im2col", {"0": "torch.nn.functional.unfold(randn(1, 2, 4, 4), 2)"}, exact=True)
+# F.fold: overlapping windows add up (stride < kernel), padding cut off, dilation, an unbatched
+# input, and upstream's size checks
+add("col2im", {"0": "torch.nn.functional.fold(randn(1, 12, 4, seed=1), (3, 3), 2)",
+               "overlap": "torch.nn.functional.fold(randn(2, 8, 9, seed=2), (4, 4), 2, stride=1)",
+               "pad_dil": "torch.nn.functional.fold(randn(1, 4, 15, seed=3), (4, 5), 2, dilation=(1, 2), padding=1, stride=(2, 1))",
+               "bad_pad_dil": "torch.nn.functional.fold(randn(1, 4, 6, seed=3), (4, 5), 2, dilation=(1, 2), padding=1, stride=(2, 1))",
+               "unbatched": "torch.nn.functional.fold(randn(8, 9, seed=4), (4, 4), 2, stride=1)",
+               "t": "torch.nn.functional.fold(make((1, 4, 6), layout='t', seed=5), (3, 4), 2)",
+               "f64": "torch.nn.functional.fold(randn(1, 4, 4, seed=6, dtype=torch.float64), (3, 3), 2)",
+               "bad_blocks": "torch.nn.functional.fold(randn(1, 12, 5, seed=7), (3, 3), 2)",
+               "bad_channels": "torch.nn.functional.fold(randn(1, 10, 4, seed=8), (3, 3), 2)"})
+# weight normalization (WeightNorm.cpp): norm_except_dim's three paths, _weight_norm fused (dim 0 or
+# last) and not (a middle dim, a float16 operand), the interface's norms, both backwards
+add("norm_except_dim", {"first": "torch.norm_except_dim(randn(3, 4, 2, seed=1))",
+                        "last": "torch.norm_except_dim(randn(3, 4, 2, seed=1), 2, 2)",
+                        "mid_p3": "torch.norm_except_dim(make((3, 4, 2), layout='t', seed=2), 3, 1)",
+                        "all": "torch.norm_except_dim(randn(3, 4, seed=3), 2, -1)"})
+add("_weight_norm", {"0": "torch._weight_norm(randn(4, 3, seed=1), randn(4, 1, seed=2), 0)",
+                     "last": "torch._weight_norm(randn(4, 3, 2, seed=1), randn(1, 1, 2, seed=2), 2)",
+                     "mid": "torch._weight_norm(randn(4, 3, 2, seed=1), randn(1, 3, 1, seed=2), 1)",
+                     "f16": "torch._weight_norm(randn(4, 3, seed=1, dtype=torch.float16), randn(4, 1, seed=2, dtype=torch.float16), 0)",
+                     "t": "torch._weight_norm(make((4, 3), layout='t', seed=1), randn(4, 1, seed=2), 0)"})
+add("_weight_norm_interface", {"0": "torch._weight_norm_interface(randn(4, 3, seed=1), randn(4, 1, seed=2), 0)",
+                               "last": "torch._weight_norm_interface(randn(4, 3, 2, seed=1), randn(1, 1, 2, seed=2), 2)",
+                               "bf16": "torch._weight_norm_interface(randn(4, 3, seed=1, dtype=torch.bfloat16), randn(4, 1, seed=2, dtype=torch.bfloat16), 0)"})
+_WNB = "v = randn(4, 3, 2, seed=1); g = randn(4, 1, 1, seed=2); w, n = torch._weight_norm_interface(v, g, 0); "
+add("_weight_norm_interface_backward", {"0": _WNB + "out = torch.ops.aten._weight_norm_interface_backward(randn(4, 3, 2, seed=3), v, g, n, 0)",
+                                        "bad_dim": _WNB + "out = torch.ops.aten._weight_norm_interface_backward(randn(4, 3, 2, seed=3), v, g, n, 1)"})
+add("_weight_norm_differentiable_backward", {"0": _WNB + "out = torch.ops.aten._weight_norm_differentiable_backward(randn(4, 3, 2, seed=3), v, g, n, 0)"})
+add("_weight_norm_interface_backward", {
+    "module": "x = randn(5, 3, seed=1); torch.manual_seed(0); "
+              "m = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(3, 4).to(x.dtype)); "
+              "requires_grad(x); out = vjp(m(x), [x, m.parametrizations.weight.original0, m.parametrizations.weight.original1])",
+    "conv_dim2": "x = randn(1, 2, 6, seed=1); torch.manual_seed(0); "
+                 "m = torch.nn.utils.parametrizations.weight_norm(torch.nn.Conv1d(2, 3, 3).to(x.dtype), dim=2); "
+                 "requires_grad(x); out = vjp(m(x), [x, m.parametrizations.weight.original0, m.parametrizations.weight.original1])"})
+add("_native_batch_norm_legit_no_training",
+    {"0": "torch.ops.aten._native_batch_norm_legit_no_training(randn(4, 3, seed=1), randn(3, seed=2), randn(3, seed=3), "
+          "randn(3, seed=4), make((3,), role='pos', seed=5), 0.1, 1e-5)",
+     "nd": "torch.ops.aten._native_batch_norm_legit_no_training(randn(2, 3, 4, 2, seed=1), None, None, "
+           "randn(3, seed=4), make((3,), role='pos', seed=5), 0.1, 1e-3)"})
 add("grid_sampler_2d", {"0": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2).tanh(), 0, 0, False)",
                         "border": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2) * 2, 1, 1, True)"})
 add("native_group_norm", {"0": "torch.native_group_norm(randn(2, 4, 3), None, None, 2, 4, 3, 2, 1e-5)"})
@@ -1060,6 +1101,11 @@ DOOR_SAMPLES = {
     "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
     "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
     "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
+    "_weight_norm_interface": (f"a0 = {_M((4, 3, 2), 1)}; a1 = {_M((4, 1, 1), 2)}; ", f"{_A}_weight_norm_interface(a0, a1, 0)[0]"),
+    "col2im": (f"a0 = {_M((1, 8, 9), 1)}; ", f"{_A}col2im(a0, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1])"),
+    "_native_batch_norm_legit_no_training": (f"a0 = {_M((4, 3, 2), 1)}; a1 = {_M((3,), 2)}; a2 = {_M((3,), 3)}; ",
+                                             f"{_A}_native_batch_norm_legit_no_training(a0, a1, a2, torch.zeros_like(a1.detach()), "
+                                             "torch.ones_like(a1.detach()) * 1.5, 0.1, 1e-5)[0]"),
     "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
                         f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
