@@ -681,6 +681,8 @@ PyObject *tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, co
 PyObject *tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias);
 /* aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_linspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, TensorObject *out);
 /* aten::log(Tensor self) -> Tensor */
 PyObject *tn_op_log(const tn_op *overload, TensorObject *self);
 /* aten::log10(Tensor self) -> Tensor */

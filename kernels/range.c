@@ -288,6 +288,46 @@ linspace_int(const tn_range_args *a, int64_t begin, int64_t end)
     }
 }
 
+/* complex: c10::complex divided by the integer (steps - 1) part by part, times the index part by
+ * part, added to start: each part one fused multiply-add as in the real dtypes */
+static void
+linspace_c64(const tn_range_args *a, int64_t begin, int64_t end)
+{
+    float sr = (float)a->s_re, si = (float)a->s_im, er = (float)a->e_re, ei = (float)a->e_im;
+    float c = (float)(a->steps - 1), tr = (er - sr) / c, ti = (ei - si) / c;
+    int64_t half = a->steps / 2;
+    float *o = a->out;
+    for (int64_t i = begin; i < end; i++) {
+        if (i < half) {
+            o[2 * i] = fmaf(tr, (float)i, sr);
+            o[2 * i + 1] = fmaf(ti, (float)i, si);
+        } else {
+            float k = (float)(a->steps - i - 1);
+            o[2 * i] = fmaf(-tr, k, er);
+            o[2 * i + 1] = fmaf(-ti, k, ei);
+        }
+    }
+}
+
+static void
+linspace_c128(const tn_range_args *a, int64_t begin, int64_t end)
+{
+    double sr = a->s_re, si = a->s_im, er = a->e_re, ei = a->e_im;
+    double c = (double)(a->steps - 1), tr = (er - sr) / c, ti = (ei - si) / c;
+    int64_t half = a->steps / 2;
+    double *o = a->out;
+    for (int64_t i = begin; i < end; i++) {
+        if (i < half) {
+            o[2 * i] = fma(tr, (double)i, sr);
+            o[2 * i + 1] = fma(ti, (double)i, si);
+        } else {
+            double k = (double)(a->steps - i - 1);
+            o[2 * i] = fma(-tr, k, er);
+            o[2 * i + 1] = fma(-ti, k, ei);
+        }
+    }
+}
+
 tn_status
 tn_linspace(const tn_range_args *a, int64_t begin, int64_t end)
 {
@@ -314,6 +354,8 @@ tn_linspace(const tn_range_args *a, int64_t begin, int64_t end)
     case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16: case TN_DTYPE_I32: case TN_DTYPE_I64:
         linspace_int(a, begin, end);
         return TN_OK;
+    case TN_DTYPE_C64: linspace_c64(a, begin, end); return TN_OK;
+    case TN_DTYPE_C128: linspace_c128(a, begin, end); return TN_OK;
     default:
         return TN_ERR_DTYPE;
     }

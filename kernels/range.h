@@ -28,7 +28,7 @@ typedef struct {
 tn_status tn_logspace(const tn_range_args *a, int64_t begin, int64_t end);
 
 /* linspace: start + step * i, then end - step * (steps - 1 - i); steps >= 2. uint8..int64,
- * float16, bfloat16, float32, float64. */
+ * float16, bfloat16, float32, float64, complex64, complex128. */
 tn_status tn_linspace(const tn_range_args *a, int64_t begin, int64_t end);
 
 #endif /* TN_KERNELS_RANGE_H */

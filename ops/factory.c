@@ -661,7 +661,88 @@ range_endpoint(const tn_value *v, int dtype, double *re, double *im, int64_t *iv
     return 0;
 }
 
-/* linspace: Note [linspace values] in kernels/range.c */
+/* linspace_logspace_infer_options: a complex start or end makes the default complex dtype, and a
+ * given real dtype is refused; -1 with the error set */
+static int
+range_infer_dtype(const char *name, const tn_value *start, const tn_value *end, int dtype)
+{
+    if (start->tag == TN_V_COMPLEX || end->tag == TN_V_COMPLEX) {
+        int dc = tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+        if (dtype >= 0 && !tn_dtype_is_complex(dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "torch.%s(): inferred dtype %s can't be safely cast to passed dtype %s",
+                         name, dc == TN_DTYPE_C128 ? "c10::complex<double>" : "c10::complex<float>",
+                         tn_dtype_legacy_name(dtype));
+            return -1;
+        }
+        return dtype >= 0 ? dtype : dc;
+    }
+    return dtype >= 0 ? dtype : tn_default_dtype;
+}
+
+/* fill_(v) of one element: the checked conversion (Note [Scalar overflow]), but float16 /
+ * bfloat16 unchecked through float (2**31 and 1e40 are inf); complex dtypes part by part */
+static int
+range_fill_one(int dtype, const tn_value *v, char *p)
+{
+    if (dtype != TN_DTYPE_F16 && dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(v, dtype) < 0)
+        return -1;
+    if (tn_dtype_is_complex(dtype)) {
+        int part = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
+        tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, tn_scalar_to_double(v)}, p);
+        tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v->tag == TN_V_COMPLEX ? v->im : 0.0},
+                           p + tn_dtype_size(part));
+    } else {
+        tn_scalar_to_dtype(dtype, tn_kscalar_of(v), p);
+    }
+    return 0;
+}
+
+/* linspace into a new tensor of `dtype` as upstream's linspace_out fills its result (Note
+ * [linspace values] in kernels/range.c); the dtype inference is the caller's */
+static PyObject *
+linspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype, int dev)
+{
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
+    if (!t || dev == TN_DEVICE_META || steps == 0)
+        return (PyObject *)t;
+    /* one step is fill_(start); more dispatch the kernel on all types, float16, bfloat16 and
+     * complex (not bool), which converts start and end to the dtype (c10::checked_convert) */
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
+                      dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"linspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dtype));
+        goto fail;
+    }
+    if (tn_check_dtype(overload, dtype) < 0)
+        goto fail;
+    char *p = tn_tensor_data(t);
+    if (steps == 1) {
+        if (range_fill_one(dtype, start, p) < 0)
+            goto fail;
+        return (PyObject *)t;
+    }
+    /* the integer dtypes: start and end are first converted to the dtype (linspace(-1, 5, 3,
+     * dtype=torch.uint8) starts at 255) */
+    tn_range_args a = {.dtype = dtype, .steps = steps, .out = p};
+    if (range_endpoint(start, dtype, &a.s_re, &a.s_im, &a.is) < 0 ||
+        range_endpoint(end, dtype, &a.e_re, &a.e_im, &a.ie) < 0)
+        goto fail;
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        /* the half kernel rounds start and end itself, from the values as given */
+        a.s_re = tn_scalar_to_double(start);
+        a.e_re = tn_scalar_to_double(end);
+    }
+    range_fill(tn_linspace, &a);
+    return (PyObject *)t;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
 PyObject *
 tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype,
                int layout,
@@ -671,44 +752,26 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
         PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
         return NULL;
     }
-    if (dtype < 0)
-        dtype = tn_default_dtype;
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
-    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
-    if (!t || dev == TN_DEVICE_META || steps == 0)
-        return (PyObject *)t;
-    /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
-     * fill_(start), which converts start only, for float16 / bfloat16 unchecked through float
-     * (2**31 and 1e40 are inf) */
-    int half = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
-    if (tn_check_dtype(overload, dtype) < 0 || (!(steps == 1 && half) && tn_check_scalar_fits(start, dtype) < 0) ||
-        (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
-        Py_DECREF(t);
+    if ((dtype = range_infer_dtype("linspace", start, end, dtype)) < 0)
         return NULL;
-    }
-    char *p = tn_tensor_data(t);
-    if (steps == 1) {
-        tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, tn_scalar_to_double(start)};
-        tn_scalar_to_dtype(dtype, k, p);
-        return (PyObject *)t;
-    }
-    /* float64, and the integer dtypes: start and end are first converted to the dtype
-     * (linspace(-1, 5, 3, dtype=torch.uint8) starts at 255) */
-    tn_range_args a = {.dtype = dtype, .steps = steps, .out = p};
-    if (range_endpoint(start, dtype, &a.s_re, &a.s_im, &a.is) < 0 ||
-        range_endpoint(end, dtype, &a.e_re, &a.e_im, &a.ie) < 0) {
-        Py_DECREF(t);
+    return linspace_impl(overload, start, end, steps, dtype, dev);
+}
+
+/* linspace(out=) fills out's dtype with no inference (a complex start into a float out is
+ * Scalar::to's overflow error), resizing out only when its numel differs */
+PyObject *
+tn_op_linspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps,
+                    TensorObject *out)
+{
+    PyObject *r = linspace_impl(overload, start, end, steps, out->dtype, out->device);
+    if (!r)
         return NULL;
-    }
-    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
-        /* the half kernel rounds start and end itself, from the values as given */
-        a.s_re = tn_scalar_to_double(start);
-        a.e_re = tn_scalar_to_double(end);
-    }
-    range_fill(tn_linspace, &a);
-    return (PyObject *)t;
+    int rc = tn_copy_result_into(overload, out, r, 0);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef((PyObject *)out);
 }
 
 /* logspace into a new tensor of `dtype` (Note [logspace values] in kernels/range.c), as
@@ -727,20 +790,19 @@ logspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end,
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    /* upstream dispatches on all types with float16 and bfloat16, and complex; not bool nor the
-     * barebones unsigned ones */
-    if (dtype == TN_DTYPE_BOOL || (!tn_dtype_has_kernels(dtype) && !tn_dtype_is_complex(dtype))) {
-        PyErr_Format(PyExc_NotImplementedError, "\"logspace_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(dtype));
-        return NULL;
-    }
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || steps == 0)
         return (PyObject *)t;
-    if (tn_check_dtype(overload, dtype) < 0) {
-        Py_DECREF(t);
-        return NULL;
+    /* one step is fill_; more dispatch on all types with float16 and bfloat16, and complex: not
+     * bool nor the barebones unsigned ones */
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
+                      dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"logspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dtype));
+        goto fail;
     }
+    if (tn_check_dtype(overload, dtype) < 0)
+        goto fail;
     char *p = tn_tensor_data(t);
     if (steps == 1) {
         /* fill_(std::pow(base, start)): start as a double (or complex<double>), the power filled
@@ -764,17 +826,8 @@ logspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end,
         } else {
             v = tn_value_double(pow(base, sr));
         }
-        /* fill_ converts checked, but float16 / bfloat16 unchecked through float (1e40 is inf) */
-        if (dtype != TN_DTYPE_F16 && dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(&v, dtype) < 0)
+        if (range_fill_one(dtype, &v, p) < 0)
             goto fail;
-        if (cplx) {
-            int part = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
-            int ps = tn_dtype_size(part);
-            tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v.u.d}, p);
-            tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v.im}, p + ps);
-        } else {
-            tn_scalar_to_dtype(dtype, tn_kscalar_of(&v), p);
-        }
         return (PyObject *)t;
     }
     tn_range_args a = {.dtype = dtype, .steps = steps, .out = p, .base = base};
@@ -788,8 +841,7 @@ fail:
     return NULL;
 }
 
-/* logspace's dtype: upstream's linspace_logspace_infer_options (a complex start or end makes
- * the default complex dtype, and a given real dtype is refused) */
+/* logspace's dtype: upstream's linspace_logspace_infer_options (range_infer_dtype) */
 PyObject *
 tn_op_logspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base,
                int dtype, int layout, const tn_value *device, int pin_memory)
@@ -801,18 +853,9 @@ tn_op_logspace(const tn_op *overload, const tn_value *start, const tn_value *end
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
-    if (start->tag == TN_V_COMPLEX || end->tag == TN_V_COMPLEX) {
-        int dc = tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
-        if (dtype >= 0 && !tn_dtype_is_complex(dtype)) {
-            PyErr_Format(PyExc_RuntimeError, "torch.logspace(): inferred dtype %s can't be safely cast to passed dtype %s",
-                         dc == TN_DTYPE_C128 ? "c10::complex<double>" : "c10::complex<float>",
-                         tn_dtype_legacy_name(dtype));
-            return NULL;
-        }
-        if (dtype < 0)
-            dtype = dc;
-    }
-    return logspace_impl(overload, start, end, steps, base, dtype < 0 ? tn_default_dtype : dtype, dev);
+    if ((dtype = range_infer_dtype("logspace", start, end, dtype)) < 0)
+        return NULL;
+    return logspace_impl(overload, start, end, steps, base, dtype, dev);
 }
 
 /* logspace(out=) fills out's dtype with no inference (a complex start into a float out is

@@ -35,7 +35,15 @@ OPS = [
                                                     "chunks_f64": ((-2.25, 7000.0, 0.1), {"dtype": C("torch.float64")}),
                                                     "chunks_int16": ((5, 10**6, 3), {"dtype": C("torch.int16")})}),
     Op("linspace", 0, 1, 5, kw=DT, extra={"no_dtype": ((-2, 3.5, 7), {}), "one_step": ((1, 5, 1), {}),
-                                          "zero_steps": ((1, 5, 0), {}), "reverse": ((3, -1, 9), {})}),
+                                          "zero_steps": ((1, 5, 0), {}), "reverse": ((3, -1, 9), {}),
+                                          # Note [linspace values] (kernels/range.c)
+                                          "complex_end": ((0, 3j, 4), {}), "complex_both": ((1.3+2j, -3.7j, 11), {}),
+                                          "complex_one_step": ((1+1j, 3, 1), {}),
+                                          "complex_into_float16": ((1j, 3, 4), {"dtype": C("torch.float16")}),
+                                          "chunks_c64": ((-2.25+1j, 7000.5-3j, 70001), {}),
+                                          "chunks_c128": ((-2.25+1j, 7000.5-3j, 70001), {"dtype": C("torch.complex128")}),
+                                          "bool_one_step": ((0, 3, 1), {"dtype": C("torch.bool")}),
+                                          "uint16_two_steps": ((0, 3, 2), {"dtype": C("torch.uint16")})}),
     # Note [logspace values] (kernels/range.c); past 32768 elements the parallel chunks
     Op("logspace", 0, 3, 7, kw=DT, extra={
         "no_dtype": ((-2, 3.5, 7), {}), "one_step": ((2, 5, 1), {}), "zero_steps": ((1, 5, 0), {}),
