@@ -4011,6 +4011,19 @@ glue_linspace(tn_value *a)
     );
 }
 
+/* aten::linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_linspace__out(tn_value *a)
+{
+    return tn_op_linspace__out(
+        &tn_ops[TN_OP_linspace__out],
+        &a[0],
+        &a[1],
+        a[2].u.i,
+        TN_T(a[3].u.t)
+    );
+}
+
 /* aten::log(Tensor self) -> Tensor */
 static PyObject *
 glue_log(tn_value *a)
@@ -4171,6 +4184,39 @@ glue_logit_backward(tn_value *a)
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d}
+    );
+}
+
+/* aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static PyObject *
+glue_logspace(tn_value *a)
+{
+    if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
+        return NULL;
+    return tn_op_logspace(
+        &tn_ops[TN_OP_logspace],
+        &a[0],
+        &a[1],
+        a[2].u.i,
+        a[3].u.d,
+        (a[4].tag == TN_V_NONE ? -1 : (int)a[4].u.i),
+        (a[5].tag == TN_V_NONE ? -1 : (int)a[5].u.i),
+        &a[6],
+        (a[7].tag == TN_V_NONE ? -1 : (int)a[7].u.i)
+    );
+}
+
+/* aten::logspace.out(Scalar start, Scalar end, int steps, float base=10., *, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_logspace__out(tn_value *a)
+{
+    return tn_op_logspace__out(
+        &tn_ops[TN_OP_logspace__out],
+        &a[0],
+        &a[1],
+        a[2].u.i,
+        a[3].u.d,
+        TN_T(a[4].u.t)
     );
 }
 
@@ -7842,7 +7888,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_linalg_solve_triangular, glue_linalg_solve_triangular, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_vector_norm, glue_linalg_vector_norm, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_linear, glue_linear, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
-    {TN_OP_linspace, glue_linspace, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linspace, glue_linspace, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
+    {TN_OP_linspace__out, glue_linspace__out, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_log, glue_log, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log10, glue_log10, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log1p, glue_log1p, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7858,6 +7905,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_logical_xor, glue_logical_xor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logit, glue_logit, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logit_backward, glue_logit_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_logspace, glue_logspace, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
+    {TN_OP_logspace__out, glue_logspace__out, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_logsumexp, glue_logsumexp, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logsumexp__out, glue_logsumexp__out, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lt__Scalar, glue_lt__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -681,6 +681,8 @@ PyObject *tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, co
 PyObject *tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias);
 /* aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_linspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, TensorObject *out);
 /* aten::log(Tensor self) -> Tensor */
 PyObject *tn_op_log(const tn_op *overload, TensorObject *self);
 /* aten::log10(Tensor self) -> Tensor */
@@ -711,6 +713,10 @@ PyObject *tn_op_logical_xor(const tn_op *overload, TensorObject *self, TensorObj
 PyObject *tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps);
 /* aten::logit_backward(Tensor grad_output, Tensor self, float? eps=None) -> Tensor */
 PyObject *tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
+/* aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+PyObject *tn_op_logspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::logspace.out(Scalar start, Scalar end, int steps, float base=10., *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_logspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base, TensorObject *out);
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
 PyObject *tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */

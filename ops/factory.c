@@ -1,4 +1,4 @@
-/* Factories and copies: empty/zeros/ones/full/arange/linspace/eye and their _like and new_
+/* Factories and copies: empty/zeros/ones/full/arange/linspace/logspace/eye and their _like and new_
  * forms, clone, _to_copy, copy_, fill_, zero_, resize_, set_. On the meta device they only
  * compute geometry (meta: true in schemas/kernels.yaml).
  */
@@ -16,6 +16,9 @@
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/parallel.h"
+#include "kernels/range.h"
+
+#include <complex.h>
 
 #include <math.h>
 #include <string.h>
@@ -603,20 +606,142 @@ tn_op_arange__start_step(const tn_op *overload, const tn_value *start, const tn_
     return arange_impl(overload, start, end, step, dtype, layout, device);
 }
 
-/* linspace element i: upstream's scalar loop (RangeFactoriesKernel linspace_kernel) with
- * step = (end - start) / (steps - 1) in step_t (the dtype itself, double for integers); the
- * first half is start + step * i, the second end - step * (steps - 1 - i). Upstream's build
- * contracts a * b + c into one fused multiply-add for float and double, so we call fma: plain
- * arithmetic differs in the last bit (linspace(-1, 1, 7)[3] is -2.98e-08 upstream, not 0).
- * Half and bfloat16 round after every operation (c10::Half arithmetic goes through float and
- * back, and the index is first converted to the dtype), so nothing fuses there. */
-static float
-round_to(int dtype, float v)
+/* ---- linspace / logspace: kernels/range.c in the chunks of upstream's at::parallel_for ---- */
+
+typedef struct {
+    tn_status (*fill)(const tn_range_args *, int64_t, int64_t);
+    const tn_range_args *a;
+    int64_t chunk;
+} range_chunks;
+
+static void
+range_chunk_task(void *ctx, int64_t begin, int64_t end)
 {
-    char buf[8];
-    tn_convert_from_f32(dtype, &v, buf, 1);
-    tn_convert_to_f32(dtype, buf, &v, 1);
-    return v;
+    const range_chunks *c = ctx;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t b = t * c->chunk, e = b + c->chunk < c->a->steps ? b + c->chunk : c->a->steps;
+        c->fill(c->a, b, e);
+    }
+}
+
+/* upstream's split of [0, steps) with grain 32768 (as arange's), the chunks on the pool with the
+ * GIL released; the dtype was checked by the caller, so the fill cannot refuse it */
+static void
+range_fill(tn_status (*fill)(const tn_range_args *, int64_t, int64_t), const tn_range_args *a)
+{
+    int64_t n = a->steps, grain = 32768, nthreads = tn_num_threads();
+    int64_t tasks = n < grain || nthreads <= 1 ? 1 : nthreads < (n + grain - 1) / grain ? nthreads : (n + grain - 1) / grain;
+    range_chunks c = {fill, a, (n + tasks - 1) / tasks};
+    TN_NOGIL(n, tn_parallel_for(tasks, 1, range_chunk_task, &c));
+}
+
+/* start or end (Scalar::to<scalar_t>, checked: Note [Scalar overflow]) as the dtype holds it:
+ * integer dtypes in is, float32 / float16 / bfloat16 rounded, complex parts in re/im (the
+ * complex64 kernel rounds them) */
+static int
+range_endpoint(const tn_value *v, int dtype, double *re, double *im, int64_t *iv)
+{
+    if (tn_check_scalar_fits(v, dtype) < 0)
+        return -1;
+    *re = tn_scalar_to_double(v);
+    *im = v->tag == TN_V_COMPLEX ? v->im : 0.0;
+    *iv = 0;
+    if (tn_dtype_is_integral(dtype, true)) {
+        char buf[8] = {0};
+        tn_scalar_to_dtype(dtype, tn_kscalar_of(v), buf);
+        *iv = tn_load_i64(dtype, buf, 0);
+    } else if (dtype == TN_DTYPE_F32) {
+        *re = (float)*re;
+    } else if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        char buf[8] = {0};
+        tn_scalar_to_dtype(dtype, tn_kscalar_of(v), buf);
+        float f;
+        tn_convert_to_f32(dtype, buf, &f, 1);
+        *re = f;
+    }
+    return 0;
+}
+
+/* linspace_logspace_infer_options: a complex start or end makes the default complex dtype, and a
+ * given real dtype is refused; -1 with the error set */
+static int
+range_infer_dtype(const char *name, const tn_value *start, const tn_value *end, int dtype)
+{
+    if (start->tag == TN_V_COMPLEX || end->tag == TN_V_COMPLEX) {
+        int dc = tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+        if (dtype >= 0 && !tn_dtype_is_complex(dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "torch.%s(): inferred dtype %s can't be safely cast to passed dtype %s",
+                         name, dc == TN_DTYPE_C128 ? "c10::complex<double>" : "c10::complex<float>",
+                         tn_dtype_legacy_name(dtype));
+            return -1;
+        }
+        return dtype >= 0 ? dtype : dc;
+    }
+    return dtype >= 0 ? dtype : tn_default_dtype;
+}
+
+/* fill_(v) of one element: the checked conversion (Note [Scalar overflow]), but float16 /
+ * bfloat16 unchecked through float (2**31 and 1e40 are inf); complex dtypes part by part */
+static int
+range_fill_one(int dtype, const tn_value *v, char *p)
+{
+    if (dtype != TN_DTYPE_F16 && dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(v, dtype) < 0)
+        return -1;
+    if (tn_dtype_is_complex(dtype)) {
+        int part = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
+        tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, tn_scalar_to_double(v)}, p);
+        tn_scalar_to_dtype(part, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v->tag == TN_V_COMPLEX ? v->im : 0.0},
+                           p + tn_dtype_size(part));
+    } else {
+        tn_scalar_to_dtype(dtype, tn_kscalar_of(v), p);
+    }
+    return 0;
+}
+
+/* linspace into a new tensor of `dtype` as upstream's linspace_out fills its result (Note
+ * [linspace values] in kernels/range.c); the dtype inference is the caller's */
+static PyObject *
+linspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype, int dev)
+{
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
+    if (!t || dev == TN_DEVICE_META || steps == 0)
+        return (PyObject *)t;
+    /* one step is fill_(start); more dispatch the kernel on all types, float16, bfloat16 and
+     * complex (not bool), which converts start and end to the dtype (c10::checked_convert) */
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
+                      dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"linspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dtype));
+        goto fail;
+    }
+    if (tn_check_dtype(overload, dtype) < 0)
+        goto fail;
+    char *p = tn_tensor_data(t);
+    if (steps == 1) {
+        if (range_fill_one(dtype, start, p) < 0)
+            goto fail;
+        return (PyObject *)t;
+    }
+    /* the integer dtypes: start and end are first converted to the dtype (linspace(-1, 5, 3,
+     * dtype=torch.uint8) starts at 255) */
+    tn_range_args a = {.dtype = dtype, .steps = steps, .out = p};
+    if (range_endpoint(start, dtype, &a.s_re, &a.s_im, &a.is) < 0 ||
+        range_endpoint(end, dtype, &a.e_re, &a.e_im, &a.ie) < 0)
+        goto fail;
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        /* the half kernel rounds start and end itself, from the values as given */
+        a.s_re = tn_scalar_to_double(start);
+        a.e_re = tn_scalar_to_double(end);
+    }
+    range_fill(tn_linspace, &a);
+    return (PyObject *)t;
+fail:
+    Py_DECREF(t);
+    return NULL;
 }
 
 PyObject *
@@ -628,65 +753,124 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
         PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
         return NULL;
     }
-    if (dtype < 0)
-        dtype = tn_default_dtype;
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
-    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
-    if (!t || dev == TN_DEVICE_META || steps == 0)
-        return (PyObject *)t;
-    /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
-     * fill_(start), which converts start only, for float16 / bfloat16 through float (2**31 is inf) */
-    int one = steps == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : dtype;
-    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, steps == 1 ? one : dtype) < 0 ||
-        (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
-        Py_DECREF(t);
+    if ((dtype = range_infer_dtype("linspace", start, end, dtype)) < 0)
+        return NULL;
+    return linspace_impl(overload, start, end, steps, dtype, dev);
+}
+
+/* linspace(out=) fills out's dtype with no inference (a complex start into a float out is
+ * Scalar::to's overflow error), resizing out only when its numel differs */
+PyObject *
+tn_op_linspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps,
+                    TensorObject *out)
+{
+    PyObject *r = linspace_impl(overload, start, end, steps, out->dtype, out->device);
+    if (!r)
+        return NULL;
+    int rc = tn_copy_result_into(overload, out, r, 0);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef((PyObject *)out);
+}
+
+/* logspace into a new tensor of `dtype` (Note [logspace values] in kernels/range.c), as
+ * upstream's logspace_out fills its result; the dtype inference is the caller's */
+static PyObject *
+logspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base,
+              int dtype, int dev)
+{
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
         return NULL;
     }
+    if (dev == TN_DEVICE_META) {
+        /* upstream's logspace has no meta kernel: its CompositeExplicitAutograd fill reaches
+         * copy_ from a meta tensor */
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
+    if (!t || steps == 0)
+        return (PyObject *)t;
+    /* one step is fill_; more dispatch on all types with float16 and bfloat16, and complex: not
+     * bool nor the barebones unsigned ones */
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
+                      dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"logspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dtype));
+        goto fail;
+    }
+    if (tn_check_dtype(overload, dtype) < 0)
+        goto fail;
     char *p = tn_tensor_data(t);
-    int es = tn_dtype_size(dtype);
-    double s = tn_scalar_to_double(start), e = tn_scalar_to_double(end);
     if (steps == 1) {
-        tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, s};
-        tn_scalar_to_dtype(dtype, k, p);
+        /* fill_(std::pow(base, start)): start as a double (or complex<double>), the power filled
+         * in by the checked conversion (logspace(3, 3, 1, dtype=torch.int8) overflows) */
+        int cplx = tn_dtype_is_complex(dtype);
+        if (tn_check_scalar_fits(start, cplx ? TN_DTYPE_C128 : TN_DTYPE_F64) < 0)
+            goto fail;
+        double sr = tn_scalar_to_double(start), si = start->tag == TN_V_COMPLEX ? start->im : 0.0;
+        tn_value v;
+        if (cplx) {
+            /* libstdc++'s pow(double, complex<double>): polar(base**re, im * log(base)) for a
+             * positive base, else the complex power of (base, 0) */
+            double complex z;
+            if (base > 0) {
+                double r = pow(base, sr), th = si * log(base);
+                z = CMPLX(r * cos(th), r * sin(th));
+            } else {
+                z = cpow(CMPLX(base, 0.0), CMPLX(sr, si));
+            }
+            v = (tn_value){.tag = TN_V_COMPLEX, .u.d = creal(z), .im = cimag(z)};
+        } else {
+            v = tn_value_double(pow(base, sr));
+        }
+        if (range_fill_one(dtype, &v, p) < 0)
+            goto fail;
         return (PyObject *)t;
     }
-    int64_t half = steps / 2;
-    if (dtype == TN_DTYPE_F32) {
-        float fs = (float)s, fe = (float)e, step = (fe - fs) / (float)(steps - 1);
-        float *o = (float *)p;
-        for (int64_t i = 0; i < steps; i++)
-            o[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - i - 1), fe);
-    } else if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
-        float fs = round_to(dtype, (float)s), fe = round_to(dtype, (float)e);
-        float step = round_to(dtype, round_to(dtype, fe - fs) / round_to(dtype, (float)(steps - 1)));
-        for (int64_t i = 0; i < steps; i++) {
-            float v;
-            if (i < half)
-                v = round_to(dtype, fs + round_to(dtype, step * round_to(dtype, (float)i)));
-            else
-                v = round_to(dtype, fe - round_to(dtype, step * round_to(dtype, (float)(steps - i - 1))));
-            tn_convert_from_f32(dtype, &v, p + i * es, 1);
-        }
-    } else {
-        /* float64, and the integer dtypes: start and end are first converted to the dtype
-         * (linspace(-1, 5, 3, dtype=torch.uint8) starts at 255) */
-        if (tn_dtype_is_integral(dtype, true)) {
-            char buf[8] = {0};
-            tn_scalar_to_dtype(dtype, tn_kscalar_of(start), buf);
-            s = (double)tn_load_i64(dtype, buf, 0);
-            tn_scalar_to_dtype(dtype, tn_kscalar_of(end), buf);
-            e = (double)tn_load_i64(dtype, buf, 0);
-        }
-        double step = (e - s) / (double)(steps - 1);
-        for (int64_t i = 0; i < steps; i++) {
-            double v = i < half ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
-            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, v};
-            tn_scalar_to_dtype(dtype, k, p + i * es);
-        }
-    }
+    tn_range_args a = {.dtype = dtype, .steps = steps, .out = p, .base = base};
+    if (range_endpoint(start, dtype, &a.s_re, &a.s_im, &a.is) < 0 ||
+        range_endpoint(end, dtype, &a.e_re, &a.e_im, &a.ie) < 0)
+        goto fail;
+    range_fill(tn_logspace, &a);
     return (PyObject *)t;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
+/* logspace's dtype: upstream's linspace_logspace_infer_options (range_infer_dtype) */
+PyObject *
+tn_op_logspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base,
+               int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    int dev;
+    if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+        return NULL;
+    if ((dtype = range_infer_dtype("logspace", start, end, dtype)) < 0)
+        return NULL;
+    return logspace_impl(overload, start, end, steps, base, dtype, dev);
+}
+
+/* logspace(out=) fills out's dtype with no inference (a complex start into a float out is
+ * Scalar::to's overflow error), then resizes out only when its numel differs */
+PyObject *
+tn_op_logspace__out(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, double base,
+                    TensorObject *out)
+{
+    PyObject *r = logspace_impl(overload, start, end, steps, base, out->dtype, out->device);
+    if (!r)
+        return NULL;
+    int rc = tn_copy_result_into(overload, out, r, 0);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : Py_NewRef((PyObject *)out);
 }
 
 PyObject *

@@ -372,12 +372,12 @@ tn_copy_into(const tn_op *op, TensorObject *dst, TensorObject *src)
     return tn_copy_checked(op, &l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src));
 }
 
-int
-tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
+static int
+resize_output(TensorObject *out, int ndim, const int64_t *sizes, int warn)
 {
     if (out->ndim == ndim && !memcmp(out->sizes, sizes, sizeof(int64_t) * (size_t)ndim))
         return 0;
-    if (out->numel != 0) {
+    if (warn && out->numel != 0) {
         char a[256], b[256];
         tn_format_sizes(a, sizeof a, out->ndim, out->sizes);
         tn_format_sizes(b, sizeof b, ndim, sizes);
@@ -397,6 +397,12 @@ tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
     if (need > out->storage->nbytes && tn_storage_resize(out->storage, need) < 0)
         return -1;
     return tn_tensor_set_geometry(out, ndim, sizes, NULL);
+}
+
+int
+tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
+{
+    return resize_output(out, ndim, sizes, 1);
 }
 
 int
@@ -438,7 +444,10 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     if (inplace) {
         if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)
             return -1;
-    } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
+    } else if (resize_output(dst, r->ndim, r->sizes,
+                             /* linspace / logspace / range call resize_ itself: no warning */
+                             strcmp(op->name, "linspace") && strcmp(op->name, "logspace") &&
+                                 strcmp(op->name, "range")) < 0) {
         return -1;
     }
     /* upstream's meta kernels never assert_no_internal_overlap (an expanded meta self takes

@@ -3393,32 +3393,46 @@ def feature_alpha_dropout(input, p, train):
     return _dropout(input, p, train, True, True)
 
 
+def _range_items(name, start, end):
+    """RangeFactories.cpp's checks of linspace/logspace's 0-dim tensor start and end (the message
+    names the tensor arguments of the overload), then their items."""
+    torch, _ = _aten()
+    st, et = isinstance(start, torch.Tensor), isinstance(end, torch.Tensor)
+    if (st and start.dim() != 0) or (et and end.dim() != 0):
+        head = f"{name} only supports 0-dimensional start and end tensors, but got "
+        if st and et:
+            raise RuntimeError(head + f"start with {start.dim()} dimension(s) and end with {end.dim()} dimension(s).")
+        raise RuntimeError(head + (f"start with {start.dim()} dimension(s)." if st else
+                                   f"end with {end.dim()} dimension(s)."))
+    return start.item() if st else start, end.item() if et else end
+
+
 def linspace_tensors(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
     """RangeFactories.cpp linspace of 0-dim tensors: their items."""
-    torch, aten = _aten()
-    s = start if not isinstance(start, torch.Tensor) else None
-    e = end if not isinstance(end, torch.Tensor) else None
-    sd = start.dim() if s is None else 0
-    ed = end.dim() if e is None else 0
-    if sd != 0 or ed != 0:
-        raise RuntimeError(f"linspace only supports 0-dimensional start and end tensors, but got start with {sd} "
-                           f"dimension(s) and end with {ed} dimension(s).")
-    return aten.linspace(start.item() if s is None else s, end.item() if e is None else e, steps, dtype=dtype,
-                         layout=layout, device=device, pin_memory=pin_memory)
+    _, aten = _aten()
+    s, e = _range_items("linspace", start, end)
+    return aten.linspace(s, e, steps, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+
+
+def linspace_tensors_out(start, end, steps, *, out):
+    """RangeFactories.cpp linspace_out of 0-dim tensors: linspace.out of their items."""
+    _, aten = _aten()
+    s, e = _range_items("linspace", start, end)
+    return aten.linspace.out(s, e, steps, out=out)
 
 
 def logspace_tensors(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, pin_memory=None):
     """RangeFactories.cpp logspace of 0-dim tensors: their items."""
-    torch, aten = _aten()
-    s = start if not isinstance(start, torch.Tensor) else None
-    e = end if not isinstance(end, torch.Tensor) else None
-    sd = start.dim() if s is None else 0
-    ed = end.dim() if e is None else 0
-    if sd != 0 or ed != 0:
-        raise RuntimeError(f"logspace only supports 0-dimensional start and end tensors, but got start with {sd} "
-                           f"dimension(s) and end with {ed} dimension(s).")
-    return aten.logspace(start.item() if s is None else s, end.item() if e is None else e, steps, base, dtype=dtype,
-                         layout=layout, device=device, pin_memory=pin_memory)
+    _, aten = _aten()
+    s, e = _range_items("logspace", start, end)
+    return aten.logspace(s, e, steps, base, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+
+
+def logspace_tensors_out(start, end, steps, base=10.0, *, out):
+    """RangeFactories.cpp logspace_out of 0-dim tensors: logspace.out of their items."""
+    _, aten = _aten()
+    s, e = _range_items("logspace", start, end)
+    return aten.logspace.out(s, e, steps, base, out=out)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -3703,7 +3717,10 @@ COMPOSITIONS = {
     "feature_alpha_dropout": feature_alpha_dropout, "linspace.Tensor_Tensor": linspace_tensors,
     "linspace.Tensor_Scalar": linspace_tensors, "linspace.Scalar_Tensor": linspace_tensors,
     "logspace.Tensor_Tensor": logspace_tensors, "logspace.Tensor_Scalar": logspace_tensors,
-    "logspace.Scalar_Tensor": logspace_tensors, "triu_indices": triu_indices, "cross": cross, "pdist": pdist,
+    "logspace.Scalar_Tensor": logspace_tensors, "linspace.Tensor_Tensor_out": linspace_tensors_out,
+    "linspace.Tensor_Scalar_out": linspace_tensors_out, "linspace.Scalar_Tensor_out": linspace_tensors_out,
+    "logspace.Tensor_Tensor_out": logspace_tensors_out, "logspace.Tensor_Scalar_out": logspace_tensors_out,
+    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "cross": cross, "pdist": pdist,
     "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
                                        for kind in ("reflection", "replication") for d in (1, 2, 3)},
     "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
@@ -4638,7 +4655,7 @@ TABLE = {
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
-    "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
+    "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",

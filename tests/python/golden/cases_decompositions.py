@@ -176,7 +176,6 @@ add("index_fill.int_Tensor", {"0": f"torch.index_fill({X}, 0, literal([1], torch
 add("ldexp.Tensor", {"0": f"torch.ldexp({X}, literal([1, 2, 3, 4], torch.int64))"})
 add("linalg_cross", {"0": "torch.linalg.cross(randn(4, 3, seed=1), randn(4, 3, seed=2))", "dim0": "torch.linalg.cross(randn(3, 2, seed=1), randn(3, 2, seed=2), dim=0)"})
 add("logaddexp2", {"0": f"torch.logaddexp2({X}, {XT})"})
-add("logspace", {"0": "torch.logspace(0, 2, 5)", "base": "torch.logspace(-1, 1, 4, base=2.0)"})
 add("mvlgamma", {"1": f"torch.mvlgamma({P} + 1, 1)", "3": f"torch.mvlgamma({P} + 2, 3)"})
 add("sinc", {"0": f"torch.sinc({X})", "zero": "torch.sinc(literal([0.0, 1.0, -0.5]))"})
 add("special_entr", {"0": f"torch.special.entr({X})"})
@@ -276,6 +275,18 @@ add("linspace.Scalar_Tensor", {"0": "torch.linspace(1, literal(3, torch.int64), 
 add("logspace.Tensor_Tensor", {"0": "torch.logspace(literal(0.0), literal(2.0), 5)", "base": "torch.logspace(literal(0.0), literal(2.0), 3, base=2.0)"})
 add("logspace.Tensor_Scalar", {"0": "torch.logspace(literal(-1.0), 1, 4)"})
 add("logspace.Scalar_Tensor", {"0": "torch.logspace(0, literal(1.0), 4, 3.0)"})
+add("linspace.Tensor_Tensor_out", {"0": "torch.linspace(literal(0.0), literal(2.0), 5, out=torch.empty(5, dtype=torch.float64))",
+                                   "1d": "torch.linspace(literal([0.0]), literal(2.0), 5, out=torch.empty(5))"})
+add("linspace.Tensor_Scalar_out", {"0": "torch.linspace(literal(-1.0), 2, 4, out=torch.empty(4, dtype=torch.int64))",
+                                   "1d": "torch.linspace(literal([-1.0]), 2, 4, out=torch.empty(4))"})
+add("linspace.Scalar_Tensor_out", {"0": "torch.linspace(1, literal(3, torch.int64), 3, out=torch.empty(2, 2))",
+                                   "1d": "torch.linspace(1, literal([3.0]), 3, out=torch.empty(3))"})
+add("logspace.Tensor_Tensor_out", {"0": "torch.logspace(literal(0.0), literal(2.0), 5, out=torch.empty(5, dtype=torch.int32))",
+                                   "1d": "torch.logspace(literal(0.0), literal([2.0]), 5, out=torch.empty(5))"})
+add("logspace.Tensor_Scalar_out", {"0": "torch.logspace(literal(1.0), 3, 4, out=torch.empty(4, dtype=torch.int64))",
+                                   "1d": "torch.logspace(literal([1.0]), 3, 4, out=torch.empty(4))"})
+add("logspace.Scalar_Tensor_out", {"0": "torch.logspace(0, literal(1.0), 4, 3.0, out=torch.empty(4, dtype=torch.complex64))",
+                                   "1d": "torch.logspace(0, literal([1.0]), 4, 3.0, out=torch.empty(4))"})
 add("triu_indices", {"0": "torch.triu_indices(4, 5)", "offset": "torch.triu_indices(4, 3, -1, dtype=torch.int32)",
                      "empty": "torch.triu_indices(0, 3)", "neg": "torch.triu_indices(-1, 3)", "float": "torch.triu_indices(3, 3, dtype=torch.float32)"}, exact=True)
 add("pdist", {"2": f"torch.nn.functional.pdist({X})", "1": f"torch.nn.functional.pdist({XT}, 1)",
