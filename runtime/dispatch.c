@@ -980,8 +980,13 @@ via_functional(tn_op *op, tn_value *args)
             argument_error_first(f, fs, fargs);
             return NULL;
         }
-        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape */
-        if (kind == TN_OPK_INPLACE) {
+        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape; so does
+         * an out= that is also one of the inputs (mark_outputs makes it read-write, and
+         * mark_resize_outputs resizes no read-write operand: add(a, b, out=b) keeps b's shape) */
+        int read_write = kind == TN_OPK_INPLACE;
+        for (int j = 0; dst && j < nin; j++)
+            read_write |= ins[j] == dst;
+        if (read_write) {
             int nd = 0;
             int64_t shape[TN_MAX_NDIM], prev[TN_MAX_NDIM];
             for (int j = 0; j < nin; j++) {

@@ -1065,6 +1065,18 @@ FUZZ_CLASSES = [
     # write order (refused by name, as tril_'s); an out that is the input is fine
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
     "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(12).untyped_storage())",  # neighbour: 6 elements, sizes change
+    # --- session 26, fz1 ---
+    # outer.out is mul.out(out, self.reshape(-1, 1), vec2): its TensorIterator checks out before
+    # resizing it (an expanded out is refused whatever the result's shape)
+    "a2 = torch.zeros(1, dtype=torch.bool).expand(2); out = torch.outer(torch.zeros(3, dtype=torch.bool), "
+    "torch.ones(2, dtype=torch.bool), out=a2)",
+    "x = torch.arange(6.); out = torch.outer(x[:3], x[3:5], out=x.view(3, 2))",  # partial overlap with an input
+    "x = torch.arange(3.); out = torch.ger(x, torch.ones(1), out=x.view(3, 1))",  # neighbour: full overlap
+    "b = torch.arange(3.); out = torch.outer(b, torch.ones(2), out=b)",  # b vs its column view: partial
+    # an elementwise out= that is also an input is read-write: it keeps its shape (no resize)
+    "b = torch.arange(3.); out = torch.mul(torch.ones(2, 1), b, out=b)",
+    "b = torch.arange(3.); out = torch.outer(torch.ones(2), b, out=b)",
+    "b = torch.arange(3.); out = torch.add(b, torch.ones(3), out=b)",  # neighbour: same shape
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
