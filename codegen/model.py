@@ -229,6 +229,11 @@ class Model:
         self.deprecated_yaml = packaged / "autograd" / "deprecated.yaml"
         parsed = parse_native_yaml(str(self.native_yaml), str(self.tags_yaml))
         self.natives = parsed.native_functions
+        # overloads with a CPU kernel of their own upstream (beside a CompositeImplicitAutograd one,
+        # the dispatcher's Autograd key keeps the CPU registration: see runtime/autograd.h)
+        from torchgen.model import DispatchKey
+        cpu = parsed.backend_indices[DispatchKey.CPU]
+        self.cpu_kernels = {str(f.func.name) for f in self.natives if cpu.has_kernel(f)}
         self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
         self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 

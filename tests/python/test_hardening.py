@@ -1077,6 +1077,19 @@ FUZZ_CLASSES = [
     "b = torch.arange(3.); out = torch.mul(torch.ones(2, 1), b, out=b)",
     "b = torch.arange(3.); out = torch.outer(torch.ones(2), b, out=b)",
     "b = torch.arange(3.); out = torch.add(b, torch.ones(3), out=b)",  # neighbour: same shape
+    # mish_backward has a CPU kernel and a CompositeImplicitAutograd one: Meta (no kernel) runs the
+    # composite, whose softplus refuses a CPU bool self before devices are compared; an all-meta
+    # integer self gives float; CPU autograd keeps the kernel (a NotImplemented node)
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, dtype=torch.int64, device='meta'), "
+    "torch.ones(3, 2, dtype=torch.bool))",
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, device='meta'), "
+    "torch.empty(3, 2, dtype=torch.int64, device='meta'))",
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, device='meta'), torch.ones(3, 2))",  # neighbour
+    "out = torch.ops.aten.mish_backward.default(torch.ones(2), torch.ones(2, requires_grad=True)).grad_fn.name()",
+    # silu_backward's structured kernel is on CPU and Meta: a NotImplemented node on both
+    "out = torch.ops.aten.silu_backward.default(torch.ones(2), torch.ones(2, requires_grad=True)).grad_fn.name()",
+    "out = torch.ops.aten.silu_backward.default(torch.empty(2, device='meta'), "
+    "torch.empty(2, device='meta', requires_grad=True)).grad_fn.name()",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
