@@ -765,10 +765,14 @@ tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
     return pick_along(overload, self, d, keepdim, true, pick_mode, NULL);
 }
 
-/* argmax(dim=None) flattens first */
+/* argmax(dim=None) flattens first; check_argmax_argmin refuses complex, then bool, then wraps dim */
 static PyObject *
 argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
 {
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", is_max ? "argmax" : "argmin");
+        return NULL;
+    }
     if (self->dtype == TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support bool input", is_max ? "argmax" : "argmin");
         return NULL;

@@ -905,6 +905,23 @@ done:
  * asserts no overlap). */
 
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
+/* Note [Meta out= beside a Python meta function]: torch/_meta_registrations.py registers many
+ * meta functions for the functional overload only (argmax.default, argmin.default); upstream's
+ * out= overload then runs on Meta through its C++ structured meta function, whose checks and their
+ * order differ (argmin.out refuses a bool self before wrapping dim; the Python function never
+ * refuses bool). So an out= computed through its functional on meta tensors calls our meta_ok
+ * kernel, which checks what the C++ meta function checks, not the functional's Python one. */
+static int
+meta_runs_cxx_meta(const tn_op *op, const tn_op *f, const tn_schema *fs, const tn_value *fargs)
+{
+    if (!f->kernel || !f->meta_ok || py_kernel(op, "Meta") || !py_kernel(f, "Meta"))
+        return 0;
+    for (int j = 0; j < fs->nparams; j++)
+        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device == TN_DEVICE_META)
+            return 1;
+    return 0;
+}
+
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
 {
@@ -1040,7 +1057,13 @@ via_functional(tn_op *op, tn_value *args)
             fargs[0] = tn_value_tensor(self_conv);
         }
     }
-    PyObject *result = tn_dispatch(f, fargs);
+    PyObject *result;
+    if (kind == TN_OPK_OUT && meta_runs_cxx_meta(op, f, fs, fargs)) {
+        f->kernel_calls++;
+        result = f->kernel(fargs);
+    } else {
+        result = tn_dispatch(f, fargs);
+    }
     Py_XDECREF(self_conv);
     if (!result) {
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */

@@ -1090,6 +1090,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.silu_backward.default(torch.ones(2), torch.ones(2, requires_grad=True)).grad_fn.name()",
     "out = torch.ops.aten.silu_backward.default(torch.empty(2, device='meta'), "
     "torch.empty(2, device='meta', requires_grad=True)).grad_fn.name()",
+    # argmax/argmin.out on meta run the C++ structured meta function (the Python meta function is
+    # registered for .default only): complex, then bool refused before dim is wrapped
+    "out = torch.argmin(torch.tensor([True, False]), dim=2**31, out=torch.empty(3, dtype=torch.int32, device='meta'))",
+    "out = torch.argmin(torch.tensor([True, False], device='meta'), dim=0, out=torch.empty(0, dtype=torch.int64, "
+    "device='meta'))",
+    "out = torch.argmin(torch.tensor([True, False], device='meta'), dim=0)",  # neighbour: Python meta, no bool check
+    "out = torch.argmax(torch.tensor([(-0.5+0j), (1+2j)], dtype=torch.complex64), -5, out=torch.ones(2, dtype=torch.int16))",
+    # replication_pad's CPU kernel allocates its output (set_output) before its dtype dispatch
+    # refuses bool: a padding of 2**33 fails the allocation first
+    "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0), mode='replicate')",
+    "out = torch.ops.aten.replication_pad2d(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0, 1, 1))",
+    "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2, 0), mode='replicate')",  # neighbour: dtype refused
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
