@@ -1102,6 +1102,22 @@ FUZZ_CLASSES = [
     "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0), mode='replicate')",
     "out = torch.ops.aten.replication_pad2d(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0, 1, 1))",
     "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2, 0), mode='replicate')",  # neighbour: dtype refused
+    # a boxed call's int (SymInt, ScalarType) is py::cast<int64_t>: __index__, else int(), so a
+    # one-element real tensor converts, truncated; an int refuses meta storage; an int[] refuses a
+    # tensor but converts tensor elements; a SymInt[] iterates an integral tensor
+    "out = torch.ops.aten.slice_scatter.default(torch.tensor([7]), torch.tensor([2], dtype=torch.uint8), "
+    "torch.tensor([-2.0], dtype=torch.float64))",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([1.9]), torch.tensor([True]))",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([1], device='meta'), 0)",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([0.5+1j]), 0)",
+    "out = torch.ops.aten.cumsum.default(torch.arange(6.), 0, dtype=torch.tensor(2.5))",
+    "out = torch.ops.aten.sum.dim_IntList(torch.arange(6.).reshape(2, 3), torch.tensor([1]))",
+    "out = torch.ops.aten.sum.dim_IntList(torch.arange(6.).reshape(2, 3), [torch.tensor(1.5)])",
+    "out = torch.ops.aten.view.default(torch.arange(6.), torch.tensor([3, 2]))",
+    "out = torch.ops.aten.view.default(torch.arange(6.), torch.tensor([3.0, 2.0]))",  # neighbour
+    # int() of a complex tensor is item<int64_t>(): an imaginary part overflows
+    "out = int(torch.tensor([0.5+1j]))",
+    "out = int(torch.tensor(-2.7+0j))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
