@@ -1118,6 +1118,14 @@ FUZZ_CLASSES = [
     # int() of a complex tensor is item<int64_t>(): an imaginary part overflows
     "out = int(torch.tensor([0.5+1j]))",
     "out = int(torch.tensor(-2.7+0j))",  # neighbour
+    # nanmean.out is nansum_out into out: get_dtype_from_result refuses a dtype= other than out's
+    # (before the kernel's dtype dispatch); on meta, the reference's out_wrapper casts if it can
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], True, dtype=torch.bfloat16, "
+    "out=torch.empty(1, 4, dtype=torch.int64))",
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], dtype=torch.bfloat16, out=torch.empty(4))",
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], dtype=torch.float32, out=torch.empty(4))",  # nb
+    "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], dtype=torch.bfloat16, out=torch.empty(4, device='meta'))",
+    "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], out=torch.empty(4, dtype=torch.int64, device='meta'))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
