@@ -904,7 +904,6 @@ done:
  * out= functions check their arguments first (cat's meta refuses out's dtype before its impl
  * asserts no overlap). */
 
-/* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 /* Note [Meta out= beside a Python meta function]: torch/_meta_registrations.py registers many
  * meta functions for the functional overload only (argmax.default, argmin.default); upstream's
  * out= overload then runs on Meta through its C++ structured meta function, whose checks and their
@@ -922,6 +921,7 @@ meta_runs_cxx_meta(const tn_op *op, const tn_op *f, const tn_schema *fs, const t
     return 0;
 }
 
+/* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
 {
