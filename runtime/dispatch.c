@@ -394,8 +394,25 @@ static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_v
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
 {
-    const TensorObject *lead = NULL, *other = NULL, *written_cpu = NULL;
+    const TensorObject *lead = NULL, *other = NULL, *written_cpu = NULL, *cpu_scalar = NULL;
     int kind = op->flags & TN_OPK_MASK, meta = 0;
+    /* the inputs set the device: when every one is a 0-dim CPU tensor, the CPU leads and a meta
+     * out= is refused (upstream's CPU kernel cannot write it), however the out= is ordered */
+    for (int i = 0; i < n && !lead; i++) {
+        const tn_value *v = &args[i];
+        if (v->tag != TN_V_TENSOR || s->params[i].is_out || (kind == TN_OPK_INPLACE && i == 0))
+            continue;
+        const TensorObject *t = TN_T(v->u.t);
+        if (t->device == TN_DEVICE_CPU && t->ndim == 0) {
+            if (!cpu_scalar)
+                cpu_scalar = t;
+        } else {
+            cpu_scalar = NULL;
+            break;
+        }
+    }
+    if (kind == TN_OPK_OUT && cpu_scalar)
+        lead = cpu_scalar;
     for (int i = 0; i < n; i++) {
         const tn_value *v = &args[i];
         PyObject *const *ts = v->tag == TN_V_TENSOR ? &v->u.t : v->tag == TN_V_TENSORLIST ? v->u.tensors : NULL;

@@ -1126,6 +1126,12 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], dtype=torch.float32, out=torch.empty(4))",  # nb
     "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], dtype=torch.bfloat16, out=torch.empty(4, device='meta'))",
     "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], out=torch.empty(4, dtype=torch.int64, device='meta'))",
+    # the inputs set an out= call's device: when all are 0-dim CPU tensors the CPU leads, and a meta
+    # out= is refused (structured: resize_out's device check; others: the copy into out)
+    "out = torch.argmax(torch.tensor(7), -1, out=torch.empty((4,), dtype=torch.int64, device='meta'))",
+    "out = torch.std(torch.tensor(0.5, dtype=torch.float64), -1, out=torch.empty((3, 4), dtype=torch.float64, "
+    "device='meta'))",
+    "out = torch.add(torch.tensor(1.0), torch.ones(2, device='meta'), out=torch.empty(2, device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
