@@ -60,6 +60,7 @@ class Op:
     out_rule: str = ""
     overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
+    iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     func: object = None  # torchgen FunctionSchema
 
@@ -246,6 +247,15 @@ class Model:
                 t = f"{target}.{n.overload_name}" if n.overload_name else target
                 if t in structured_names:
                     alias_outs.add(str(n))
+        pointwise_names = {str(f.func.name) for f in self.natives if "pointwise" in f.tags}
+        iter_aliases = set()
+        for f in self.natives:
+            n = f.func.name
+            target = OUT_ALIASES.get(str(n.name))
+            if target and f.func.kind().name == "out":
+                t = f"{target}.{n.overload_name}" if n.overload_name else target
+                if t in pointwise_names:
+                    iter_aliases.add(str(n))
         ops = []
         delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
@@ -262,6 +272,7 @@ class Model:
                 cia=f.has_composite_implicit_autograd_kernel, func=f.func,
                 out_rule=out_rule(f, kind, delegates),
                 overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE | OVERLAP_UNCHECKED_OUT,
+                iter_alias=str(f.func.name) in iter_aliases,
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),
             ))

@@ -1002,8 +1002,9 @@ via_functional(tn_op *op, tn_value *args)
             return r > 0 ? c.result : NULL;
     }
     TensorObject *dst = c.dst;
-    /* elementwise ops check what TensorIterator checks before writing */
-    if (f->tags & TN_TAG_pointwise) {
+    /* elementwise ops check what TensorIterator checks before writing (so do the out= aliases of
+     * one, whose functional carries no tag: negative.out is neg.out) */
+    if ((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_ITER_ALIAS)) {
         TensorObject *ins[64];
         int nin = 0;
         for (int j = 0; j < fs->nparams; j++)

@@ -1132,6 +1132,14 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.tensor(0.5, dtype=torch.float64), -1, out=torch.empty((3, 4), dtype=torch.float64, "
     "device='meta'))",
     "out = torch.add(torch.tensor(1.0), torch.ones(2, device='meta'), out=torch.empty(2, device='meta'))",  # neighbour
+    # an out= alias of a pointwise op is that op's out (negative.out is neg.out, multiply.out is
+    # mul.out): its TensorIterator checks out before resizing it
+    "a1 = torch.tensor([1.0, 2.0]).reshape(1, 2).expand(2, 2); out = torch.negative(torch.ones(2), out=a1)",
+    "a2 = torch.tensor([7, -1, 300, -8]).reshape(1, 4).expand(4, 4); "
+    "out = torch.multiply(torch.tensor([[300]]), torch.tensor([[0]]), out=a2)",
+    "a = torch.arange(4.); out = torch.multiply(a[:3], 2, out=a[1:])",
+    "b = torch.arange(3.); out = torch.subtract(torch.ones(2, 1), b, out=b)",
+    "b = torch.arange(3.); out = torch.divide(b, 2, out=b)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
