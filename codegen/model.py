@@ -251,9 +251,10 @@ class Model:
         iter_aliases = set()
         for f in self.natives:
             n = f.func.name
-            target = OUT_ALIASES.get(str(n.name))
-            if target and f.func.kind().name == "out":
-                t = f"{target}.{n.overload_name}" if n.overload_name else target
+            target = OUT_ALIASES.get(str(n.name.base))
+            if target and f.func.kind().name in ("out", "inplace"):
+                base = f"{target}_" if f.func.kind().name == "inplace" else target
+                t = f"{base}.{n.overload_name}" if n.overload_name else base
                 if t in pointwise_names:
                     iter_aliases.add(str(n))
         ops = []

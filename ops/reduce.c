@@ -1241,6 +1241,12 @@ tn_out_check_mean(tn_out_call *c)
                      tn_dtype_legacy_name(out->dtype));
         return -1;
     }
+    if (out->dtype == TN_DTYPE_U16 || out->dtype == TN_DTYPE_U32 || out->dtype == TN_DTYPE_U64) {
+        /* mean_out's sum_out into out comes first, and sum's kernel has no wide unsigned types */
+        PyErr_Format(PyExc_NotImplementedError, "\"sum_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
     if (i < 0 || c->args[i].tag != TN_V_DTYPE) {
         PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                      tn_dtype_legacy_name(tn_default_dtype), tn_dtype_legacy_name(out->dtype));

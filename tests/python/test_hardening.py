@@ -1140,6 +1140,12 @@ FUZZ_CLASSES = [
     "a = torch.arange(4.); out = torch.multiply(a[:3], 2, out=a[1:])",
     "b = torch.arange(3.); out = torch.subtract(torch.ones(2, 1), b, out=b)",
     "b = torch.arange(3.); out = torch.divide(b, 2, out=b)",  # neighbour
+    "out = torch.tensor([False]).unsqueeze(0).expand(2, 1).fix_()",  # in place: fix_ is trunc_ (overlap first)
+    # sign's meta function refuses a complex self before out's dtype is checked
+    "out = torch.sign(torch.tensor([(-0.5+0j), (0-1j)]), out=torch.zeros(2, dtype=torch.int32))",
+    # mean(out=) of a floating self into a wide unsigned out: mean_out's sum_out refuses the dtype first
+    "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.uint16))",
+    "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.int64))",  # neighbour: the division's cast
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
