@@ -1146,6 +1146,10 @@ FUZZ_CLASSES = [
     # mean(out=) of a floating self into a wide unsigned out: mean_out's sum_out refuses the dtype first
     "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.uint16))",
     "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.int64))",  # neighbour: the division's cast
+    # nonzero_out_cpu: out's Long dtype, then no internal overlap and no overlap with self
+    "out = torch.nonzero(torch.tensor([[0., 1.], [1., 1.]]), out=torch.tensor([0]).reshape(1, 1, 1).expand(1, 4, 2))",
+    "x = torch.tensor([1, 0, 2]); out = torch.nonzero(x, out=x)",
+    "out = torch.nonzero(torch.ones(2), out=torch.tensor([0.0]).reshape(1, 1).expand(4, 2))",  # neighbour: dtype first
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
