@@ -34,7 +34,7 @@ COMPOSITIONS = ROOT / "schemas" / "autograd_compositions.yaml"
 COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
-MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
+MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT, MODE_CIA_KERNEL = 0, 1, 2, 3, 4, 5
 # CompositeImplicitAutograd out= overloads that decompose into a checked out= of the same op
 # (std.out -> std.correction_out) or of the op they alias (multiply.out -> mul.out, max.out ->
 # maximum.out, special_expit.out -> sigmoid.out, outer.out -> mul.out, ...): upstream refuses an
@@ -364,6 +364,13 @@ class AutogradModel:
         if op.cia:
             if op.qualified in self.cia_nondiff:
                 return (MODE_NONE, None)
+            # beside a kernel of its own upstream, the Autograd key takes the composite only for a
+            # backend without one (OperatorEntry's rule 2.1): a structured delegate has CPU and Meta
+            # kernels (silu_backward: NotImplemented node everywhere), mish_backward CPU only
+            if f.structured_delegate is not None:
+                return (MODE_NOTIMPL, None)
+            if op.qualified in self.model.cpu_kernels:
+                return (MODE_CIA_KERNEL, None)
             return (MODE_CIA, None)
         if fn is None:
             return (MODE_NONE, None)
@@ -1382,6 +1389,12 @@ class Renderer:
             elif mode == MODE_CIA and op.qualified in am.compositions:
                 ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, tn_compose_{op.cname}}},")
+            elif mode == MODE_CIA_KERNEL:
+                compose = "NULL"
+                if op.qualified in am.compositions:
+                    ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
+                    compose = f"tn_compose_{op.cname}"
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA_KERNEL, {compose}}},")
             elif mode == MODE_OUT and k:
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}}},")
             elif mode == MODE_NOTIMPL and k == "formula":

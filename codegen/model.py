@@ -60,6 +60,7 @@ class Op:
     out_rule: str = ""
     overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
+    iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     func: object = None  # torchgen FunctionSchema
 
@@ -229,6 +230,11 @@ class Model:
         self.deprecated_yaml = packaged / "autograd" / "deprecated.yaml"
         parsed = parse_native_yaml(str(self.native_yaml), str(self.tags_yaml))
         self.natives = parsed.native_functions
+        # overloads with a CPU kernel of their own upstream (beside a CompositeImplicitAutograd one,
+        # the dispatcher's Autograd key keeps the CPU registration: see runtime/autograd.h)
+        from torchgen.model import DispatchKey
+        cpu = parsed.backend_indices[DispatchKey.CPU]
+        self.cpu_kernels = {str(f.func.name) for f in self.natives if cpu.has_kernel(f)}
         self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
         self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 
@@ -241,6 +247,16 @@ class Model:
                 t = f"{target}.{n.overload_name}" if n.overload_name else target
                 if t in structured_names:
                     alias_outs.add(str(n))
+        pointwise_names = {str(f.func.name) for f in self.natives if "pointwise" in f.tags}
+        iter_aliases = set()
+        for f in self.natives:
+            n = f.func.name
+            target = OUT_ALIASES.get(str(n.name.base))
+            if target and f.func.kind().name in ("out", "inplace"):
+                base = f"{target}_" if f.func.kind().name == "inplace" else target
+                t = f"{base}.{n.overload_name}" if n.overload_name else base
+                if t in pointwise_names:
+                    iter_aliases.add(str(n))
         ops = []
         delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
@@ -257,6 +273,7 @@ class Model:
                 cia=f.has_composite_implicit_autograd_kernel, func=f.func,
                 out_rule=out_rule(f, kind, delegates),
                 overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE | OVERLAP_UNCHECKED_OUT,
+                iter_alias=str(f.func.name) in iter_aliases,
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),
             ))

@@ -269,6 +269,7 @@ PyObject *tn_compose_masked_select_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_matmul(tn_op *op, tn_value *a);
 PyObject *tn_compose_max__other(tn_op *op, tn_value *a);
 PyObject *tn_compose_min__other(tn_op *op, tn_value *a);
+PyObject *tn_compose_mish_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_movedim__int(tn_op *op, tn_value *a);
 PyObject *tn_compose_movedim__intlist(tn_op *op, tn_value *a);
 PyObject *tn_compose_multiply__Tensor(tn_op *op, tn_value *a);

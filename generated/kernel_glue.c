@@ -8200,6 +8200,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_mean__dim, tn_out_check_mean},
     {TN_OP_nan_to_num, tn_out_check_nan_to_num},
     {TN_OP_nanmean, tn_out_check_nanmean},
+    {TN_OP_sign, tn_out_check_sign},
     {TN_OP_stack, tn_out_check_stack},
     {TN_OP_std, tn_out_check_std_var},
     {TN_OP_std__correction, tn_out_check_std_var},

@@ -1005,6 +1005,28 @@ tn_compose_outer(tn_op *op, tn_value *a)
     return r;
 }
 
+/* Note [mish_backward composite]
+ * Upstream's mish_backward has CPU and CUDA kernels and a CompositeImplicitAutograd one,
+ * math_mish_backward, which the Autograd keys and every backend without a kernel (Meta) run:
+ * tanh(softplus(self)) and sigmoid(self), then grad_output * (t + self * s * (1 - t * t)). So
+ * an argument requiring grad records those parts, and a call holding a meta tensor computes
+ * through them, each part checking its own dtypes and devices (a CPU bool self beside a meta grad
+ * is refused by softplus before the devices are compared; an all-meta integer self gives a
+ * float result, as tanh promotes it). */
+PyObject *
+tn_compose_mish_backward(tn_op *op, tn_value *a)
+{
+    PyObject *t[8] = {0}, *r = NULL;
+    if ((t[0] = call(TN_OP_softplus, (tn_value[]){tn_value_tensor(T(1)), tn_value_int(1), tn_value_int(20)})) &&
+        (t[1] = at_1(TN_OP_tanh, t[0])) && (t[2] = at_1(TN_OP_sigmoid, T(1))) && (t[3] = at_mul(T(1), t[2])) &&
+        (t[4] = at_mul(t[1], t[1])) && (t[5] = at_rsub_scalar(t[4], tn_value_int(1))) && (t[6] = at_mul(t[3], t[5])) &&
+        (t[7] = at_add(t[1], t[6])))
+        r = at_mul(T(0), t[7]);
+    for (int i = 0; i < 8; i++)
+        Py_XDECREF(t[i]);
+    return r;
+}
+
 /* ---- the backward helpers formulas call, for double backward (ATen's C++ bodies) ---- */
 
 /* zeros of sizes with the options of like */

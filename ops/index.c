@@ -1157,7 +1157,8 @@ tn_op_nonzero(const tn_op *overload, TensorObject *self)
 
 /* nonzero(out=): an out already of the result's shape keeps its layout; any other is resized to
  * (ndim, count) and becomes its transpose, column-major like the functional result (upstream's
- * nonzero_out_cpu). */
+ * nonzero_out_cpu, which checks out's dtype, then that out repeats no element and shares none
+ * with self, before it counts). */
 PyObject *
 tn_op_nonzero__out(const tn_op *overload, TensorObject *self, TensorObject *out)
 {
@@ -1166,6 +1167,8 @@ tn_op_nonzero__out(const tn_op *overload, TensorObject *self, TensorObject *out)
                      tn_dtype_legacy_name(out->dtype));
         return NULL;
     }
+    if (tn_check_no_internal_overlap(out) < 0 || tn_check_no_overlap(out, self) < 0)
+        return NULL;
     PyObject *r = tn_op_nonzero(overload, self);
     if (!r)
         return NULL;

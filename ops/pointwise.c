@@ -2241,6 +2241,17 @@ tn_out_check_conj_physical(tn_out_call *c)
     return 0;
 }
 
+/* sign's meta function refuses a complex self before its TensorIterator checks out's dtype */
+int
+tn_out_check_sign(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR || !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
+        return 0;
+    PyErr_SetString(PyExc_NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                               "Please use torch.sgn instead.");
+    return -1;
+}
+
 /* nan_to_num(out=): nan_to_num_out checks out's dtype against self's first, in its own words */
 int
 tn_out_check_nan_to_num(tn_out_call *c)

@@ -765,10 +765,14 @@ tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
     return pick_along(overload, self, d, keepdim, true, pick_mode, NULL);
 }
 
-/* argmax(dim=None) flattens first */
+/* argmax(dim=None) flattens first; check_argmax_argmin refuses complex, then bool, then wraps dim */
 static PyObject *
 argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
 {
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", is_max ? "argmax" : "argmin");
+        return NULL;
+    }
     if (self->dtype == TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support bool input", is_max ? "argmax" : "argmin");
         return NULL;
@@ -1237,6 +1241,12 @@ tn_out_check_mean(tn_out_call *c)
                      tn_dtype_legacy_name(out->dtype));
         return -1;
     }
+    if (out->dtype == TN_DTYPE_U16 || out->dtype == TN_DTYPE_U32 || out->dtype == TN_DTYPE_U64) {
+        /* mean_out's sum_out into out comes first, and sum's kernel has no wide unsigned types */
+        PyErr_Format(PyExc_NotImplementedError, "\"sum_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
     if (i < 0 || c->args[i].tag != TN_V_DTYPE) {
         PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                      tn_dtype_legacy_name(tn_default_dtype), tn_dtype_legacy_name(out->dtype));
@@ -1245,21 +1255,43 @@ tn_out_check_mean(tn_out_call *c)
     return 0;
 }
 
-/* nanmean(out=<integral>) of a floating self: nanmean_out sums the non-NaN count (wrapping the
- * dims), then nansum_out into out, whose kernel dispatches over the floating dtypes only */
+/* nanmean(out=) of a floating self: nanmean_out sums the non-NaN count (wrapping the dims), then
+ * nansum_out into out: its get_dtype_from_result refuses a dtype= other than out's, then its
+ * kernel dispatches over the floating dtypes only (an integral out). On meta, nansum.out is
+ * torch's reference under out_wrapper, which computes in dtype= (else self's) and copies into
+ * out when that dtype can be cast to out's. */
 int
 tn_out_check_nanmean(tn_out_call *c)
 {
     if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR)
         return 0;
-    const TensorObject *self = TN_T(c->args[0].u.t);
-    if ((!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) ||
-        !tn_dtype_is_integral(c->dst->dtype, true))
+    const TensorObject *self = TN_T(c->args[0].u.t), *out = c->dst;
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype))
+        return 0;
+    int i = tn_schema_param(c->s, "dtype");
+    int given = i >= 0 && c->args[i].tag == TN_V_DTYPE ? (int)c->args[i].u.i : -1;
+    if (self->device == TN_DEVICE_META || out->device == TN_DEVICE_META) {
+        int r = given >= 0 ? given : self->dtype;
+        if (tn_can_cast(r, out->dtype))
+            return 0;
+        if (wrap_dim_args(c, self, 0) < 0)
+            return -1;
+        PyErr_Format(PyExc_RuntimeError, "Attempting to cast from torch.%s to out tensor with dtype torch.%s, but "
+                     "this can't be cast because it is not safe!", tn_dtype_name(r), tn_dtype_name(out->dtype));
+        return -1;
+    }
+    int mismatch = given >= 0 && given != out->dtype;
+    if (!mismatch && !tn_dtype_is_integral(out->dtype, true))
         return 0;
     if (wrap_dim_args(c, self, 0) < 0)
         return -1;
+    if (mismatch) {
+        PyErr_Format(PyExc_RuntimeError, "nansum: provided dtype must match dtype of result. Got %s and %s.",
+                     tn_dtype_legacy_name(out->dtype), tn_dtype_legacy_name(given));
+        return -1;
+    }
     PyErr_Format(PyExc_NotImplementedError, "\"nansum_cpu\" not implemented for '%s'",
-                 tn_dtype_legacy_name(c->dst->dtype));
+                 tn_dtype_legacy_name(out->dtype));
     return -1;
 }
 

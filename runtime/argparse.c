@@ -1239,6 +1239,83 @@ error:
 
 /* ---- boxed calls by schema: torch.ops.<ns>.<op>.<overload>(*args, **kwargs) ---- */
 
+/* Note [Boxed ints from tensors]: upstream's toIValue makes an int (also a SymInt, and a ScalarType,
+ * which the boxed path holds as its int code) of anything py::cast<int64_t> takes: __index__, else
+ * int(), so any one-element real tensor, truncated (torch.tensor([-2.7]) is dim -2; True is 1);
+ * an int argument refuses a tensor with meta storage first. An int[] is a Python sequence of such
+ * ints (a tensor is no sequence there: refused); a SymInt[] given a tensor iterates it, taking
+ * one-element integral tensors. What does not convert is left as it is: the schema's own error
+ * follows. */
+static PyObject *
+boxed_int_of_tensor(const tn_param *p, PyObject *o)
+{
+    if (p->type == TN_P_INT && TN_T(o)->device == TN_DEVICE_META)
+        return Py_NewRef(o);
+    PyObject *n = PyNumber_Index(o);
+    if (!n) {
+        PyErr_Clear();
+        n = PyNumber_Long(o);
+    }
+    if (!n) {
+        PyErr_Clear();
+        return Py_NewRef(o);
+    }
+    if (p->type != TN_P_DTYPE)
+        return n;
+    long v = PyLong_AsLong(n);
+    if (v >= 0 && v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
+        Py_DECREF(n);
+        return Py_NewRef(tn_dtype_objs[v]);
+    }
+    PyErr_Clear();
+    return n;
+}
+
+static PyObject *
+boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
+{
+    if (is_tensor(o)) {
+        const TensorObject *t = TN_T(o);
+        if (p->type == TN_P_SYMINTLIST && t->ndim > 0 && !tn_dtype_is_floating(t->dtype) &&
+            !tn_dtype_is_complex(t->dtype) && t->device != TN_DEVICE_META) {
+            PyObject *l = PyObject_CallMethod(o, "tolist", NULL);
+            if (!l)
+                PyErr_Clear();
+            return l ? l : Py_NewRef(o);
+        }
+        if (p->type == TN_P_INTLIST) {
+            char q[128];
+            snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
+            PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but instead found "
+                         "type 'Tensor'.", q, p->allow_none ? "Optional[List[int]]" : "List[int]", p->name);
+            return NULL;
+        }
+        return Py_NewRef(o);
+    }
+    if (p->type != TN_P_INTLIST)
+        return Py_NewRef(o);
+    /* an int[]'s elements convert one by one (py::cast<std::vector<int64_t>>) */
+    Py_ssize_t n = PySequence_Size(o);
+    PyObject *l = n >= 0 ? PyList_New(n) : NULL;
+    int any = 0;
+    for (Py_ssize_t i = 0; l && i < n; i++) {
+        PyObject *e = PySequence_GetItem(o, i);
+        if (!e) {
+            Py_CLEAR(l);
+            break;
+        }
+        any |= is_tensor(e);
+        PyList_SetItem(l, i, is_tensor(e) ? boxed_int_of_tensor(p, e) : Py_NewRef(e));
+        Py_DECREF(e);
+    }
+    if (!l || !any) {
+        Py_XDECREF(l);
+        PyErr_Clear();
+        return Py_NewRef(o);
+    }
+    return l;
+}
+
 PyObject *
 tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1291,6 +1368,12 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                 /* an int IValue, also for an int argument; a SymInt one takes only what casts to
                  * int64 (toIValue's SymIntType), which a dtype does not: the schema's error follows */
                 o = PyLong_FromLong(tn_dtype_from_py(o));
+            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT || p->type == TN_P_DTYPE) &&
+                       is_tensor(o)) {
+                o = boxed_int_of_tensor(p, o);
+            } else if (p && (p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) && (is_tensor(o) || PyList_Check(o) ||
+                                                                                     PyTuple_Check(o))) {
+                o = boxed_intlist(op, p, o);
             } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
                 o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&

@@ -15,7 +15,10 @@
  *            upstream's RuntimeError "derivative for aten::<op> is not implemented" if backward
  *            reaches it (upstream has no formula either), or NotImplementedError naming the
  *            derivative when upstream has one (Note [Refusing a formula upstream has]);
- *   OUT      out= overloads are not differentiable (upstream's error when anything needs grad).
+ *   OUT      out= overloads are not differentiable (upstream's error when anything needs grad);
+ *   CIA_KERNEL  CompositeImplicitAutograd beside a CPU kernel (mish_backward): NOTIMPL for CPU
+ *            arguments, CIA when one is meta (the Autograd key takes the composite only for a
+ *            backend with no kernel of its own).
  * Under no_grad / inference mode, and for tensors that need no grad, the door pays one branch.
  */
 #include "autograd.h"
@@ -1238,6 +1241,20 @@ tn_ag_scalar_of_tensor(tn_value *dst, PyObject *t)
     return tn_tensor_item_value(TN_T(t), dst);
 }
 
+/* CIA_KERNEL (see the Note): the composition when a tensor argument is meta, else the kernel
+ * under a node that refuses backward */
+static PyObject *
+mode_cia_kernel(tn_op *op, tn_value *args)
+{
+    tn_schema *s = tn_op_schema(op);
+    if (!s)
+        return NULL;
+    for (int i = 0; i < s->nparams; i++)
+        if (args[i].tag == TN_V_TENSOR && TN_T(args[i].u.t)->device == TN_DEVICE_META)
+            return op->compose ? op->compose(op, args) : mode_cia_python(op, args);
+    return mode_not_implemented(op, args);
+}
+
 /* ---- the generated table into the op registry (module init hands it over) ---- */
 
 int
@@ -1249,8 +1266,9 @@ tn_autograd_install(const tn_autograd_entry *table)
         op->ag_mode = e->mode;
         op->ag_out_nondiff = e->out_nondiff;
         op->ag_has_formula = e->has_formula;
-        op->compose = e->mode == TN_AG_CIA ? e->record : NULL;
-        op->ag_record = e->record ? e->record
+        op->compose = e->mode == TN_AG_CIA || e->mode == TN_AG_CIA_KERNEL ? e->record : NULL;
+        op->ag_record = e->mode == TN_AG_CIA_KERNEL ? mode_cia_kernel
+                        : e->record            ? e->record
                         : e->mode == TN_AG_OUT ? mode_out
                         : e->mode == TN_AG_CIA ? mode_cia_python
                                                : mode_not_implemented;

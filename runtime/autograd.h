@@ -52,6 +52,10 @@ enum {
     TN_AG_CIA = 2,      /* CompositeImplicitAutograd: its decomposition records */
     TN_AG_NOTIMPL = 3,  /* differentiable, no formula here: a node that refuses at backward */
     TN_AG_OUT = 4,      /* out= overload: refused when a differentiable input or out requires grad */
+    /* CompositeImplicitAutograd beside a CPU kernel (mish_backward): the dispatcher gives an
+     * Autograd key the composite only when its backend has no kernel of its own, so CPU
+     * arguments get the NOTIMPL node and meta ones the decomposition (record: the composition) */
+    TN_AG_CIA_KERNEL = 5,
 };
 
 typedef PyObject *(*tn_ag_record_fn)(tn_op *op, tn_value *args);

@@ -394,8 +394,25 @@ static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_v
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
 {
-    const TensorObject *lead = NULL, *other = NULL, *written_cpu = NULL;
+    const TensorObject *lead = NULL, *other = NULL, *written_cpu = NULL, *cpu_scalar = NULL;
     int kind = op->flags & TN_OPK_MASK, meta = 0;
+    /* the inputs set the device: when every one is a 0-dim CPU tensor, the CPU leads and a meta
+     * out= is refused (upstream's CPU kernel cannot write it), however the out= is ordered */
+    for (int i = 0; i < n && !lead; i++) {
+        const tn_value *v = &args[i];
+        if (v->tag != TN_V_TENSOR || s->params[i].is_out || (kind == TN_OPK_INPLACE && i == 0))
+            continue;
+        const TensorObject *t = TN_T(v->u.t);
+        if (t->device == TN_DEVICE_CPU && t->ndim == 0) {
+            if (!cpu_scalar)
+                cpu_scalar = t;
+        } else {
+            cpu_scalar = NULL;
+            break;
+        }
+    }
+    if (kind == TN_OPK_OUT && cpu_scalar)
+        lead = cpu_scalar;
     for (int i = 0; i < n; i++) {
         const tn_value *v = &args[i];
         PyObject *const *ts = v->tag == TN_V_TENSOR ? &v->u.t : v->tag == TN_V_TENSORLIST ? v->u.tensors : NULL;
@@ -904,6 +921,23 @@ done:
  * out= functions check their arguments first (cat's meta refuses out's dtype before its impl
  * asserts no overlap). */
 
+/* Note [Meta out= beside a Python meta function]: torch/_meta_registrations.py registers many
+ * meta functions for the functional overload only (argmax.default, argmin.default); upstream's
+ * out= overload then runs on Meta through its C++ structured meta function, whose checks and their
+ * order differ (argmin.out refuses a bool self before wrapping dim; the Python function never
+ * refuses bool). So an out= computed through its functional on meta tensors calls our meta_ok
+ * kernel, which checks what the C++ meta function checks, not the functional's Python one. */
+static int
+meta_runs_cxx_meta(const tn_op *op, const tn_op *f, const tn_schema *fs, const tn_value *fargs)
+{
+    if (!f->kernel || !f->meta_ok || py_kernel(op, "Meta") || !py_kernel(f, "Meta"))
+        return 0;
+    for (int j = 0; j < fs->nparams; j++)
+        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device == TN_DEVICE_META)
+            return 1;
+    return 0;
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -968,8 +1002,9 @@ via_functional(tn_op *op, tn_value *args)
             return r > 0 ? c.result : NULL;
     }
     TensorObject *dst = c.dst;
-    /* elementwise ops check what TensorIterator checks before writing */
-    if (f->tags & TN_TAG_pointwise) {
+    /* elementwise ops check what TensorIterator checks before writing (so do the out= aliases of
+     * one, whose functional carries no tag: negative.out is neg.out) */
+    if ((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_ITER_ALIAS)) {
         TensorObject *ins[64];
         int nin = 0;
         for (int j = 0; j < fs->nparams; j++)
@@ -980,8 +1015,13 @@ via_functional(tn_op *op, tn_value *args)
             argument_error_first(f, fs, fargs);
             return NULL;
         }
-        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape */
-        if (kind == TN_OPK_INPLACE) {
+        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape; so does
+         * an out= that is also one of the inputs (mark_outputs makes it read-write, and
+         * mark_resize_outputs resizes no read-write operand: add(a, b, out=b) keeps b's shape) */
+        int read_write = kind == TN_OPK_INPLACE;
+        for (int j = 0; dst && j < nin; j++)
+            read_write |= ins[j] == dst;
+        if (read_write) {
             int nd = 0;
             int64_t shape[TN_MAX_NDIM], prev[TN_MAX_NDIM];
             for (int j = 0; j < nin; j++) {
@@ -1035,7 +1075,13 @@ via_functional(tn_op *op, tn_value *args)
             fargs[0] = tn_value_tensor(self_conv);
         }
     }
-    PyObject *result = tn_dispatch(f, fargs);
+    PyObject *result;
+    if (kind == TN_OPK_OUT && meta_runs_cxx_meta(op, f, fs, fargs)) {
+        f->kernel_calls++;
+        result = f->kernel(fargs);
+    } else {
+        result = tn_dispatch(f, fargs);
+    }
     Py_XDECREF(self_conv);
     if (!result) {
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */

@@ -29,6 +29,7 @@ enum {
     TN_OPF_OUT_BYTEBOOL = 1 << 13,     /* any/all: out is bool or uint8, written as computed in bool */
     TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place / out= whose upstream kernel writes an overlapping self / out unchecked */
     TN_OPF_OUT_STRUCTURED = 1 << 14,   /* structured out=: a resized out takes the meta function's strides */
+    TN_OPF_ITER_ALIAS = 1 << 15,       /* out= or in-place alias of a pointwise op (multiply.out is mul.out, fix_ is trunc_): its TensorIterator checks */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

@@ -242,7 +242,15 @@ m_int_scalar(PyObject *self, PyObject *unused)
         Py_XDECREF(f);
         return r;
     }
-    return PyLong_FromLongLong(v.tag == TN_V_COMPLEX ? (long long)v.u.d : v.u.i);
+    if (v.tag == TN_V_COMPLEX) {
+        /* item<int64_t>(): c10's checked_convert refuses an imaginary part or a real one past int64 */
+        if (v.im != 0 || !(v.u.d >= -9223372036854775808.0 && v.u.d < 9223372036854775808.0)) {
+            PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type int64_t without overflow");
+            return NULL;
+        }
+        return PyLong_FromLongLong((long long)v.u.d);
+    }
+    return PyLong_FromLongLong(v.u.i);
 }
 
 static PyObject *

@@ -633,15 +633,18 @@ def _meta_checked(key):
 
         base, _, ov = key.partition(".")
         op = getattr(getattr(aten, base), ov or "default")
-        # upstream's kernels check the geometry first, then dispatch over the standard types (not
+        # upstream's kernels check the geometry first, allocate the output (set_output: a padding
+        # of 2**33 fails there, whatever the dtype), then dispatch over the standard types (not
         # bool or the wide unsigned ones): the meta check runs on float for those
         unsupported = {torch.bool: "Bool", torch.uint16: "UInt16", torch.uint32: "UInt32", torch.uint64: "UInt64"}
         dt = torch.float32 if self.dtype in unsupported else self.dtype
         try:
-            op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
+            m = op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
         except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
             raise RuntimeError(f"{base}: the padded size overflows int64 ({e})") from None
         if self.dtype in unsupported:
+            if self.device.type != "meta":
+                aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device)
             raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
         return decomposition_table[op](self, *args, **kwargs)
     fn.__name__ = key

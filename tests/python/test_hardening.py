@@ -1065,6 +1065,91 @@ FUZZ_CLASSES = [
     # write order (refused by name, as tril_'s); an out that is the input is fine
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
     "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(12).untyped_storage())",  # neighbour: 6 elements, sizes change
+    # --- session 26, fz1 ---
+    # outer.out is mul.out(out, self.reshape(-1, 1), vec2): its TensorIterator checks out before
+    # resizing it (an expanded out is refused whatever the result's shape)
+    "a2 = torch.zeros(1, dtype=torch.bool).expand(2); out = torch.outer(torch.zeros(3, dtype=torch.bool), "
+    "torch.ones(2, dtype=torch.bool), out=a2)",
+    "x = torch.arange(6.); out = torch.outer(x[:3], x[3:5], out=x.view(3, 2))",  # partial overlap with an input
+    "x = torch.arange(3.); out = torch.ger(x, torch.ones(1), out=x.view(3, 1))",  # neighbour: full overlap
+    "b = torch.arange(3.); out = torch.outer(b, torch.ones(2), out=b)",  # b vs its column view: partial
+    # an elementwise out= that is also an input is read-write: it keeps its shape (no resize)
+    "b = torch.arange(3.); out = torch.mul(torch.ones(2, 1), b, out=b)",
+    "b = torch.arange(3.); out = torch.outer(torch.ones(2), b, out=b)",
+    "b = torch.arange(3.); out = torch.add(b, torch.ones(3), out=b)",  # neighbour: same shape
+    # mish_backward has a CPU kernel and a CompositeImplicitAutograd one: Meta (no kernel) runs the
+    # composite, whose softplus refuses a CPU bool self before devices are compared; an all-meta
+    # integer self gives float; CPU autograd keeps the kernel (a NotImplemented node)
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, dtype=torch.int64, device='meta'), "
+    "torch.ones(3, 2, dtype=torch.bool))",
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, device='meta'), "
+    "torch.empty(3, 2, dtype=torch.int64, device='meta'))",
+    "out = torch.ops.aten.mish_backward.default(torch.empty(3, 2, device='meta'), torch.ones(3, 2))",  # neighbour
+    "out = torch.ops.aten.mish_backward.default(torch.ones(2), torch.ones(2, requires_grad=True)).grad_fn.name()",
+    # silu_backward's structured kernel is on CPU and Meta: a NotImplemented node on both
+    "out = torch.ops.aten.silu_backward.default(torch.ones(2), torch.ones(2, requires_grad=True)).grad_fn.name()",
+    "out = torch.ops.aten.silu_backward.default(torch.empty(2, device='meta'), "
+    "torch.empty(2, device='meta', requires_grad=True)).grad_fn.name()",
+    # argmax/argmin.out on meta run the C++ structured meta function (the Python meta function is
+    # registered for .default only): complex, then bool refused before dim is wrapped
+    "out = torch.argmin(torch.tensor([True, False]), dim=2**31, out=torch.empty(3, dtype=torch.int32, device='meta'))",
+    "out = torch.argmin(torch.tensor([True, False], device='meta'), dim=0, out=torch.empty(0, dtype=torch.int64, "
+    "device='meta'))",
+    "out = torch.argmin(torch.tensor([True, False], device='meta'), dim=0)",  # neighbour: Python meta, no bool check
+    "out = torch.argmax(torch.tensor([(-0.5+0j), (1+2j)], dtype=torch.complex64), -5, out=torch.ones(2, dtype=torch.int16))",
+    # replication_pad's CPU kernel allocates its output (set_output) before its dtype dispatch
+    # refuses bool: a padding of 2**33 fails the allocation first
+    "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0), mode='replicate')",
+    "out = torch.ops.aten.replication_pad2d(torch.ones(3, 4, 4, dtype=torch.bool), (2**33, 0, 1, 1))",
+    "out = F.pad(torch.ones(3, 4, 4, dtype=torch.bool), (2, 0), mode='replicate')",  # neighbour: dtype refused
+    # a boxed call's int (SymInt, ScalarType) is py::cast<int64_t>: __index__, else int(), so a
+    # one-element real tensor converts, truncated; an int refuses meta storage; an int[] refuses a
+    # tensor but converts tensor elements; a SymInt[] iterates an integral tensor
+    "out = torch.ops.aten.slice_scatter.default(torch.tensor([7]), torch.tensor([2], dtype=torch.uint8), "
+    "torch.tensor([-2.0], dtype=torch.float64))",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([1.9]), torch.tensor([True]))",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([1], device='meta'), 0)",
+    "out = torch.ops.aten.select.int(torch.arange(6.).reshape(2, 3), torch.tensor([0.5+1j]), 0)",
+    "out = torch.ops.aten.cumsum.default(torch.arange(6.), 0, dtype=torch.tensor(2.5))",
+    "out = torch.ops.aten.sum.dim_IntList(torch.arange(6.).reshape(2, 3), torch.tensor([1]))",
+    "out = torch.ops.aten.sum.dim_IntList(torch.arange(6.).reshape(2, 3), [torch.tensor(1.5)])",
+    "out = torch.ops.aten.view.default(torch.arange(6.), torch.tensor([3, 2]))",
+    "out = torch.ops.aten.view.default(torch.arange(6.), torch.tensor([3.0, 2.0]))",  # neighbour
+    # int() of a complex tensor is item<int64_t>(): an imaginary part overflows
+    "out = int(torch.tensor([0.5+1j]))",
+    "out = int(torch.tensor(-2.7+0j))",  # neighbour
+    # nanmean.out is nansum_out into out: get_dtype_from_result refuses a dtype= other than out's
+    # (before the kernel's dtype dispatch); on meta, the reference's out_wrapper casts if it can
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], True, dtype=torch.bfloat16, "
+    "out=torch.empty(1, 4, dtype=torch.int64))",
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], dtype=torch.bfloat16, out=torch.empty(4))",
+    "out = torch.nanmean(torch.ones(3, 4, dtype=torch.float64), [0], dtype=torch.float32, out=torch.empty(4))",  # nb
+    "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], dtype=torch.bfloat16, out=torch.empty(4, device='meta'))",
+    "out = torch.nanmean(torch.ones(3, 4, device='meta'), [0], out=torch.empty(4, dtype=torch.int64, device='meta'))",
+    # the inputs set an out= call's device: when all are 0-dim CPU tensors the CPU leads, and a meta
+    # out= is refused (structured: resize_out's device check; others: the copy into out)
+    "out = torch.argmax(torch.tensor(7), -1, out=torch.empty((4,), dtype=torch.int64, device='meta'))",
+    "out = torch.std(torch.tensor(0.5, dtype=torch.float64), -1, out=torch.empty((3, 4), dtype=torch.float64, "
+    "device='meta'))",
+    "out = torch.add(torch.tensor(1.0), torch.ones(2, device='meta'), out=torch.empty(2, device='meta'))",  # neighbour
+    # an out= alias of a pointwise op is that op's out (negative.out is neg.out, multiply.out is
+    # mul.out): its TensorIterator checks out before resizing it
+    "a1 = torch.tensor([1.0, 2.0]).reshape(1, 2).expand(2, 2); out = torch.negative(torch.ones(2), out=a1)",
+    "a2 = torch.tensor([7, -1, 300, -8]).reshape(1, 4).expand(4, 4); "
+    "out = torch.multiply(torch.tensor([[300]]), torch.tensor([[0]]), out=a2)",
+    "a = torch.arange(4.); out = torch.multiply(a[:3], 2, out=a[1:])",
+    "b = torch.arange(3.); out = torch.subtract(torch.ones(2, 1), b, out=b)",
+    "b = torch.arange(3.); out = torch.divide(b, 2, out=b)",  # neighbour
+    "out = torch.tensor([False]).unsqueeze(0).expand(2, 1).fix_()",  # in place: fix_ is trunc_ (overlap first)
+    # sign's meta function refuses a complex self before out's dtype is checked
+    "out = torch.sign(torch.tensor([(-0.5+0j), (0-1j)]), out=torch.zeros(2, dtype=torch.int32))",
+    # mean(out=) of a floating self into a wide unsigned out: mean_out's sum_out refuses the dtype first
+    "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.uint16))",
+    "out = torch.mean(torch.ones(4, 3), 0, out=torch.zeros(3, dtype=torch.int64))",  # neighbour: the division's cast
+    # nonzero_out_cpu: out's Long dtype, then no internal overlap and no overlap with self
+    "out = torch.nonzero(torch.tensor([[0., 1.], [1., 1.]]), out=torch.tensor([0]).reshape(1, 1, 1).expand(1, 4, 2))",
+    "x = torch.tensor([1, 0, 2]); out = torch.nonzero(x, out=x)",
+    "out = torch.nonzero(torch.ones(2), out=torch.tensor([0.0]).reshape(1, 1).expand(4, 2))",  # neighbour: dtype first
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
