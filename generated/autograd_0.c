@@ -1144,6 +1144,132 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveMaxPool2DBackwardBackward0: aten::adaptive_max_pool2d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} AdaptiveMaxPool2DBackwardBackward0;
+
+static int
+AdaptiveMaxPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool2DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool2DBackwardBackward0_getset[] = {
+    {"_saved_indices", AdaptiveMaxPool2DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool2DBackwardBackward0 = {
+    .name = "AdaptiveMaxPool2DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool2DBackwardBackward0),
+    .apply = AdaptiveMaxPool2DBackwardBackward0_apply,
+    .release = AdaptiveMaxPool2DBackwardBackward0_release,
+    .finalize = AdaptiveMaxPool2DBackwardBackward0_finalize,
+    .traverse = AdaptiveMaxPool2DBackwardBackward0_traverse,
+    .getset = AdaptiveMaxPool2DBackwardBackward0_getset,
+    .op = "aten::adaptive_max_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_adaptive_max_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "adaptive_max_pool2d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AdaptiveMaxPool3DBackward0: aten::adaptive_max_pool3d
  *   self: adaptive_max_pool3d_backward(grad, self, result1)
  */
@@ -1259,6 +1385,132 @@ tn_ag_record_adaptive_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveMaxPool3DBackwardBackward0: aten::adaptive_max_pool3d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 3)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} AdaptiveMaxPool3DBackwardBackward0;
+
+static int
+AdaptiveMaxPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool3DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool3DBackwardBackward0_getset[] = {
+    {"_saved_indices", AdaptiveMaxPool3DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool3DBackwardBackward0 = {
+    .name = "AdaptiveMaxPool3DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool3DBackwardBackward0),
+    .apply = AdaptiveMaxPool3DBackwardBackward0_apply,
+    .release = AdaptiveMaxPool3DBackwardBackward0_release,
+    .finalize = AdaptiveMaxPool3DBackwardBackward0_finalize,
+    .traverse = AdaptiveMaxPool3DBackwardBackward0_traverse,
+    .getset = AdaptiveMaxPool3DBackwardBackward0_getset,
+    .op = "aten::adaptive_max_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_adaptive_max_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "adaptive_max_pool3d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3333,6 +3585,165 @@ tn_ag_record_amin(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AminmaxBackward0: aten::aminmax
+ *   self: aminmax_backward(self, dim, keepdim, grad_min, grad_max, min, max)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_int dim;
+    int keepdim;
+    tn_saved min_;
+    tn_saved max_;
+} AminmaxBackward0;
+
+static int
+AminmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *min = t_[1] = tn_saved_unpack(&n->min_, n_);
+    if (!min && PyErr_Occurred()) goto fail_;
+    PyObject *max = t_[2] = tn_saved_unpack(&n->max_, n_);
+    if (!max && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_aminmax_backward(self, n->dim, n->keepdim, tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), min, max);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+AminmaxBackward0_release(tn_node *n_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->min_);
+    tn_saved_release(&n->max_);
+    (void)n;
+}
+
+static void
+AminmaxBackward0_finalize(tn_node *n_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AminmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->min_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->max_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AminmaxBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AminmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AminmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+AminmaxBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AminmaxBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+AminmaxBackward0_get_min(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->min_, TN_NODE(self));
+}
+
+static PyObject *
+AminmaxBackward0_get_max(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->max_, TN_NODE(self));
+}
+
+static PyGetSetDef AminmaxBackward0_getset[] = {
+    {"_saved_self", AminmaxBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", AminmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", AminmaxBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_min", AminmaxBackward0_get_min, NULL, NULL, NULL},
+    {"_saved_max", AminmaxBackward0_get_max, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AminmaxBackward0 = {
+    .name = "AminmaxBackward0",
+    .basicsize = sizeof(AminmaxBackward0),
+    .apply = AminmaxBackward0_apply,
+    .release = AminmaxBackward0_release,
+    .finalize = AminmaxBackward0_finalize,
+    .traverse = AminmaxBackward0_traverse,
+    .getset = AminmaxBackward0_getset,
+    .op = "aten::aminmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+PyObject *
+tn_ag_record_aminmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AminmaxBackward0 *n = (AminmaxBackward0 *)tn_node_new(&tn_kind_AminmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = (tn_opt_int){a_[1].tag != TN_V_NONE, a_[1].u.i};
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->min_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->max_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -10263,283 +10674,6 @@ tn_ag_record_cos_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CoshBackward0: aten::cosh
- *   self: grad * self.sinh().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CoshBackward0;
-
-static int
-CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sinh, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_conj(t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-CoshBackward0_release(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CoshBackward0_finalize(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CoshBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CoshBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CoshBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CoshBackward0_getset[] = {
-    {"_saved_self", CoshBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CoshBackward0 = {
-    .name = "CoshBackward0",
-    .basicsize = sizeof(CoshBackward0),
-    .apply = CoshBackward0_apply,
-    .release = CoshBackward0_release,
-    .finalize = CoshBackward0_finalize,
-    .traverse = CoshBackward0_traverse,
-    .getset = CoshBackward0_getset,
-    .op = "aten::cosh",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cosh(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cosh(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cosh_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cosh_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CummaxBackward0: aten::cummax
- *   self: cummaxmin_backward(grad, self, indices, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved indices_;
-} CummaxBackward0;
-
-static int
-CummaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CummaxBackward0_release(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-CummaxBackward0_finalize(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CummaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CummaxBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CummaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CummaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-CummaxBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef CummaxBackward0_getset[] = {
-    {"_saved_self", CummaxBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CummaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", CummaxBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CummaxBackward0 = {
-    .name = "CummaxBackward0",
-    .basicsize = sizeof(CummaxBackward0),
-    .apply = CummaxBackward0_apply,
-    .release = CummaxBackward0_release,
-    .finalize = CummaxBackward0_finalize,
-    .traverse = CummaxBackward0_traverse,
-    .getset = CummaxBackward0_getset,
-    .op = "aten::cummax",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_cummax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CummaxBackward0 *n = (CummaxBackward0 *)tn_node_new(&tn_kind_CummaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

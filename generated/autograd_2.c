@@ -9,6 +9,161 @@
 
 #include <math.h>
 
+/* ForeachSubBackward0List: aten::_foreach_sub.List
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachSubBackward0List;
+
+static int
+ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_value v3_;
+    tn_ag_vec v4_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[3], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward0List_release(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward0List_finalize(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward0List = {
+    .name = "ForeachSubBackward0List",
+    .basicsize = sizeof(ForeachSubBackward0List),
+    .apply = ForeachSubBackward0List_apply,
+    .release = ForeachSubBackward0List_release,
+    .finalize = ForeachSubBackward0List_finalize,
+    .traverse = ForeachSubBackward0List_traverse,
+    .getset = ForeachSubBackward0List_getset,
+    .op = "aten::_foreach_sub.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
  *   self: handle_r_to_c(self_scalar_type, grad)
  */
@@ -512,6 +667,132 @@ fail_:
     return NULL;
 }
 
+/* FractionalMaxPool2DBackwardBackward0: aten::fractional_max_pool2d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} FractionalMaxPool2DBackwardBackward0;
+
+static int
+FractionalMaxPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool2DBackwardBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+FractionalMaxPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool2DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool2DBackwardBackward0_getset[] = {
+    {"_saved_indices", FractionalMaxPool2DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool2DBackwardBackward0 = {
+    .name = "FractionalMaxPool2DBackwardBackward0",
+    .basicsize = sizeof(FractionalMaxPool2DBackwardBackward0),
+    .apply = FractionalMaxPool2DBackwardBackward0_apply,
+    .release = FractionalMaxPool2DBackwardBackward0_release,
+    .finalize = FractionalMaxPool2DBackwardBackward0_finalize,
+    .traverse = FractionalMaxPool2DBackwardBackward0_traverse,
+    .getset = FractionalMaxPool2DBackwardBackward0_getset,
+    .op = "aten::fractional_max_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_fractional_max_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "indices", "fractional_max_pool2d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* FractionalMaxPool3DBackward0: aten::fractional_max_pool3d
  *   self: fractional_max_pool3d_backward(grad, self, kernel_size, output_size, result1)
  */
@@ -649,6 +930,132 @@ tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FractionalMaxPool3DBackwardBackward0: aten::fractional_max_pool3d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 3)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} FractionalMaxPool3DBackwardBackward0;
+
+static int
+FractionalMaxPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool3DBackwardBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+FractionalMaxPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool3DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool3DBackwardBackward0_getset[] = {
+    {"_saved_indices", FractionalMaxPool3DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool3DBackwardBackward0 = {
+    .name = "FractionalMaxPool3DBackwardBackward0",
+    .basicsize = sizeof(FractionalMaxPool3DBackwardBackward0),
+    .apply = FractionalMaxPool3DBackwardBackward0_apply,
+    .release = FractionalMaxPool3DBackwardBackward0_release,
+    .finalize = FractionalMaxPool3DBackwardBackward0_finalize,
+    .traverse = FractionalMaxPool3DBackwardBackward0_traverse,
+    .getset = FractionalMaxPool3DBackwardBackward0_getset,
+    .op = "aten::fractional_max_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_fractional_max_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "indices", "fractional_max_pool3d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -9899,296 +10306,6 @@ tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogitBackward0: aten::logit
- *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_opt_double eps;
-} LogitBackward0;
-
-static int
-LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            if (tn_ag_grad_mode()) {
-                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
-                if (!t_[1] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[1]);
-            } else {
-                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
-                if (!t_[2] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[2]);
-            }
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogitBackward0_release(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogitBackward0_finalize(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogitBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogitBackward0_get_eps(PyObject *self, void *c)
-{
-    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
-}
-
-static PyGetSetDef LogitBackward0_getset[] = {
-    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogitBackward0 = {
-    .name = "LogitBackward0",
-    .basicsize = sizeof(LogitBackward0),
-    .apply = LogitBackward0_apply,
-    .release = LogitBackward0_release,
-    .finalize = LogitBackward0_finalize,
-    .traverse = LogitBackward0_traverse,
-    .getset = LogitBackward0_getset,
-    .op = "aten::logit",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *
-tn_ag_record_logit(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_logit_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

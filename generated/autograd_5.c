@@ -7368,6 +7368,129 @@ fail_:
     return NULL;
 }
 
+/* UpsampleLinear1DBackwardBackward0: aten::upsample_linear1d_backward
+ *   grad_output: upsample_linear1d_symint(grad, output_size, align_corners, scales)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales;
+} UpsampleLinear1DBackwardBackward0;
+
+static int
+UpsampleLinear1DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleLinear1DBackwardBackward0 *n = (UpsampleLinear1DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_linear1d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_bool(n->align_corners), (n->scales.has ? tn_value_double(n->scales.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleLinear1DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleLinear1DBackwardBackward0 *n = (UpsampleLinear1DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleLinear1DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleLinear1DBackwardBackward0 *n = (UpsampleLinear1DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleLinear1DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleLinear1DBackwardBackward0 *n = (UpsampleLinear1DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleLinear1DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleLinear1DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleLinear1DBackwardBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleLinear1DBackwardBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleLinear1DBackwardBackward0_get_scales(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleLinear1DBackwardBackward0 *)self)->scales);
+}
+
+static PyGetSetDef UpsampleLinear1DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleLinear1DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleLinear1DBackwardBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales", UpsampleLinear1DBackwardBackward0_get_scales, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleLinear1DBackwardBackward0 = {
+    .name = "UpsampleLinear1DBackwardBackward0",
+    .basicsize = sizeof(UpsampleLinear1DBackwardBackward0),
+    .apply = UpsampleLinear1DBackwardBackward0_apply,
+    .release = UpsampleLinear1DBackwardBackward0_release,
+    .finalize = UpsampleLinear1DBackwardBackward0_finalize,
+    .traverse = UpsampleLinear1DBackwardBackward0_traverse,
+    .getset = UpsampleLinear1DBackwardBackward0_getset,
+    .op = "aten::upsample_linear1d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_linear1d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleLinear1DBackwardBackward0 *n = (UpsampleLinear1DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleLinear1DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[3].u.i;
+    n->scales = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* UpsampleNearest2DBackward0: aten::upsample_nearest2d
  *   self: upsample_nearest2d_backward_symint(grad, output_size, self.sym_sizes(), scales_h, scales_w)
  */

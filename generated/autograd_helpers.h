@@ -17,6 +17,8 @@ PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_int
 PyObject *tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, PyObject *offs, const tn_value *alpha);
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
+/* Tensor aminmax_backward(const at::Tensor& self, std::optional<int64_t> dim, bool keepdim, const at::Tensor& grad_min, const at::Tensor& grad_max, const at::Tensor& min, const at::Tensor& max); */
+PyObject *tn_fm_aminmax_backward(PyObject *self, tn_opt_int dim, int keepdim, PyObject *grad_min, PyObject *grad_max, PyObject *min, PyObject *max);
 /* Tensor angle_backward(const Tensor& grad, const Tensor& self); */
 PyObject *tn_fm_angle_backward(PyObject *grad, PyObject *self);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */

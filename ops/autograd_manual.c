@@ -3359,3 +3359,33 @@ tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p)
     tn_ag_release_temps(t, 5);
     return r;
 }
+
+/* aminmax: each defined gradient spread evenly over the elements equal to its extreme
+ * (scale_grad_by_count over the reduced dims, all of them when dim is None), summed */
+PyObject *
+tn_fm_aminmax_backward(PyObject *self, tn_opt_int dim, int keepdim, PyObject *grad_min, PyObject *grad_max,
+                       PyObject *min, PyObject *max)
+{
+    tn_ints dims = {&dim.v, dim.has ? 1 : 0, false};
+    PyObject *grads[2] = {grad_min, grad_max}, *ext[2] = {min, max}, *part[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        if (!grads[k])
+            continue;
+        PyObject *t[3] = {0};
+        if ((t[0] = tn_fm_restore_reduced_dims(grads[k], dims, keepdim)) &&
+            (t[1] = tn_fm_restore_reduced_dims(ext[k], dims, keepdim)) && (t[2] = at_2(TN_OP_eq__Tensor, t[1], self)))
+            part[k] = tn_fm_scale_grad_by_count(t[0], t[2], dims);
+        tn_ag_release_temps(t, 3);
+        if (!part[k]) {
+            Py_XDECREF(part[0]);
+            return NULL;
+        }
+    }
+    if (part[0] && part[1]) {
+        PyObject *r = at_add(part[0], part[1]);
+        Py_DECREF(part[0]);
+        Py_DECREF(part[1]);
+        return r;
+    }
+    return part[0] ? part[0] : part[1];
+}

@@ -1060,6 +1060,28 @@ DOOR_SAMPLES = {
     "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
     "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
     "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
+    # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
+    "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
+    # the backward ops of pooling and upsampling, differentiated again: in grad_output by
+    # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
+    "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "max_pool3d_with_indices_backward": (
+        f"a0 = {_M((1, 2, 2, 2, 2), 2)}; a1 = {_M((1, 2, 3, 3, 3), 1)}; mi = {_A}max_pool3d_with_indices(a1, [2, 2, 2], [1, 1, 1])[1]; ",
+        f"{_A}max_pool3d_with_indices_backward(a0, a1, [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], False, mi)"),
+    "adaptive_max_pool2d_backward": (
+        f"a0 = {_M((2, 3, 2, 3), 2)}; a1 = {_M((2, 3, 5, 7), 1)}; mi = {_A}adaptive_max_pool2d(a1, [2, 3])[1]; ",
+        f"{_A}adaptive_max_pool2d_backward(a0, a1, mi)"),
+    "adaptive_max_pool3d_backward": (
+        f"a0 = {_M((1, 2, 2, 2, 3), 2)}; a1 = {_M((1, 2, 4, 5, 6), 1)}; mi = {_A}adaptive_max_pool3d(a1, [2, 2, 3])[1]; ",
+        f"{_A}adaptive_max_pool3d_backward(a0, a1, mi)"),
+    "fractional_max_pool2d_backward": (
+        f"a0 = {_M((1, 2, 3, 3), 2)}; a1 = {_M((1, 2, 7, 7), 1)}; rs = {_M((1, 2, 2), 5, 'prob')}; "
+        f"mi = {_A}fractional_max_pool2d(a1, [2, 2], [3, 3], rs)[1]; ",
+        f"{_A}fractional_max_pool2d_backward(a0, a1, [2, 2], [3, 3], mi)"),
+    "fractional_max_pool3d_backward": (
+        f"a0 = {_M((1, 2, 3, 3, 3), 2)}; a1 = {_M((1, 2, 5, 5, 5), 1)}; rs = {_M((1, 2, 3), 5, 'prob')}; "
+        f"mi = {_A}fractional_max_pool3d(a1, [2, 2, 2], [3, 3, 3], rs)[1]; ",
+        f"{_A}fractional_max_pool3d_backward(a0, a1, [2, 2, 2], [3, 3, 3], mi)"),
     "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
                         f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
@@ -1236,3 +1258,11 @@ add("mvlgamma_backward", {f"p{p}": VJ.format(x="make((3, 4), role='pos', seed=1)
                                                                   call="torch.mvlgamma(x, 3)")})
 add("as_strided_copy_backward", {"overlap": VJ.format(x="randn(3, 4, seed=1)", call="torch.as_strided_copy(x, [3, 3], [1, 2], 1)"),
                                  "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.as_strided_copy(x, [2, 2], [3, 1])")})
+add("aminmax_backward", {
+    "all": VJ.format(x="randn(3, 4, seed=1)", call="torch.aminmax(x)"),
+    "keepdim": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.aminmax(x, dim=0, keepdim=True)"),
+    # ties share the gradient (scale_grad_by_count); one output used leaves the other's undefined
+    "ties": VJ.format(x="literal([[1.0, 3.0, 3.0, 1.0], [2.0, 2.0, 2.0, 2.0]])", call="torch.aminmax(x, dim=1)"),
+    "min_only": VJ.format(x="literal([[1.0, 3.0, 3.0, 1.0], [2.0, 0.5, 2.0, 2.0]])", call="torch.aminmax(x)[0]"),
+    "max_only": VJ.format(x="randn(2, 3, 4, seed=2)", call="torch.aminmax(x, dim=-1)[1]"),
+    "scalar": VJ.format(x="literal(2.5)", call="torch.aminmax(x)")})
