@@ -6870,6 +6870,191 @@ fail_:
     return NULL;
 }
 
+/* BinaryCrossEntropyBackwardBackward0: aten::binary_cross_entropy_backward
+ *   grad_output: binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)
+ *   self: binary_cross_entropy_double_backward(grad_output, grad, self, target, weight, reduction)
+ *   target: binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+    tn_saved grad_output_;
+} BinaryCrossEntropyBackwardBackward0;
+
+static int
+BinaryCrossEntropyBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[3] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_fm_binary_cross_entropy_double_backward(grad_output, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_fm_binary_cross_entropy_double_backward_target(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, target, weight, n->reduction);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyBackwardBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyBackwardBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef BinaryCrossEntropyBackwardBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_grad_output", BinaryCrossEntropyBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyBackwardBackward0 = {
+    .name = "BinaryCrossEntropyBackwardBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyBackwardBackward0),
+    .apply = BinaryCrossEntropyBackwardBackward0_apply,
+    .release = BinaryCrossEntropyBackwardBackward0_release,
+    .finalize = BinaryCrossEntropyBackwardBackward0_finalize,
+    .traverse = BinaryCrossEntropyBackwardBackward0_traverse,
+    .getset = BinaryCrossEntropyBackwardBackward0_getset,
+    .op = "aten::binary_cross_entropy_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[3]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "weight", "binary_cross_entropy_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BinaryCrossEntropyWithLogitsBackward0: aten::binary_cross_entropy_with_logits
  *   self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
  *   target: binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)

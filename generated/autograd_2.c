@@ -9,161 +9,6 @@
 
 #include <math.h>
 
-/* ForeachSubBackward0List: aten::_foreach_sub.List
- *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_value alpha;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachSubBackward0List;
-
-static int
-ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    PyObject *t_[4] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_value v3_;
-    tn_ag_vec v4_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v3_ = tn_ag_scalar_conj(&n->alpha);
-            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[0], 3);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v4_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[3], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward0List_release(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward0List_finalize(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward0List = {
-    .name = "ForeachSubBackward0List",
-    .basicsize = sizeof(ForeachSubBackward0List),
-    .apply = ForeachSubBackward0List_apply,
-    .release = ForeachSubBackward0List_release,
-    .finalize = ForeachSubBackward0List_finalize,
-    .traverse = ForeachSubBackward0List_traverse,
-    .getset = ForeachSubBackward0List_getset,
-    .op = "aten::_foreach_sub.List",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    n->alpha = a_[2];
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
  *   self: handle_r_to_c(self_scalar_type, grad)
  */
@@ -2040,6 +1885,149 @@ fail_:
     return NULL;
 }
 
+/* GluBackwardBackward0: aten::glu_backward
+ *   grad_output: glu_double_backward_grad_output(grad, self, dim)
+ *   self: glu_double_backward(grad, grad_output, self, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved grad_output_;
+} GluBackwardBackward0;
+
+static int
+GluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_glu_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_glu_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, n->dim);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+GluBackwardBackward0_release(tn_node *n_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+GluBackwardBackward0_finalize(tn_node *n_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GluBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GluBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GluBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+GluBackwardBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GluBackwardBackward0 *)self)->dim);
+}
+
+static PyObject *
+GluBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GluBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef GluBackwardBackward0_getset[] = {
+    {"_saved_self", GluBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", GluBackwardBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", GluBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GluBackwardBackward0 = {
+    .name = "GluBackwardBackward0",
+    .basicsize = sizeof(GluBackwardBackward0),
+    .apply = GluBackwardBackward0_apply,
+    .release = GluBackwardBackward0_release,
+    .finalize = GluBackwardBackward0_finalize,
+    .traverse = GluBackwardBackward0_traverse,
+    .getset = GluBackwardBackward0_getset,
+    .op = "aten::glu_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_glu_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)tn_node_new(&tn_kind_GluBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GridSampler2DBackward0: aten::grid_sampler_2d
  *   input, grid: grad.defined() ? grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) : std::tuple<Tensor, Tensor>()
  */
@@ -3735,6 +3723,189 @@ tn_ag_record_huber_loss(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
     n->reduction = a_[2].u.i;
     n->delta = a_[3].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* HuberLossBackwardBackward0: aten::huber_loss_backward
+ *   grad_output: huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)
+ *   self: huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+ *   target: -huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved grad_output_;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    double delta;
+} HuberLossBackwardBackward0;
+
+static int
+HuberLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *grad_output = t_[0] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    PyObject *self = t_[1] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[2] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_huber_loss_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, target, n->reduction, n->delta);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_fm_huber_loss_double_backward(t_[4], self, target, n->reduction, n->delta);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_fm_huber_loss_double_backward(t_[6], self, target, n->reduction, n->delta);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+HuberLossBackwardBackward0_release(tn_node *n_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    tn_saved_release(&n->grad_output_);
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+HuberLossBackwardBackward0_finalize(tn_node *n_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HuberLossBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((HuberLossBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_delta(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((HuberLossBackwardBackward0 *)self)->delta);
+}
+
+static PyGetSetDef HuberLossBackwardBackward0_getset[] = {
+    {"_saved_grad_output", HuberLossBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {"_saved_self", HuberLossBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", HuberLossBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", HuberLossBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_delta", HuberLossBackwardBackward0_get_delta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HuberLossBackwardBackward0 = {
+    .name = "HuberLossBackwardBackward0",
+    .basicsize = sizeof(HuberLossBackwardBackward0),
+    .apply = HuberLossBackwardBackward0_apply,
+    .release = HuberLossBackwardBackward0_release,
+    .finalize = HuberLossBackwardBackward0_finalize,
+    .traverse = HuberLossBackwardBackward0_traverse,
+    .getset = HuberLossBackwardBackward0_getset,
+    .op = "aten::huber_loss_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor */
+PyObject *
+tn_ag_record_huber_loss_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)tn_node_new(&tn_kind_HuberLossBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    n->delta = a_[4].u.d;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

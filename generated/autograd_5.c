@@ -9,6 +9,151 @@
 
 #include <math.h>
 
+/* SpecialZetaBackward0: aten::special_zeta
+ *   other: grad * -self * special_zeta(self + 1., other)
+ *   self: not_implemented("zeta")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialZetaBackward0;
+
+static int
+SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward0_release(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward0_finalize(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialZetaBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward0_getset[] = {
+    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward0 = {
+    .name = "SpecialZetaBackward0",
+    .basicsize = sizeof(SpecialZetaBackward0),
+    .apply = SpecialZetaBackward0_apply,
+    .release = SpecialZetaBackward0_release,
+    .finalize = SpecialZetaBackward0_finalize,
+    .traverse = SpecialZetaBackward0_traverse,
+    .getset = SpecialZetaBackward0_getset,
+    .op = "aten::special_zeta",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SpecialZetaBackward1: aten::special_zeta.self_scalar
  *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
  */

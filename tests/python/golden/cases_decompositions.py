@@ -1060,6 +1060,17 @@ DOOR_SAMPLES = {
     "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
     "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
     "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
+    # the loss and glu backward ops differentiated again (FunctionsManual's *_double_backward and
+    # *_double_backward_grad_output): grad_output (a0) requires grad too
+    "glu_backward": (f"a0 = {_M((3, 2), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}glu_backward(a0, a1, 1)"),
+    "huber_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; a2 = {_M((3, 4), 2)}; ",
+                            f"{_A}huber_loss_backward(a0, a1, a2, 1, 0.7)"),
+    "smooth_l1_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; a2 = {_M((3, 4), 2)}; ",
+                                f"{_A}smooth_l1_loss_backward(a0, a1, a2, 2, 0.5)"),
+    "soft_margin_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; tt = {_M((3, 4), 2)}.sign(); ",
+                                  f"{_A}soft_margin_loss_backward(a0, a1, tt, 1)"),
+    "binary_cross_entropy_backward": (f"a0 = {_M((3, 4), 3)}; a1 = {_M((3, 4), 1, 'prob')}; a2 = {_M((3, 4), 2, 'prob')}; "
+                                      f"bw = {_M((3, 4), 4, 'pos')}; ", f"{_A}binary_cross_entropy_backward(a0, a1, a2, bw, 0)"),
     # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
     "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
@@ -1266,3 +1277,32 @@ add("aminmax_backward", {
     "min_only": VJ.format(x="literal([[1.0, 3.0, 3.0, 1.0], [2.0, 0.5, 2.0, 2.0]])", call="torch.aminmax(x)[0]"),
     "max_only": VJ.format(x="randn(2, 3, 4, seed=2)", call="torch.aminmax(x, dim=-1)[1]"),
     "scalar": VJ.format(x="literal(2.5)", call="torch.aminmax(x)")})
+# double backward through the loss (create_graph), every reduction; and the backward ops called
+# directly with grad_output requiring grad
+_DD = "vjp(vjp({call}, [{ins}], create_graph=True), [{ins}])"
+_LXY = "x = randn(3, 4, seed=1); y = randn(3, 4, seed=2) * 0.8"
+for _red in ("mean", "sum", "none"):
+    add("huber_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.huber_loss(x, y, reduction='{_red}', delta=0.6)", ins="x, y")})
+    add("smooth_l1_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.smooth_l1_loss(x, y, reduction='{_red}', beta=0.5)", ins="x, y")})
+    add("soft_margin_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x); out = " + _DD.format(
+        call=f"{F}.soft_margin_loss(x, y.sign(), reduction='{_red}')", ins="x")})
+    add("binary_cross_entropy_backward_backward", {_red: f"{BCE}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.binary_cross_entropy(x, y, w, reduction='{_red}')", ins="x, y")})
+    add("huber_loss_backward_backward", {f"go_{_red}": f"{_LXY}; g = randn(3, 4, seed=3){'' if _red == 'none' else '.sum()'}; "
+                                         f"requires_grad(g, x, y); out = vjp(torch.ops.aten.huber_loss_backward(g, x, y, "
+                                         f"{('none', 'mean', 'sum').index(_red)}, 0.6), [g, x, y])"})
+    add("soft_margin_loss_backward_backward", {f"go_{_red}": f"{_LXY}; g = randn(3, 4, seed=3){'' if _red == 'none' else '.sum()'}; "
+                                               f"requires_grad(g, x); out = vjp(torch.ops.aten.soft_margin_loss_backward(g, x, "
+                                               f"y.sign(), {('none', 'mean', 'sum').index(_red)}), [g, x])"})
+    add("binary_cross_entropy_backward_backward", {f"go_{_red}": f"{BCE}; g = randn(3, 4, seed=4){'' if _red == 'none' else '.sum()'}; "
+                                                   f"requires_grad(g, x, y); out = vjp(torch.ops.aten.binary_cross_entropy_backward("
+                                                   f"g, x, y, None, {('none', 'mean', 'sum').index(_red)}), [g, x, y])"})
+add("smooth_l1_loss_backward_backward", {"beta0": f"{_LXY}; requires_grad(x); out = " + _DD.format(
+    call=f"{F}.smooth_l1_loss(x, y, beta=0.0)", ins="x")})
+add("glu_backward_backward", {
+    "double": "x = randn(3, 4, seed=1); requires_grad(x); out = " + _DD.format(call=f"{F}.glu(x, 1)", ins="x"),
+    "dim0": "x = make((4, 3), layout='t', seed=1); requires_grad(x); out = " + _DD.format(call=f"{F}.glu(x, 0)", ins="x"),
+    "neg_dim": "x = randn(2, 3, 6, seed=1); g = randn(2, 3, 3, seed=2); requires_grad(g, x); "
+               "out = vjp(torch.ops.aten.glu_backward(g, x, -1), [g, x])"})
