@@ -7232,6 +7232,116 @@ fail_:
     return NULL;
 }
 
+/* BlockDiagBackward0: aten::block_diag
+ *   tensors: block_diag_backward(grad, to_args_sizes(tensors), to_args_scalartypes(tensors))
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_sizes_list tensors_args_sizes;
+    tn_ag_dtypes tensors_args_scalartypes;
+    Py_ssize_t tensors_size_;
+} BlockDiagBackward0;
+
+static int
+BlockDiagBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs_range(n_, 0, (int)n->tensors_size_)) {
+        if (any_grad_defined_) {
+            if (tn_ag_vec_alloc(&v0_, (Py_ssize_t)n->tensors_size_) < 0) goto fail_;
+            vecs_[nvecs_++] = &v0_;
+            if (tn_fm_block_diag_backward(v0_.v, v0_.n, tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->tensors_args_sizes, &n->tensors_args_scalartypes) < 0) goto fail_;
+            for (Py_ssize_t i_ = 0; i_ < v0_.n; i_++)
+                if (tn_ag_needs(n_, 0 + (int)i_)) out_[0 + i_] = Py_XNewRef(v0_.v[i_]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+BlockDiagBackward0_release(tn_node *n_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    (void)n;
+}
+
+static void
+BlockDiagBackward0_finalize(tn_node *n_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    tn_ag_free_sizes_list(&n->tensors_args_sizes);
+    tn_ag_free_dtypes(&n->tensors_args_scalartypes);
+    (void)n;
+}
+
+static int
+BlockDiagBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef BlockDiagBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_BlockDiagBackward0 = {
+    .name = "BlockDiagBackward0",
+    .basicsize = sizeof(BlockDiagBackward0),
+    .apply = BlockDiagBackward0_apply,
+    .release = BlockDiagBackward0_release,
+    .finalize = BlockDiagBackward0_finalize,
+    .traverse = BlockDiagBackward0_traverse,
+    .getset = BlockDiagBackward0_getset,
+    .op = "aten::block_diag",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::block_diag(Tensor[] tensors) -> Tensor */
+PyObject *
+tn_ag_record_block_diag(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)tn_node_new(&tn_kind_BlockDiagBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->tensors_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_sizes_list_save(&n->tensors_args_sizes, &a_[0]) < 0) goto fail_;
+    if (tn_ag_dtypes_save(&n->tensors_args_scalartypes, &a_[0]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BmmBackward0: aten::bmm
  *   mat2: self.transpose(1, 2).conj().bmm(grad)
  *   self: grad.bmm(mat2.transpose(1, 2).conj())
@@ -10713,152 +10823,6 @@ tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CosBackward0: aten::cos
- *   self: grad * -self.sin().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CosBackward0;
-
-static int
-CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_conj(t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-CosBackward0_release(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CosBackward0_finalize(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CosBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CosBackward0_getset[] = {
-    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CosBackward0 = {
-    .name = "CosBackward0",
-    .basicsize = sizeof(CosBackward0),
-    .apply = CosBackward0_apply,
-    .release = CosBackward0_release,
-    .finalize = CosBackward0_finalize,
-    .traverse = CosBackward0_traverse,
-    .getset = CosBackward0_getset,
-    .op = "aten::cos",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cos(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cos(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cos_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,6 +9,152 @@
 
 #include <math.h>
 
+/* CosBackward0: aten::cos
+ *   self: grad * -self.sin().conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} CosBackward0;
+
+static int
+CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_conj(t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+CosBackward0_release(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CosBackward0_finalize(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CosBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef CosBackward0_getset[] = {
+    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CosBackward0 = {
+    .name = "CosBackward0",
+    .basicsize = sizeof(CosBackward0),
+    .apply = CosBackward0_apply,
+    .release = CosBackward0_release,
+    .finalize = CosBackward0_finalize,
+    .traverse = CosBackward0_traverse,
+    .getset = CosBackward0_getset,
+    .op = "aten::cos",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cos(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_cos(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cos_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CoshBackward0: aten::cosh
  *   self: grad * self.sinh().conj()
  */
@@ -10257,161 +10403,6 @@ tn_ag_record__foreach_sqrt(tn_op *op_, tn_value *a_)
     if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
         goto fail_;
     if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward0List: aten::_foreach_sub.List
- *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_value alpha;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachSubBackward0List;
-
-static int
-ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    PyObject *t_[4] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_value v3_;
-    tn_ag_vec v4_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v3_ = tn_ag_scalar_conj(&n->alpha);
-            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[0], 3);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v4_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[3], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward0List_release(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward0List_finalize(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward0List = {
-    .name = "ForeachSubBackward0List",
-    .basicsize = sizeof(ForeachSubBackward0List),
-    .apply = ForeachSubBackward0List_apply,
-    .release = ForeachSubBackward0List_release,
-    .finalize = ForeachSubBackward0List_finalize,
-    .traverse = ForeachSubBackward0List_traverse,
-    .getset = ForeachSubBackward0List_getset,
-    .op = "aten::_foreach_sub.List",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    n->alpha = a_[2];
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

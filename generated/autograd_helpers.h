@@ -39,6 +39,8 @@ PyObject *tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *s
 PyObject *tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight_opt, PyObject *pos_weight_opt, int64_t reduction);
 /* at::Tensor binary_cross_entropy_with_logits_target_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& pos_weight, int64_t reduction); */
 PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target, PyObject *weight, PyObject *pos_weight, int64_t reduction);
+/* std::vector<Tensor> block_diag_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, const std::vector<ScalarType>& dtypes); */
+int tn_fm_block_diag_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */

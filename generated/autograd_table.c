@@ -838,7 +838,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_bitwise_xor___Tensor, TN_AG_NOTIMPL, NULL},
     {TN_OP_blackman_window__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_blackman_window__periodic_out, TN_AG_NOTIMPL, NULL},
-    {TN_OP_block_diag, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_block_diag, TN_AG_RECORD, tn_ag_record_block_diag},
     {TN_OP_block_diag__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_bmm, TN_AG_RECORD, tn_ag_record_bmm},
     {TN_OP_bmm__dtype, TN_AG_NOTIMPL, NULL},

@@ -3595,3 +3595,50 @@ done:
     tn_ag_release_temps(t, 7);
     return r;
 }
+
+/* Note [block_diag's 1-d gradient is a copy]
+ * Upstream's gradient for a 1-d input of block_diag is a view, at offset 0, of a fresh contiguous
+ * (1, n) tensor holding its block (measured on torch 2.13.0: never grad's storage, whatever grad's
+ * strides), while a 0-d input's and a 2-d input's are views into grad. Here the 1-d block is cloned
+ * contiguous and then reshaped, which gives that geometry and aliasing.
+ *
+ * block_diag: input i's gradient is grad's block at the running (row, column) offset, a 0-d
+ * input a 1x1 block and a 1-d one a 1xn block (reshaped back), a 1-d empty input zeros({0});
+ * a real input of a complex block_diag keeps the real part */
+int
+tn_fm_block_diag_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes,
+                          const tn_ag_dtypes *dtypes)
+{
+    if (!grad)
+        return 0;
+    int64_t row = 0, col = 0;
+    for (Py_ssize_t i = 0; i < sizes->n && i < nout; i++) {
+        int nd = sizes->ndim[i];
+        const int64_t *shape = sizes->sizes[i];
+        PyObject *gv = Py_NewRef(grad);
+        if (tn_dtype_is_complex(TN_T(grad)->dtype) && i < dtypes->n && !tn_dtype_is_complex(dtypes->v[i]))
+            TN_SETREF(gv, at_1(TN_OP_real, grad));
+        if (!gv)
+            return -1;
+        if (nd == 1 && shape[0] == 0) {
+            int64_t zero = 0;
+            out[i] = at_zeros(&zero, 1, tn_ag_options_of(gv));
+        } else {
+            int64_t d0 = nd == 2 ? shape[0] : 1, d1 = nd == 2 ? shape[1] : nd == 1 ? shape[0] : 1;
+            PyObject *r0 = at_narrow(gv, 0, row, d0);
+            out[i] = r0 ? at_narrow(r0, 1, col, d1) : NULL;
+            Py_XDECREF(r0);
+            /* measured (Note [block_diag's 1-d gradient is a copy]) */
+            if (out[i] && nd == 1)
+                TN_SETREF(out[i], tn_ag_op(TN_OP_clone, (tn_value[]){tn_value_tensor(out[i]), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)}));
+            if (out[i] && nd < 2)
+                TN_SETREF(out[i], at_reshape(out[i], shape, nd));
+            row += d0;
+            col += d1;
+        }
+        Py_DECREF(gv);
+        if (!out[i])
+            return -1;
+    }
+    return 0;
+}

@@ -1071,6 +1071,7 @@ DOOR_SAMPLES = {
                                   f"{_A}soft_margin_loss_backward(a0, a1, tt, 1)"),
     "binary_cross_entropy_backward": (f"a0 = {_M((3, 4), 3)}; a1 = {_M((3, 4), 1, 'prob')}; a2 = {_M((3, 4), 2, 'prob')}; "
                                       f"bw = {_M((3, 4), 4, 'pos')}; ", f"{_A}binary_cross_entropy_backward(a0, a1, a2, bw, 0)"),
+    "block_diag": (f"a0 = {_M((2, 3), 1)}; a1 = {_M((3,), 2)}; a2 = {_M((), 3)}; ", f"{_A}block_diag([a0, a1, a2])"),
     # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
     "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
@@ -1306,3 +1307,14 @@ add("glu_backward_backward", {
     "dim0": "x = make((4, 3), layout='t', seed=1); requires_grad(x); out = " + _DD.format(call=f"{F}.glu(x, 0)", ins="x"),
     "neg_dim": "x = randn(2, 3, 6, seed=1); g = randn(2, 3, 3, seed=2); requires_grad(g, x); "
                "out = vjp(torch.ops.aten.glu_backward(g, x, -1), [g, x])"})
+add("block_diag_backward", {
+    "mixed": "a = randn(2, 3, seed=1); b = randn(3, seed=2); c = literal(1.5); d = make((4, 2), layout='t', seed=3); "
+             "requires_grad(a, b, c, d); out = vjp(torch.block_diag(a, b, c, d), [a, b, c, d])",
+    # a 1-d empty input gets zeros({0}); a (0, 2) one takes no rows and two columns
+    "empty": "a = randn(2, 2, seed=1); e = randn(0, seed=2); f = randn(0, 2, seed=3); b = randn(1, 3, seed=4); "
+             "requires_grad(a, e, f, b); out = vjp(torch.block_diag(a, e, f, b), [a, e, f, b])",
+    # a real input of a complex block_diag takes the real part of its block
+    "complex": "a = randn(2, 2, seed=1); z = randn(2, 3, seed=2, dtype=torch.complex64); requires_grad(a, z); "
+               "out = vjp(torch.block_diag(a, z), [a, z])",
+    "one": "a = randn(3, 2, seed=1); requires_grad(a); out = vjp(torch.block_diag(a), [a])",
+    "partial": "a = randn(2, 2, seed=1); b = randn(2, 2, seed=2); requires_grad(b); out = vjp(torch.block_diag(a, b), [b])"})
