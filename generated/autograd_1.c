@@ -9,6 +9,130 @@
 
 #include <math.h>
 
+/* CopysignBackward1: aten::copysign.Scalar
+ *   self: copysign_tensor_self_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} CopysignBackward1;
+
+static int
+CopysignBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_copysign_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CopysignBackward1_release(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CopysignBackward1_finalize(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    (void)n;
+}
+
+static int
+CopysignBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CopysignBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CopysignBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CopysignBackward1_getset[] = {
+    {"_saved_self", CopysignBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_result", CopysignBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CopysignBackward1 = {
+    .name = "CopysignBackward1",
+    .basicsize = sizeof(CopysignBackward1),
+    .apply = CopysignBackward1_apply,
+    .release = CopysignBackward1_release,
+    .finalize = CopysignBackward1_finalize,
+    .traverse = CopysignBackward1_traverse,
+    .getset = CopysignBackward1_getset,
+    .op = "aten::copysign.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CopysignBackward1 *n = (CopysignBackward1 *)tn_node_new(&tn_kind_CopysignBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CosBackward0: aten::cos
  *   self: grad * -self.sin().conj()
  */

@@ -4797,6 +4797,162 @@ fail_:
     return NULL;
 }
 
+/* Im2ColBackward0: aten::im2col
+ *   self: col2im_symint(grad, {self.sym_size(-2), self.sym_size(-1)}, kernel_size, dilation, padding, stride)
+ */
+typedef struct {
+    tn_node base;
+    int64_t self_sym_argsize_minus_2;
+    int64_t self_sym_argsize_minus_1;
+    tn_ag_ints kernel_size;
+    tn_ag_ints dilation;
+    tn_ag_ints padding;
+    tn_ag_ints stride;
+} Im2ColBackward0;
+
+static int
+Im2ColBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int64_t v0_[2];
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_[0] = n->self_sym_argsize_minus_2;
+            v0_[1] = n->self_sym_argsize_minus_1;
+            t_[0] = tn_ag_op(TN_OP_col2im, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints((tn_ints){v0_, 2, false}), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->stride))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Im2ColBackward0_release(tn_node *n_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    (void)n;
+}
+
+static void
+Im2ColBackward0_finalize(tn_node *n_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->dilation);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+Im2ColBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Im2ColBackward0_get_self_sym_argsize_minus_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((Im2ColBackward0 *)self)->self_sym_argsize_minus_2);
+}
+
+static PyObject *
+Im2ColBackward0_get_self_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((Im2ColBackward0 *)self)->self_sym_argsize_minus_1);
+}
+
+static PyObject *
+Im2ColBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+Im2ColBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->dilation);
+}
+
+static PyObject *
+Im2ColBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->padding);
+}
+
+static PyObject *
+Im2ColBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->stride);
+}
+
+static PyGetSetDef Im2ColBackward0_getset[] = {
+    {"_saved_self_sym_argsize_minus_2", Im2ColBackward0_get_self_sym_argsize_minus_2, NULL, NULL, NULL},
+    {"_saved_self_sym_argsize_minus_1", Im2ColBackward0_get_self_sym_argsize_minus_1, NULL, NULL, NULL},
+    {"_saved_kernel_size", Im2ColBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_dilation", Im2ColBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_padding", Im2ColBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_stride", Im2ColBackward0_get_stride, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Im2ColBackward0 = {
+    .name = "Im2ColBackward0",
+    .basicsize = sizeof(Im2ColBackward0),
+    .apply = Im2ColBackward0_apply,
+    .release = Im2ColBackward0_release,
+    .finalize = Im2ColBackward0_finalize,
+    .traverse = Im2ColBackward0_traverse,
+    .getset = Im2ColBackward0_getset,
+    .op = "aten::im2col",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
+PyObject *
+tn_ag_record_im2col(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Im2ColBackward0 *n = (Im2ColBackward0 *)tn_node_new(&tn_kind_Im2ColBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_size_save(&n->self_sym_argsize_minus_2, self, -2) < 0) goto fail_;
+    if (tn_ag_size_save(&n->self_sym_argsize_minus_1, self, -1) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[4]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexAddBackward0: aten::index_add
  *   self: grad
  *   source: maybe_multiply(source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0)), alpha)
@@ -5417,6 +5573,144 @@ tn_ag_record_index_fill__int_Scalar(tn_op *op_, tn_value *a_)
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexFillBackward1: aten::index_fill.int_Tensor
+ *   self: grad.index_fill(dim, index, 0)
+ *   value: grad.index_select(dim, std::get<0>(at::_unique(index, / *sorted=* /false))).sum()
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+} IndexFillBackward1;
+
+static int
+IndexFillBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP__unique, (tn_value[]){tn_value_tensor(index), tn_ag_value_bool(0), tn_ag_value_bool(0)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_tuple_item(t_[2], 0);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_tuple_item(t_[2], 1);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(t_[3])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_sum, (tn_value[]){tn_value_tensor(t_[5]), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexFillBackward1_release(tn_node *n_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+IndexFillBackward1_finalize(tn_node *n_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    (void)n;
+}
+
+static int
+IndexFillBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexFillBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexFillBackward1 *)self)->dim);
+}
+
+static PyObject *
+IndexFillBackward1_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexFillBackward1 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexFillBackward1_getset[] = {
+    {"_saved_dim", IndexFillBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexFillBackward1_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexFillBackward1 = {
+    .name = "IndexFillBackward1",
+    .basicsize = sizeof(IndexFillBackward1),
+    .apply = IndexFillBackward1_apply,
+    .release = IndexFillBackward1_release,
+    .finalize = IndexFillBackward1_finalize,
+    .traverse = IndexFillBackward1_traverse,
+    .getset = IndexFillBackward1_getset,
+    .op = "aten::index_fill.int_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+PyObject *
+tn_ag_record_index_fill__int_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *value = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexFillBackward1 *n = (IndexFillBackward1 *)tn_node_new(&tn_kind_IndexFillBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, value) < 0)
         goto fail_;
     n->dim = a_[1].u.i;
     if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
@@ -10331,152 +10625,6 @@ tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
     n->dim = a_[2].u.i;
     if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Logaddexp2Backward0: aten::logaddexp2
- *   other: grad / (1 + pow(2, self - other))
- *   self: grad / (1 + pow(2, other - self))
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} Logaddexp2Backward0;
-
-static int
-Logaddexp2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
-    PyObject *t_[10] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[9]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    (void)n;
-    return rc_;
-}
-
-static void
-Logaddexp2Backward0_release(tn_node *n_)
-{
-    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-Logaddexp2Backward0_finalize(tn_node *n_)
-{
-    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Logaddexp2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Logaddexp2Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-Logaddexp2Backward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef Logaddexp2Backward0_getset[] = {
-    {"_saved_self", Logaddexp2Backward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", Logaddexp2Backward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Logaddexp2Backward0 = {
-    .name = "Logaddexp2Backward0",
-    .basicsize = sizeof(Logaddexp2Backward0),
-    .apply = Logaddexp2Backward0_apply,
-    .release = Logaddexp2Backward0_release,
-    .finalize = Logaddexp2Backward0_finalize,
-    .traverse = Logaddexp2Backward0_traverse,
-    .getset = Logaddexp2Backward0_getset,
-    .op = "aten::logaddexp2",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logaddexp2(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp2(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)tn_node_new(&tn_kind_Logaddexp2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

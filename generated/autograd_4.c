@@ -9,6 +9,139 @@
 
 #include <math.h>
 
+/* PowBackward2: aten::pow.Scalar
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward2;
+
+static int
+PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward2_release(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward2_finalize(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
+}
+
+static PyObject *
+PowBackward2_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward2_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward2_getset[] = {
+    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward2 = {
+    .name = "PowBackward2",
+    .basicsize = sizeof(PowBackward2),
+    .apply = PowBackward2_apply,
+    .release = PowBackward2_release,
+    .finalize = PowBackward2_finalize,
+    .traverse = PowBackward2_traverse,
+    .getset = PowBackward2_getset,
+    .op = "aten::pow.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ProdBackward0: aten::prod
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
  */
@@ -428,6 +561,46 @@ tn_ag_record_put(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+PyObject *
+tn_ag_record_put_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PutBackward0 *n = (PutBackward0 *)tn_node_new(&tn_kind_PutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->source_info, source) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -2527,6 +2527,13 @@ def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
     return (out, inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
 
 
+def _unique(self, sorted=True, return_inverse=False):
+    """Unique.cpp _unique_cpu: _unique2_cpu's values and inverse (sorted also for sorted=False, the
+    inverse empty unless asked for); index_fill.int_Tensor's derivative calls it."""
+    out, inverse, _ = _unique2(self, sorted, return_inverse, False)
+    return out, inverse
+
+
 def _unique_dim(self, dim, consecutive):
     torch, aten = _aten()
     d = _wrap(dim, self.dim())
@@ -3761,7 +3768,7 @@ COMPOSITIONS = {
     "grid_sampler_2d_backward": grid_sampler_2d_backward,
     "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
-    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
+    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
@@ -4561,7 +4568,7 @@ TABLE = {
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
-    "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
+    "hardshrink", "heaviside", "huber_loss", "im2col", "col2im", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",

@@ -38,14 +38,15 @@ def test_denied_overloads_refuse_by_name(torch, lists):
 
 
 def test_unlisted_kernel_op_with_a_table_entry_refuses(torch):
-    """col2im has a torch._decomp decomposition nobody has measured against upstream: not listed,
-    so refused by name (the door does not take every table entry). (log_normal_ was the example
-    until it got a C kernel: its table entry draws other numbers than upstream's sampler.)"""
+    """_upsample_nearest_exact1d has a torch._decomp decomposition nobody has measured against
+    upstream: not listed, so refused by name (the door does not take every table entry). (log_normal_
+    was the example until it got a C kernel: its table entry draws other numbers than upstream's
+    sampler; then col2im, until its golden cases were written and it was listed.)"""
     from torch._decomp import decomposition_table
-    assert torch.ops.aten.col2im.default in decomposition_table
-    assert torch._C._torchnative.route("aten::col2im") == "refuse"
-    with pytest.raises(NotImplementedError, match="aten::col2im"):
-        torch.ops.aten.col2im(torch.ones(1, 4, 4), [3, 3], [2, 2], [1, 1], [0, 0], [1, 1])
+    assert torch.ops.aten._upsample_nearest_exact1d.default in decomposition_table
+    assert torch._C._torchnative.route("aten::_upsample_nearest_exact1d") == "refuse"
+    with pytest.raises(NotImplementedError, match="aten::_upsample_nearest_exact1d"):
+        torch.ops.aten._upsample_nearest_exact1d(torch.ones(1, 2, 4), [6], None)
 
 
 def test_decomposition_returning_not_implemented_refuses(torch):

@@ -193,6 +193,11 @@ add("binary_cross_entropy_with_logits", {"0": f"torch.nn.functional.binary_cross
 add("pixel_shuffle", {"0": "torch.nn.functional.pixel_shuffle(randn(1, 4, 2, 3), 2)"}, exact=True)
 add("pixel_unshuffle", {"0": "torch.nn.functional.pixel_unshuffle(randn(1, 1, 4, 6), 2)"}, exact=True)
 add("im2col", {"0": "torch.nn.functional.unfold(randn(1, 2, 4, 4), 2)"}, exact=True)
+add("col2im", {"0": f"torch.nn.functional.fold(randn(1, 8, 9, seed=1), (4, 4), 2)",
+               "overlap": f"torch.nn.functional.fold(randn(2, 12, 12, seed=1), (5, 4), (2, 3), dilation=(1, 2), padding=1, stride=(1, 2))",
+               "unbatched": f"torch.nn.functional.fold(make((6, 5), layout='t', seed=1), (3, 5), (3, 1), stride=(2, 1))",
+               "bad": f"torch.nn.functional.fold(randn(1, 7, 9, seed=1), (4, 4), 2)",
+               "f64": f"torch.nn.functional.fold(randn(1, 4, 4, seed=1, dtype=torch.float64), (3, 3), 2)"})
 add("grid_sampler_2d", {"0": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2).tanh(), 0, 0, False)",
                         "border": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2) * 2, 1, 1, True)"})
 add("native_group_norm", {"0": "torch.native_group_norm(randn(2, 4, 3), None, None, 2, 4, 3, 2, 1e-5)"})
@@ -605,6 +610,9 @@ U = "literal([[3.0, 1.0, 3.0], [1.0, float('nan'), float('nan')]])"
 R = "literal([[1, 2], [0, 5], [1, 2], [0, 1]], torch.int64)"
 add("_unique2", {"0": f"torch.unique({U})", "all": f"torch.unique({U}, sorted=False, return_inverse=True, return_counts=True)",
                  "empty": "torch.unique(randn(2, 0), return_inverse=True, return_counts=True)", "t": f"torch.unique({XT} > 0, return_inverse=True)"}, exact=True)
+add("_unique", {"0": f"torch.ops.aten._unique({U})", "inverse": f"torch.ops.aten._unique({U}, False, True)",
+                "bool": f"torch.ops.aten._unique({XT} > 0, True, True)", "empty": "torch.ops.aten._unique(randn(2, 0), True, True)",
+                "nan": "torch.ops.aten._unique(literal([1.0, float('nan'), 1.0, float('nan')]), False, True)"}, exact=True)
 add("unique_dim", {"0": f"torch.unique({R}, dim=0)", "all": f"torch.unique({R}, dim=1, return_inverse=True, return_counts=True)",
                    "empty_rows": "torch.unique(randn(0, 3), dim=0, return_counts=True)", "empty_other": "torch.unique(randn(3, 0), dim=0)"}, exact=True)
 add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1, 3], torch.int64))",
@@ -1072,6 +1080,12 @@ DOOR_SAMPLES = {
     "binary_cross_entropy_backward": (f"a0 = {_M((3, 4), 3)}; a1 = {_M((3, 4), 1, 'prob')}; a2 = {_M((3, 4), 2, 'prob')}; "
                                       f"bw = {_M((3, 4), 4, 'pos')}; ", f"{_A}binary_cross_entropy_backward(a0, a1, a2, bw, 0)"),
     "block_diag": (f"a0 = {_M((2, 3), 1)}; a1 = {_M((3,), 2)}; a2 = {_M((), 3)}; ", f"{_A}block_diag([a0, a1, a2])"),
+    # index_fill with a 0-d value tensor: value's gradient sums grad over the unique indices
+    "index_fill.int_Tensor": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((), 2)}; fi = torch.tensor([2, 0, 2]); ",
+                              f"{_A}index_fill(a0, 1, fi, a1)"),
+    "put_": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3,), 2)}; pi = torch.tensor([0, 7, 11]); ", f"{_A}put_(a0.clone(), pi, a1, True)"),
+    "im2col": (f"a0 = {_M((1, 2, 4, 5), 1)}; ", f"{_A}im2col(a0, [2, 3], [1, 1], [1, 0], [2, 1])"),
+    "col2im": (f"a0 = {_M((1, 12, 9), 1)}; ", f"{_A}col2im(a0, [4, 5], [2, 3], [1, 1], [1, 0], [2, 1])"),
     # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
     "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
@@ -1318,3 +1332,24 @@ add("block_diag_backward", {
                "out = vjp(torch.block_diag(a, z), [a, z])",
     "one": "a = randn(3, 2, seed=1); requires_grad(a); out = vjp(torch.block_diag(a), [a])",
     "partial": "a = randn(2, 2, seed=1); b = randn(2, 2, seed=2); requires_grad(b); out = vjp(torch.block_diag(a, b), [b])"})
+add("index_fill.int_Tensor_backward", {
+    "repeated": "x = randn(4, 5, seed=1); v = literal(2.0); i = literal([3, 1, 3, 3], torch.int64); requires_grad(x, v); "
+                "out = vjp(x.index_fill(1, i, v), [x, v])",
+    "dim0_t": "x = make((4, 3), layout='t', seed=1); v = literal(-1.0); i = literal([2], torch.int64); requires_grad(x, v); "
+              "out = vjp(x.index_fill(0, i, v), [x, v])",
+    "value_only": "x = randn(3, 4, seed=1); v = literal(0.5); i = literal([0, 2], torch.int64); requires_grad(v); "
+                  "out = vjp(torch.index_fill(x, -1, i, v), [v])",
+    "neg_index": "x = randn(3, 4, seed=1); v = literal(0.5); i = literal([-1, 3], torch.int64); requires_grad(x, v); "
+                 "out = vjp(torch.index_fill(x, 1, i, v), [x, v])"})
+add("put__backward", {
+    "accumulate": "x = randn(3, 4, seed=1); s = randn(5, seed=2); i = literal([0, 7, 11, 7, 2], torch.int64); requires_grad(x, s); "
+                  "out = vjp(x.clone().put_(i, s, accumulate=True), [x, s])",
+    "replace": "x = randn(3, 4, seed=1); s = randn(2, 2, seed=2); i = literal([[1, 5], [-1, 6]], torch.int64); requires_grad(x, s); "
+               "out = vjp(x.clone().put_(i, s), [x, s])",
+    "t": "x = make((4, 3), layout='t', seed=1); s = randn(3, seed=2); i = literal([0, 4, 8], torch.int64); requires_grad(x, s); "
+         "out = vjp(x.clone().put_(i, s), [x, s])"})
+add("im2col_backward", {
+    "0": VJ.format(x="randn(2, 3, 5, 6, seed=1)", call=f"{F}.unfold(x, (2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2))"),
+    "unbatched_t": VJ.format(x="make((3, 4, 5), layout='t', seed=1)", call=f"{F}.unfold(x, 2)")})
+add("col2im_backward", {
+    "overlap": VJ.format(x="randn(2, 12, 12, seed=1)", call=f"{F}.fold(x, (5, 4), (2, 3), dilation=(1, 2), padding=1, stride=(1, 2))")})
