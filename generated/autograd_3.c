@@ -5027,6 +5027,174 @@ fail_:
     return NULL;
 }
 
+/* MultiMarginLossBackward0: aten::multi_margin_loss
+ *   self: multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_value p;
+    tn_value margin;
+    tn_saved weight_;
+    int64_t reduction;
+} MultiMarginLossBackward0;
+
+static int
+MultiMarginLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_multi_margin_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), n->p, n->margin, tn_value_tensor(weight), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+MultiMarginLossBackward0_release(tn_node *n_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+MultiMarginLossBackward0_finalize(tn_node *n_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MultiMarginLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_p(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((MultiMarginLossBackward0 *)self)->p);
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_margin(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((MultiMarginLossBackward0 *)self)->margin);
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MultiMarginLossBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef MultiMarginLossBackward0_getset[] = {
+    {"_saved_self", MultiMarginLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", MultiMarginLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_p", MultiMarginLossBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_margin", MultiMarginLossBackward0_get_margin, NULL, NULL, NULL},
+    {"_saved_weight", MultiMarginLossBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", MultiMarginLossBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MultiMarginLossBackward0 = {
+    .name = "MultiMarginLossBackward0",
+    .basicsize = sizeof(MultiMarginLossBackward0),
+    .apply = MultiMarginLossBackward0_apply,
+    .release = MultiMarginLossBackward0_release,
+    .finalize = MultiMarginLossBackward0_finalize,
+    .traverse = MultiMarginLossBackward0_traverse,
+    .getset = MultiMarginLossBackward0_getset,
+    .op = "aten::multi_margin_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_multi_margin_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "weight", "multi_margin_loss") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)tn_node_new(&tn_kind_MultiMarginLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->p = a_[2];
+    n->margin = a_[3];
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MultilabelMarginLossBackward0: aten::multilabel_margin_loss_forward
  *   self: multilabel_margin_loss_backward(grad, self, target, reduction, is_target)
  */
@@ -10471,192 +10639,6 @@ tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward1: aten::pow.Tensor_Tensor
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- *   self: pow_backward_self(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward1;
-
-static int
-PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward1_release(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward1_finalize(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward1_getset[] = {
-    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward1 = {
-    .name = "PowBackward1",
-    .basicsize = sizeof(PowBackward1),
-    .apply = PowBackward1_apply,
-    .release = PowBackward1_release,
-    .finalize = PowBackward1_finalize,
-    .traverse = PowBackward1_traverse,
-    .getset = PowBackward1_getset,
-    .op = "aten::pow.Tensor_Tensor",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,6 +9,152 @@
 
 #include <math.h>
 
+/* SpecialXlog1PyBackward0: aten::special_xlog1py
+ *   other: grad * self / (other + 1)
+ *   self: at::special_xlog1py(grad,  other).masked_fill((self == 0.) & (other <= -1.), 0.)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialXlog1PyBackward0;
+
+static int
+SpecialXlog1PyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_special_xlog1py, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_double((-1.0))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_bitwise_and__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8]), tn_value_double(0.0)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialXlog1PyBackward0_release(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialXlog1PyBackward0_finalize(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialXlog1PyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialXlog1PyBackward0_getset[] = {
+    {"_saved_self", SpecialXlog1PyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialXlog1PyBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialXlog1PyBackward0 = {
+    .name = "SpecialXlog1PyBackward0",
+    .basicsize = sizeof(SpecialXlog1PyBackward0),
+    .apply = SpecialXlog1PyBackward0_apply,
+    .release = SpecialXlog1PyBackward0_release,
+    .finalize = SpecialXlog1PyBackward0_finalize,
+    .traverse = SpecialXlog1PyBackward0_traverse,
+    .getset = SpecialXlog1PyBackward0_getset,
+    .op = "aten::special_xlog1py",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)tn_node_new(&tn_kind_SpecialXlog1PyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SpecialZetaBackward0: aten::special_zeta
  *   other: grad * -self * special_zeta(self + 1., other)
  *   self: not_implemented("zeta")

@@ -1762,7 +1762,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_mul__out, TN_AG_OUT, NULL},
     {TN_OP_mul___Scalar, TN_AG_RECORD, tn_ag_record_mul___Scalar},
     {TN_OP_mul___Tensor, TN_AG_RECORD, tn_ag_record_mul___Tensor},
-    {TN_OP_multi_margin_loss, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_multi_margin_loss, TN_AG_RECORD, tn_ag_record_multi_margin_loss},
     {TN_OP_multi_margin_loss__out, TN_AG_OUT, NULL, 0x2},
     {TN_OP_multi_margin_loss_backward, TN_AG_NOTIMPL, NULL},
     {TN_OP_multi_margin_loss_backward__grad_input, TN_AG_NOTIMPL, NULL},

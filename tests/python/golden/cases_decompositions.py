@@ -1086,6 +1086,8 @@ DOOR_SAMPLES = {
     "put_": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3,), 2)}; pi = torch.tensor([0, 7, 11]); ", f"{_A}put_(a0.clone(), pi, a1, True)"),
     "im2col": (f"a0 = {_M((1, 2, 4, 5), 1)}; ", f"{_A}im2col(a0, [2, 3], [1, 1], [1, 0], [2, 1])"),
     "col2im": (f"a0 = {_M((1, 12, 9), 1)}; ", f"{_A}col2im(a0, [4, 5], [2, 3], [1, 1], [1, 0], [2, 1])"),
+    "multi_margin_loss": (f"a0 = {_M((3, 4), 1)}; mt = torch.tensor([0, 3, 1]); mw = {_M((4,), 4, 'pos')}; ",
+                          f"{_A}multi_margin_loss(a0, mt, 2, 0.7, mw)"),
     # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
     "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
@@ -1353,3 +1355,31 @@ add("im2col_backward", {
     "unbatched_t": VJ.format(x="make((3, 4, 5), layout='t', seed=1)", call=f"{F}.unfold(x, 2)")})
 add("col2im_backward", {
     "overlap": VJ.format(x="randn(2, 12, 12, seed=1)", call=f"{F}.fold(x, (5, 4), (2, 3), dilation=(1, 2), padding=1, stride=(1, 2))")})
+# multi_margin_loss: its backward op computed at the door (LossMultiMargin.cpp's kernel, vectorised)
+MMX, MMT = "randn(3, 4, seed=1)", "literal([0, 3, 1], torch.int64)"
+_MMB = "torch.ops.aten.multi_margin_loss_backward"
+add("multi_margin_loss_backward", {
+    "p1": f"{_MMB}(literal(1.5), {MMX}, {MMT}, 1, 1.0, None, 1)",
+    "p2_weight_none": f"{_MMB}(randn(3, seed=2), {XT}, {MMT}, 2, 0.5, make((4,), role='pos', seed=3), 0)",
+    "sum_1d": f"{_MMB}(literal(2.0), randn(5, seed=1), literal(2, torch.int64), 1, 0.3, None, 2)",
+    "0d": f"{_MMB}(literal(1.0), literal(0.5), literal(0, torch.int64), 2, 1.0, None, 1)",
+    "empty": f"{_MMB}(literal(1.0), randn(0, 4), literal([], torch.int64), 1, 1.0, None, 1)",
+    "f64": f"{_MMB}(literal(1.0, torch.float64), randn(3, 4, seed=1, dtype=torch.float64), {MMT}, 2, 1.0, None, 1)",
+    "bad_p": f"{_MMB}(literal(1.0), {MMX}, {MMT}, 3, 1.0, None, 1)",
+    "bad_target_size": f"{_MMB}(literal(1.0), {MMX}, literal([0, 1], torch.int64), 1, 1.0, None, 1)",
+    "bad_weight": f"{_MMB}(literal(1.0), {MMX}, {MMT}, 1, 1.0, randn(3, seed=2), 1)",
+    "out_of_range": f"{_MMB}(literal(1.0), {MMX}, literal([0, 4, 1], torch.int64), 1, 1.0, None, 1)",
+    "negative": f"{_MMB}(literal(1.0), {MMX}, literal([0, -1, 1], torch.int64), 1, 1.0, None, 1)",
+    "int": f"{_MMB}(literal(1.0), literal([[1, 2], [3, 4]], torch.int32), literal([0, 1], torch.int64), 1, 1.0, None, 1)",
+    "int_target": f"{_MMB}(literal(1.0), {MMX}, {MMT}.int(), 1, 1.0, None, 1)",
+    "go_dtype": f"{_MMB}(literal(1.0, torch.float64), {MMX}, {MMT}, 1, 1.0, None, 1)",
+    "bad_rank": f"{_MMB}(literal(1.0), randn(2, 3, 4, seed=1), {MMT}, 1, 1.0, None, 1)"})
+for _red in ("mean", "sum", "none"):
+    add("multi_margin_loss_backward", {
+        f"vjp_p1_{_red}": VJ.format(x=MMX, call=f"{F}.multi_margin_loss(x, {MMT}, reduction='{_red}')"),
+        f"vjp_p2_w_{_red}": VJ.format(x="make((5, 3), layout='t', seed=1)",
+                                      call=f"{F}.multi_margin_loss(x, literal([2, 0, 0, 1, 2], torch.int64), p=2, margin=0.8, "
+                                           f"weight=make((3,), role='pos', seed=3), reduction='{_red}')")})
+add("multi_margin_loss_backward", {"vjp_1d": VJ.format(x="randn(6, seed=1)", call=f"{F}.multi_margin_loss(x, literal([4], torch.int64), margin=2.0)"),
+                                   # a tie: z == 0 at d != target takes no gradient
+                                   "vjp_tie": VJ.format(x="literal([[1.0, 0.0, 0.5]])", call=f"{F}.multi_margin_loss(x, literal([0], torch.int64))")})
