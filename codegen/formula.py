@@ -57,7 +57,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
 
 
 TEMPLATES = {"std::tuple", "std::make_tuple", "std::optional", "c10::optional", "std::vector", "std::array",
-             "at::ArrayRef", "c10::ArrayRef"}
+             "at::ArrayRef", "c10::ArrayRef", "std::get"}
 
 BINARY = {
     "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
@@ -466,6 +466,12 @@ class Emitter:
                 return Val("TUP", "{" + ", ".join(["NULL"] * len(f.args)) + "}", n=len(f.args))
             if f.value == "std::optional" and len(args) == 1:
                 return self.emit(args[0])
+            if f.value == "std::get" and len(args) == 1 and len(f.args) == 1 and f.args[0].isdigit():
+                # std::get<k>(a tuple an ATen call returned): its k-th tensor, owned by the tuple's temps
+                tup, k = self.emit(args[0]), int(f.args[0])
+                if tup.ty != "TUP" or k >= tup.n:
+                    raise Untranslatable("std::get of a non-tuple")
+                return Val("T", tup.c.strip("{}").split(", ")[k])
             raise Untranslatable(f"template call {f.value}")
         if f.kind != "name":
             raise Untranslatable("call of an expression")

@@ -1144,6 +1144,132 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveMaxPool2DBackwardBackward0: aten::adaptive_max_pool2d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} AdaptiveMaxPool2DBackwardBackward0;
+
+static int
+AdaptiveMaxPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool2DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool2DBackwardBackward0_getset[] = {
+    {"_saved_indices", AdaptiveMaxPool2DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool2DBackwardBackward0 = {
+    .name = "AdaptiveMaxPool2DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool2DBackwardBackward0),
+    .apply = AdaptiveMaxPool2DBackwardBackward0_apply,
+    .release = AdaptiveMaxPool2DBackwardBackward0_release,
+    .finalize = AdaptiveMaxPool2DBackwardBackward0_finalize,
+    .traverse = AdaptiveMaxPool2DBackwardBackward0_traverse,
+    .getset = AdaptiveMaxPool2DBackwardBackward0_getset,
+    .op = "aten::adaptive_max_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_adaptive_max_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "adaptive_max_pool2d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveMaxPool2DBackwardBackward0 *n = (AdaptiveMaxPool2DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AdaptiveMaxPool3DBackward0: aten::adaptive_max_pool3d
  *   self: adaptive_max_pool3d_backward(grad, self, result1)
  */
@@ -1259,6 +1385,132 @@ tn_ag_record_adaptive_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveMaxPool3DBackwardBackward0: aten::adaptive_max_pool3d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 3)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} AdaptiveMaxPool3DBackwardBackward0;
+
+static int
+AdaptiveMaxPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool3DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool3DBackwardBackward0_getset[] = {
+    {"_saved_indices", AdaptiveMaxPool3DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool3DBackwardBackward0 = {
+    .name = "AdaptiveMaxPool3DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool3DBackwardBackward0),
+    .apply = AdaptiveMaxPool3DBackwardBackward0_apply,
+    .release = AdaptiveMaxPool3DBackwardBackward0_release,
+    .finalize = AdaptiveMaxPool3DBackwardBackward0_finalize,
+    .traverse = AdaptiveMaxPool3DBackwardBackward0_traverse,
+    .getset = AdaptiveMaxPool3DBackwardBackward0_getset,
+    .op = "aten::adaptive_max_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_adaptive_max_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "adaptive_max_pool3d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveMaxPool3DBackwardBackward0 *n = (AdaptiveMaxPool3DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3333,6 +3585,165 @@ tn_ag_record_amin(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AminmaxBackward0: aten::aminmax
+ *   self: aminmax_backward(self, dim, keepdim, grad_min, grad_max, min, max)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_int dim;
+    int keepdim;
+    tn_saved min_;
+    tn_saved max_;
+} AminmaxBackward0;
+
+static int
+AminmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *min = t_[1] = tn_saved_unpack(&n->min_, n_);
+    if (!min && PyErr_Occurred()) goto fail_;
+    PyObject *max = t_[2] = tn_saved_unpack(&n->max_, n_);
+    if (!max && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_aminmax_backward(self, n->dim, n->keepdim, tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), min, max);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+AminmaxBackward0_release(tn_node *n_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->min_);
+    tn_saved_release(&n->max_);
+    (void)n;
+}
+
+static void
+AminmaxBackward0_finalize(tn_node *n_)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AminmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AminmaxBackward0 *n = (AminmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->min_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->max_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AminmaxBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AminmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AminmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+AminmaxBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AminmaxBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+AminmaxBackward0_get_min(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->min_, TN_NODE(self));
+}
+
+static PyObject *
+AminmaxBackward0_get_max(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AminmaxBackward0 *)self)->max_, TN_NODE(self));
+}
+
+static PyGetSetDef AminmaxBackward0_getset[] = {
+    {"_saved_self", AminmaxBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", AminmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", AminmaxBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_min", AminmaxBackward0_get_min, NULL, NULL, NULL},
+    {"_saved_max", AminmaxBackward0_get_max, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AminmaxBackward0 = {
+    .name = "AminmaxBackward0",
+    .basicsize = sizeof(AminmaxBackward0),
+    .apply = AminmaxBackward0_apply,
+    .release = AminmaxBackward0_release,
+    .finalize = AminmaxBackward0_finalize,
+    .traverse = AminmaxBackward0_traverse,
+    .getset = AminmaxBackward0_getset,
+    .op = "aten::aminmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+PyObject *
+tn_ag_record_aminmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AminmaxBackward0 *n = (AminmaxBackward0 *)tn_node_new(&tn_kind_AminmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = (tn_opt_int){a_[1].tag != TN_V_NONE, a_[1].u.i};
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->min_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->max_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6459,6 +6870,191 @@ fail_:
     return NULL;
 }
 
+/* BinaryCrossEntropyBackwardBackward0: aten::binary_cross_entropy_backward
+ *   grad_output: binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)
+ *   self: binary_cross_entropy_double_backward(grad_output, grad, self, target, weight, reduction)
+ *   target: binary_cross_entropy_double_backward_target(grad, grad_output, self, target, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+    tn_saved grad_output_;
+} BinaryCrossEntropyBackwardBackward0;
+
+static int
+BinaryCrossEntropyBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[3] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_fm_binary_cross_entropy_double_backward(grad_output, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_fm_binary_cross_entropy_double_backward_target(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, target, weight, n->reduction);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyBackwardBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyBackwardBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+BinaryCrossEntropyBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef BinaryCrossEntropyBackwardBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_grad_output", BinaryCrossEntropyBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyBackwardBackward0 = {
+    .name = "BinaryCrossEntropyBackwardBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyBackwardBackward0),
+    .apply = BinaryCrossEntropyBackwardBackward0_apply,
+    .release = BinaryCrossEntropyBackwardBackward0_release,
+    .finalize = BinaryCrossEntropyBackwardBackward0_finalize,
+    .traverse = BinaryCrossEntropyBackwardBackward0_traverse,
+    .getset = BinaryCrossEntropyBackwardBackward0_getset,
+    .op = "aten::binary_cross_entropy_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[3]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "weight", "binary_cross_entropy_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    BinaryCrossEntropyBackwardBackward0 *n = (BinaryCrossEntropyBackwardBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BinaryCrossEntropyWithLogitsBackward0: aten::binary_cross_entropy_with_logits
  *   self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
  *   target: binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
@@ -6622,6 +7218,116 @@ tn_ag_record_binary_cross_entropy_with_logits(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
     if (tn_saved_save(&n->pos_weight_, pos_weight, n_, 0) < 0) goto fail_;
     n->reduction = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* BlockDiagBackward0: aten::block_diag
+ *   tensors: block_diag_backward(grad, to_args_sizes(tensors), to_args_scalartypes(tensors))
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_sizes_list tensors_args_sizes;
+    tn_ag_dtypes tensors_args_scalartypes;
+    Py_ssize_t tensors_size_;
+} BlockDiagBackward0;
+
+static int
+BlockDiagBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs_range(n_, 0, (int)n->tensors_size_)) {
+        if (any_grad_defined_) {
+            if (tn_ag_vec_alloc(&v0_, (Py_ssize_t)n->tensors_size_) < 0) goto fail_;
+            vecs_[nvecs_++] = &v0_;
+            if (tn_fm_block_diag_backward(v0_.v, v0_.n, tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->tensors_args_sizes, &n->tensors_args_scalartypes) < 0) goto fail_;
+            for (Py_ssize_t i_ = 0; i_ < v0_.n; i_++)
+                if (tn_ag_needs(n_, 0 + (int)i_)) out_[0 + i_] = Py_XNewRef(v0_.v[i_]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+BlockDiagBackward0_release(tn_node *n_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    (void)n;
+}
+
+static void
+BlockDiagBackward0_finalize(tn_node *n_)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    tn_ag_free_sizes_list(&n->tensors_args_sizes);
+    tn_ag_free_dtypes(&n->tensors_args_scalartypes);
+    (void)n;
+}
+
+static int
+BlockDiagBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef BlockDiagBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_BlockDiagBackward0 = {
+    .name = "BlockDiagBackward0",
+    .basicsize = sizeof(BlockDiagBackward0),
+    .apply = BlockDiagBackward0_apply,
+    .release = BlockDiagBackward0_release,
+    .finalize = BlockDiagBackward0_finalize,
+    .traverse = BlockDiagBackward0_traverse,
+    .getset = BlockDiagBackward0_getset,
+    .op = "aten::block_diag",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::block_diag(Tensor[] tensors) -> Tensor */
+PyObject *
+tn_ag_record_block_diag(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    BlockDiagBackward0 *n = (BlockDiagBackward0 *)tn_node_new(&tn_kind_BlockDiagBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->tensors_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_sizes_list_save(&n->tensors_args_sizes, &a_[0]) < 0) goto fail_;
+    if (tn_ag_dtypes_save(&n->tensors_args_scalartypes, &a_[0]) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -10252,296 +10958,6 @@ tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CosBackward0: aten::cos
- *   self: grad * -self.sin().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CosBackward0;
-
-static int
-CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_conj(t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-CosBackward0_release(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CosBackward0_finalize(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CosBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CosBackward0_getset[] = {
-    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CosBackward0 = {
-    .name = "CosBackward0",
-    .basicsize = sizeof(CosBackward0),
-    .apply = CosBackward0_apply,
-    .release = CosBackward0_release,
-    .finalize = CosBackward0_finalize,
-    .traverse = CosBackward0_traverse,
-    .getset = CosBackward0_getset,
-    .op = "aten::cos",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cos(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cos(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cos_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CoshBackward0: aten::cosh
- *   self: grad * self.sinh().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CoshBackward0;
-
-static int
-CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sinh, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_conj(t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-CoshBackward0_release(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CoshBackward0_finalize(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CoshBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CoshBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CoshBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CoshBackward0_getset[] = {
-    {"_saved_self", CoshBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CoshBackward0 = {
-    .name = "CoshBackward0",
-    .basicsize = sizeof(CoshBackward0),
-    .apply = CoshBackward0_apply,
-    .release = CoshBackward0_release,
-    .finalize = CoshBackward0_finalize,
-    .traverse = CoshBackward0_traverse,
-    .getset = CoshBackward0_getset,
-    .op = "aten::cosh",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cosh(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cosh(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cosh_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cosh_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

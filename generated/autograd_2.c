@@ -512,6 +512,132 @@ fail_:
     return NULL;
 }
 
+/* FractionalMaxPool2DBackwardBackward0: aten::fractional_max_pool2d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} FractionalMaxPool2DBackwardBackward0;
+
+static int
+FractionalMaxPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool2DBackwardBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+FractionalMaxPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool2DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool2DBackwardBackward0_getset[] = {
+    {"_saved_indices", FractionalMaxPool2DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool2DBackwardBackward0 = {
+    .name = "FractionalMaxPool2DBackwardBackward0",
+    .basicsize = sizeof(FractionalMaxPool2DBackwardBackward0),
+    .apply = FractionalMaxPool2DBackwardBackward0_apply,
+    .release = FractionalMaxPool2DBackwardBackward0_release,
+    .finalize = FractionalMaxPool2DBackwardBackward0_finalize,
+    .traverse = FractionalMaxPool2DBackwardBackward0_traverse,
+    .getset = FractionalMaxPool2DBackwardBackward0_getset,
+    .op = "aten::fractional_max_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_fractional_max_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "indices", "fractional_max_pool2d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    FractionalMaxPool2DBackwardBackward0 *n = (FractionalMaxPool2DBackwardBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* FractionalMaxPool3DBackward0: aten::fractional_max_pool3d
  *   self: fractional_max_pool3d_backward(grad, self, kernel_size, output_size, result1)
  */
@@ -649,6 +775,132 @@ tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FractionalMaxPool3DBackwardBackward0: aten::fractional_max_pool3d_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 3)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} FractionalMaxPool3DBackwardBackward0;
+
+static int
+FractionalMaxPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool3DBackwardBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+FractionalMaxPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool3DBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool3DBackwardBackward0_getset[] = {
+    {"_saved_indices", FractionalMaxPool3DBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool3DBackwardBackward0 = {
+    .name = "FractionalMaxPool3DBackwardBackward0",
+    .basicsize = sizeof(FractionalMaxPool3DBackwardBackward0),
+    .apply = FractionalMaxPool3DBackwardBackward0_apply,
+    .release = FractionalMaxPool3DBackwardBackward0_release,
+    .finalize = FractionalMaxPool3DBackwardBackward0_finalize,
+    .traverse = FractionalMaxPool3DBackwardBackward0_traverse,
+    .getset = FractionalMaxPool3DBackwardBackward0_getset,
+    .op = "aten::fractional_max_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_fractional_max_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "indices", "fractional_max_pool3d_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    FractionalMaxPool3DBackwardBackward0 *n = (FractionalMaxPool3DBackwardBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -1619,6 +1871,149 @@ tn_ag_record_glu(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* GluBackwardBackward0: aten::glu_backward
+ *   grad_output: glu_double_backward_grad_output(grad, self, dim)
+ *   self: glu_double_backward(grad, grad_output, self, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved grad_output_;
+} GluBackwardBackward0;
+
+static int
+GluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_glu_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_glu_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, n->dim);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+GluBackwardBackward0_release(tn_node *n_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+GluBackwardBackward0_finalize(tn_node *n_)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GluBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GluBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GluBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+GluBackwardBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GluBackwardBackward0 *)self)->dim);
+}
+
+static PyObject *
+GluBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GluBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef GluBackwardBackward0_getset[] = {
+    {"_saved_self", GluBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", GluBackwardBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", GluBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GluBackwardBackward0 = {
+    .name = "GluBackwardBackward0",
+    .basicsize = sizeof(GluBackwardBackward0),
+    .apply = GluBackwardBackward0_apply,
+    .release = GluBackwardBackward0_release,
+    .finalize = GluBackwardBackward0_finalize,
+    .traverse = GluBackwardBackward0_traverse,
+    .getset = GluBackwardBackward0_getset,
+    .op = "aten::glu_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_glu_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GluBackwardBackward0 *n = (GluBackwardBackward0 *)tn_node_new(&tn_kind_GluBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -3342,6 +3737,189 @@ fail_:
     return NULL;
 }
 
+/* HuberLossBackwardBackward0: aten::huber_loss_backward
+ *   grad_output: huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)
+ *   self: huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+ *   target: -huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved grad_output_;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    double delta;
+} HuberLossBackwardBackward0;
+
+static int
+HuberLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *grad_output = t_[0] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    PyObject *self = t_[1] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[2] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_huber_loss_double_backward_grad_output(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, target, n->reduction, n->delta);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_fm_huber_loss_double_backward(t_[4], self, target, n->reduction, n->delta);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_fm_huber_loss_double_backward(t_[6], self, target, n->reduction, n->delta);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+HuberLossBackwardBackward0_release(tn_node *n_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    tn_saved_release(&n->grad_output_);
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+HuberLossBackwardBackward0_finalize(tn_node *n_)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HuberLossBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((HuberLossBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+HuberLossBackwardBackward0_get_delta(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((HuberLossBackwardBackward0 *)self)->delta);
+}
+
+static PyGetSetDef HuberLossBackwardBackward0_getset[] = {
+    {"_saved_grad_output", HuberLossBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {"_saved_self", HuberLossBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", HuberLossBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", HuberLossBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_delta", HuberLossBackwardBackward0_get_delta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HuberLossBackwardBackward0 = {
+    .name = "HuberLossBackwardBackward0",
+    .basicsize = sizeof(HuberLossBackwardBackward0),
+    .apply = HuberLossBackwardBackward0_apply,
+    .release = HuberLossBackwardBackward0_release,
+    .finalize = HuberLossBackwardBackward0_finalize,
+    .traverse = HuberLossBackwardBackward0_traverse,
+    .getset = HuberLossBackwardBackward0_getset,
+    .op = "aten::huber_loss_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor */
+PyObject *
+tn_ag_record_huber_loss_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    HuberLossBackwardBackward0 *n = (HuberLossBackwardBackward0 *)tn_node_new(&tn_kind_HuberLossBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    n->delta = a_[4].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* HypotBackward0: aten::hypot
  *   other: grad * other / result
  *   self: grad * self / result
@@ -4064,6 +4642,162 @@ fail_:
     return NULL;
 }
 
+/* Im2ColBackward0: aten::im2col
+ *   self: col2im_symint(grad, {self.sym_size(-2), self.sym_size(-1)}, kernel_size, dilation, padding, stride)
+ */
+typedef struct {
+    tn_node base;
+    int64_t self_sym_argsize_minus_2;
+    int64_t self_sym_argsize_minus_1;
+    tn_ag_ints kernel_size;
+    tn_ag_ints dilation;
+    tn_ag_ints padding;
+    tn_ag_ints stride;
+} Im2ColBackward0;
+
+static int
+Im2ColBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int64_t v0_[2];
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_[0] = n->self_sym_argsize_minus_2;
+            v0_[1] = n->self_sym_argsize_minus_1;
+            t_[0] = tn_ag_op(TN_OP_col2im, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints((tn_ints){v0_, 2, false}), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->stride))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Im2ColBackward0_release(tn_node *n_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    (void)n;
+}
+
+static void
+Im2ColBackward0_finalize(tn_node *n_)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->dilation);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+Im2ColBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Im2ColBackward0 *n = (Im2ColBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Im2ColBackward0_get_self_sym_argsize_minus_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((Im2ColBackward0 *)self)->self_sym_argsize_minus_2);
+}
+
+static PyObject *
+Im2ColBackward0_get_self_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((Im2ColBackward0 *)self)->self_sym_argsize_minus_1);
+}
+
+static PyObject *
+Im2ColBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+Im2ColBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->dilation);
+}
+
+static PyObject *
+Im2ColBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->padding);
+}
+
+static PyObject *
+Im2ColBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Im2ColBackward0 *)self)->stride);
+}
+
+static PyGetSetDef Im2ColBackward0_getset[] = {
+    {"_saved_self_sym_argsize_minus_2", Im2ColBackward0_get_self_sym_argsize_minus_2, NULL, NULL, NULL},
+    {"_saved_self_sym_argsize_minus_1", Im2ColBackward0_get_self_sym_argsize_minus_1, NULL, NULL, NULL},
+    {"_saved_kernel_size", Im2ColBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_dilation", Im2ColBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_padding", Im2ColBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_stride", Im2ColBackward0_get_stride, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Im2ColBackward0 = {
+    .name = "Im2ColBackward0",
+    .basicsize = sizeof(Im2ColBackward0),
+    .apply = Im2ColBackward0_apply,
+    .release = Im2ColBackward0_release,
+    .finalize = Im2ColBackward0_finalize,
+    .traverse = Im2ColBackward0_traverse,
+    .getset = Im2ColBackward0_getset,
+    .op = "aten::im2col",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
+PyObject *
+tn_ag_record_im2col(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Im2ColBackward0 *n = (Im2ColBackward0 *)tn_node_new(&tn_kind_Im2ColBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_size_save(&n->self_sym_argsize_minus_2, self, -2) < 0) goto fail_;
+    if (tn_ag_size_save(&n->self_sym_argsize_minus_1, self, -1) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[4]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexAddBackward0: aten::index_add
  *   self: grad
  *   source: maybe_multiply(source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0)), alpha)
@@ -4684,6 +5418,144 @@ tn_ag_record_index_fill__int_Scalar(tn_op *op_, tn_value *a_)
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexFillBackward1: aten::index_fill.int_Tensor
+ *   self: grad.index_fill(dim, index, 0)
+ *   value: grad.index_select(dim, std::get<0>(at::_unique(index, / *sorted=* /false))).sum()
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+} IndexFillBackward1;
+
+static int
+IndexFillBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP__unique, (tn_value[]){tn_value_tensor(index), tn_ag_value_bool(0), tn_ag_value_bool(0)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_tuple_item(t_[2], 0);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_tuple_item(t_[2], 1);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(t_[3])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_sum, (tn_value[]){tn_value_tensor(t_[5]), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexFillBackward1_release(tn_node *n_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+IndexFillBackward1_finalize(tn_node *n_)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    (void)n;
+}
+
+static int
+IndexFillBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexFillBackward1 *n = (IndexFillBackward1 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexFillBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexFillBackward1 *)self)->dim);
+}
+
+static PyObject *
+IndexFillBackward1_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexFillBackward1 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexFillBackward1_getset[] = {
+    {"_saved_dim", IndexFillBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexFillBackward1_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexFillBackward1 = {
+    .name = "IndexFillBackward1",
+    .basicsize = sizeof(IndexFillBackward1),
+    .apply = IndexFillBackward1_apply,
+    .release = IndexFillBackward1_release,
+    .finalize = IndexFillBackward1_finalize,
+    .traverse = IndexFillBackward1_traverse,
+    .getset = IndexFillBackward1_getset,
+    .op = "aten::index_fill.int_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+PyObject *
+tn_ag_record_index_fill__int_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *value = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexFillBackward1 *n = (IndexFillBackward1 *)tn_node_new(&tn_kind_IndexFillBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, value) < 0)
         goto fail_;
     n->dim = a_[1].u.i;
     if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
@@ -9749,446 +10621,6 @@ tn_ag_record_logaddexp2(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogaddexpBackward0: aten::logaddexp
- *   other: grad / (1 + exp(self - other)).conj()
- *   self: grad / (1 + exp(other - self)).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} LogaddexpBackward0;
-
-static int
-LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[12] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_conj(t_[4]);
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_conj(t_[9]);
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[11]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 12);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogaddexpBackward0_release(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-LogaddexpBackward0_finalize(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogaddexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogaddexpBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef LogaddexpBackward0_getset[] = {
-    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogaddexpBackward0 = {
-    .name = "LogaddexpBackward0",
-    .basicsize = sizeof(LogaddexpBackward0),
-    .apply = LogaddexpBackward0_apply,
-    .release = LogaddexpBackward0_release,
-    .finalize = LogaddexpBackward0_finalize,
-    .traverse = LogaddexpBackward0_traverse,
-    .getset = LogaddexpBackward0_getset,
-    .op = "aten::logaddexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogitBackward0: aten::logit
- *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_opt_double eps;
-} LogitBackward0;
-
-static int
-LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            if (tn_ag_grad_mode()) {
-                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
-                if (!t_[1] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[1]);
-            } else {
-                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
-                if (!t_[2] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[2]);
-            }
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogitBackward0_release(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogitBackward0_finalize(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogitBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogitBackward0_get_eps(PyObject *self, void *c)
-{
-    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
-}
-
-static PyGetSetDef LogitBackward0_getset[] = {
-    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogitBackward0 = {
-    .name = "LogitBackward0",
-    .basicsize = sizeof(LogitBackward0),
-    .apply = LogitBackward0_apply,
-    .release = LogitBackward0_release,
-    .finalize = LogitBackward0_finalize,
-    .traverse = LogitBackward0_traverse,
-    .getset = LogitBackward0_getset,
-    .op = "aten::logit",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *
-tn_ag_record_logit(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_logit_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,6 +9,446 @@
 
 #include <math.h>
 
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[12] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 12);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogitBackward0: aten::logit
+ *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_double eps;
+} LogitBackward0;
+
+static int
+LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (tn_ag_grad_mode()) {
+                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[1]);
+            } else {
+                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[2]);
+            }
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogitBackward0_release(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogitBackward0_finalize(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogitBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogitBackward0_get_eps(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
+}
+
+static PyGetSetDef LogitBackward0_getset[] = {
+    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogitBackward0 = {
+    .name = "LogitBackward0",
+    .basicsize = sizeof(LogitBackward0),
+    .apply = LogitBackward0_apply,
+    .release = LogitBackward0_release,
+    .finalize = LogitBackward0_finalize,
+    .traverse = LogitBackward0_traverse,
+    .getset = LogitBackward0_getset,
+    .op = "aten::logit",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logit(Tensor self, float? eps=None) -> Tensor */
+PyObject *
+tn_ag_record_logit(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_logit_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LogsumexpBackward0: aten::logsumexp
  *   self: logsumexp_backward(grad, self, result, dim, keepdim)
  */
@@ -1906,6 +2346,130 @@ tn_ag_record_max_pool3d_with_indices(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxPool3DWithIndicesBackwardBackward0: aten::max_pool3d_with_indices_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 3)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} MaxPool3DWithIndicesBackwardBackward0;
+
+static int
+MaxPool3DWithIndicesBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool3DWithIndicesBackwardBackward0 *n = (MaxPool3DWithIndicesBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool3DWithIndicesBackwardBackward0_release(tn_node *n_)
+{
+    MaxPool3DWithIndicesBackwardBackward0 *n = (MaxPool3DWithIndicesBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxPool3DWithIndicesBackwardBackward0_finalize(tn_node *n_)
+{
+    MaxPool3DWithIndicesBackwardBackward0 *n = (MaxPool3DWithIndicesBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+MaxPool3DWithIndicesBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool3DWithIndicesBackwardBackward0 *n = (MaxPool3DWithIndicesBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool3DWithIndicesBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool3DWithIndicesBackwardBackward0_getset[] = {
+    {"_saved_indices", MaxPool3DWithIndicesBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool3DWithIndicesBackwardBackward0 = {
+    .name = "MaxPool3DWithIndicesBackwardBackward0",
+    .basicsize = sizeof(MaxPool3DWithIndicesBackwardBackward0),
+    .apply = MaxPool3DWithIndicesBackwardBackward0_apply,
+    .release = MaxPool3DWithIndicesBackwardBackward0_release,
+    .finalize = MaxPool3DWithIndicesBackwardBackward0_finalize,
+    .traverse = MaxPool3DWithIndicesBackwardBackward0_traverse,
+    .getset = MaxPool3DWithIndicesBackwardBackward0_getset,
+    .op = "aten::max_pool3d_with_indices_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_max_pool3d_with_indices_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[7]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MaxPool3DWithIndicesBackwardBackward0 *n = (MaxPool3DWithIndicesBackwardBackward0 *)tn_node_new(&tn_kind_MaxPool3DWithIndicesBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4308,6 +4872,174 @@ tn_ag_record_mul___Scalar(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MultiMarginLossBackward0: aten::multi_margin_loss
+ *   self: multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_value p;
+    tn_value margin;
+    tn_saved weight_;
+    int64_t reduction;
+} MultiMarginLossBackward0;
+
+static int
+MultiMarginLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_multi_margin_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), n->p, n->margin, tn_value_tensor(weight), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+MultiMarginLossBackward0_release(tn_node *n_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+MultiMarginLossBackward0_finalize(tn_node *n_)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MultiMarginLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_p(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((MultiMarginLossBackward0 *)self)->p);
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_margin(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((MultiMarginLossBackward0 *)self)->margin);
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultiMarginLossBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+MultiMarginLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MultiMarginLossBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef MultiMarginLossBackward0_getset[] = {
+    {"_saved_self", MultiMarginLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", MultiMarginLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_p", MultiMarginLossBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_margin", MultiMarginLossBackward0_get_margin, NULL, NULL, NULL},
+    {"_saved_weight", MultiMarginLossBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", MultiMarginLossBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MultiMarginLossBackward0 = {
+    .name = "MultiMarginLossBackward0",
+    .basicsize = sizeof(MultiMarginLossBackward0),
+    .apply = MultiMarginLossBackward0_apply,
+    .release = MultiMarginLossBackward0_release,
+    .finalize = MultiMarginLossBackward0_finalize,
+    .traverse = MultiMarginLossBackward0_traverse,
+    .getset = MultiMarginLossBackward0_getset,
+    .op = "aten::multi_margin_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_multi_margin_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[4], "weight", "multi_margin_loss") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MultiMarginLossBackward0 *n = (MultiMarginLossBackward0 *)tn_node_new(&tn_kind_MultiMarginLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->p = a_[2];
+    n->margin = a_[3];
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -10168,265 +10900,6 @@ tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ProdBackward0: aten::prod
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} ProdBackward0;
-
-static int
-ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward0_release(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward0_finalize(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward0_getset[] = {
-    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward0 = {
-    .name = "ProdBackward0",
-    .basicsize = sizeof(ProdBackward0),
-    .apply = ProdBackward0_apply,
-    .release = ProdBackward0_release,
-    .finalize = ProdBackward0_finalize,
-    .traverse = ProdBackward0_traverse,
-    .getset = ProdBackward0_getset,
-    .op = "aten::prod",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

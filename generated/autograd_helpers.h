@@ -17,6 +17,8 @@ PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_int
 PyObject *tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, PyObject *offs, const tn_value *alpha);
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
+/* Tensor aminmax_backward(const at::Tensor& self, std::optional<int64_t> dim, bool keepdim, const at::Tensor& grad_min, const at::Tensor& grad_max, const at::Tensor& min, const at::Tensor& max); */
+PyObject *tn_fm_aminmax_backward(PyObject *self, tn_opt_int dim, int keepdim, PyObject *grad_min, PyObject *grad_max, PyObject *min, PyObject *max);
 /* Tensor angle_backward(const Tensor& grad, const Tensor& self); */
 PyObject *tn_fm_angle_backward(PyObject *grad, PyObject *self);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */
@@ -25,12 +27,20 @@ PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_
 PyObject *tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry *input_geometry, const tn_ag_geometry *src_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset);
 /* std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, std::array<bool, 2> output_mask); */
 int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
+/* at::Tensor binary_cross_entropy_double_backward(const at::Tensor& grad_output, const at::Tensor& grad, const at::Tensor& input, const at::Tensor& target, const std::optional<at::Tensor>& weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_double_backward(PyObject *grad_output, PyObject *grad, PyObject *input, PyObject *target, PyObject *weight, int64_t reduction);
+/* at::Tensor binary_cross_entropy_double_backward_grad_output(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& target, const std::optional<at::Tensor>& weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_double_backward_grad_output(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight, int64_t reduction);
+/* Tensor binary_cross_entropy_double_backward_target(const Tensor& grad, const Tensor& grad_output, const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_double_backward_target(PyObject *grad, PyObject *grad_output, PyObject *self, PyObject *target, PyObject *weight, int64_t reduction);
 /* Tensor binary_cross_entropy_target_backward(const Tensor& grad, const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction); */
 PyObject *tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *self, PyObject *target, PyObject *weight, int64_t reduction);
 /* Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad, const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight_opt, const std::optional<Tensor>& pos_weight_opt, int64_t reduction); */
 PyObject *tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight_opt, PyObject *pos_weight_opt, int64_t reduction);
 /* at::Tensor binary_cross_entropy_with_logits_target_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& pos_weight, int64_t reduction); */
 PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target, PyObject *weight, PyObject *pos_weight, int64_t reduction);
+/* std::vector<Tensor> block_diag_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, const std::vector<ScalarType>& dtypes); */
+int tn_fm_block_diag_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
@@ -77,10 +87,18 @@ PyObject *tn_fm_fft_c2r_backward(PyObject *grad, tn_ints dim, int64_t normalizat
 PyObject *tn_fm_fft_r2c_backward(PyObject *grad, tn_ints dim, int64_t normalization, int onesided, int64_t last_dim_size);
 /* at::Tensor gelu_double_backward(const at::Tensor& ggI, const at::Tensor& gO, const at::Tensor& input, std::string_view approximate); */
 PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
+/* at::Tensor glu_double_backward(const at::Tensor& grad, const at::Tensor& grad_output, const at::Tensor& input, int64_t dim); */
+PyObject *tn_fm_glu_double_backward(PyObject *grad, PyObject *grad_output, PyObject *input, int64_t dim);
+/* at::Tensor glu_double_backward_grad_output(const at::Tensor& grad, const at::Tensor& input, int64_t dim); */
+PyObject *tn_fm_glu_double_backward_grad_output(PyObject *grad, PyObject *input, int64_t dim);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
 /* std::tuple<Tensor, Tensor> householder_product_backward(const Tensor& grad, const Tensor& result, const Tensor& input, const Tensor& tau, const bool flip_order = false); */
 int tn_fm_householder_product_backward(PyObject **out, PyObject *grad, PyObject *result, PyObject *input, PyObject *tau, int flip_order);
+/* at::Tensor huber_loss_double_backward(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& target, int64_t reduction, double delta); */
+PyObject *tn_fm_huber_loss_double_backward(PyObject *grad, PyObject *self, PyObject *target, int64_t reduction, double delta);
+/* at::Tensor huber_loss_double_backward_grad_output(const at::Tensor& grad, const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target, int64_t reduction, double delta); */
+PyObject *tn_fm_huber_loss_double_backward_grad_output(PyObject *grad, PyObject *grad_output, PyObject *self, PyObject *target, int64_t reduction, double delta);
 /* Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
 PyObject *tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
@@ -187,6 +205,12 @@ PyObject *tn_fm_sinc_backward(PyObject *grad, PyObject *self);
 PyObject *tn_fm_slice_backward_wrapper(PyObject *grad, tn_ints input_sizes, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* at::Tensor slogdet_backward(const at::Tensor& grad_sign, const at::Tensor& grad_logabsdet, const at::Tensor& A, const at::Tensor& signdet, const at::Tensor& LU, const at::Tensor& pivots); */
 PyObject *tn_fm_slogdet_backward(PyObject *grad_sign, PyObject *grad_logabsdet, PyObject *A, PyObject *signdet, PyObject *LU, PyObject *pivots);
+/* at::Tensor smooth_l1_loss_double_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& target, int64_t reduction, double beta); */
+PyObject *tn_fm_smooth_l1_loss_double_backward(PyObject *grad, PyObject *input, PyObject *target, int64_t reduction, double beta);
+/* at::Tensor soft_margin_loss_double_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& target, int64_t reduction); */
+PyObject *tn_fm_soft_margin_loss_double_backward(PyObject *grad, PyObject *input, PyObject *target, int64_t reduction);
+/* at::Tensor soft_margin_loss_double_backward_grad_output(const at::Tensor& grad, const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& target, int64_t reduction); */
+PyObject *tn_fm_soft_margin_loss_double_backward_grad_output(PyObject *grad, PyObject *grad_output, PyObject *input, PyObject *target, int64_t reduction);
 /* at::Tensor softmax_double_backward(const at::Tensor& grad, const at::Tensor& grad_output, int dim, const at::Tensor& output); */
 PyObject *tn_fm_softmax_double_backward(PyObject *grad, PyObject *grad_output, int64_t dim, PyObject *output);
 /* at::Tensor softplus_double_backward(const at::Tensor& grad, const at::Tensor& input, const at::Scalar& beta, const at::Scalar& threshold); */

@@ -7,6 +7,7 @@
  */
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
+#include "runtime/tls.h"
 #include "generated/autograd_helpers.h"
 #include "generated/ops.h"
 #include "ops/aten_calls.h"
@@ -3358,4 +3359,286 @@ tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p)
         r = at_mul(grad, t[4]);
     tn_ag_release_temps(t, 5);
     return r;
+}
+
+/* aminmax: each defined gradient spread evenly over the elements equal to its extreme
+ * (scale_grad_by_count over the reduced dims, all of them when dim is None), summed */
+PyObject *
+tn_fm_aminmax_backward(PyObject *self, tn_opt_int dim, int keepdim, PyObject *grad_min, PyObject *grad_max,
+                       PyObject *min, PyObject *max)
+{
+    tn_ints dims = {&dim.v, dim.has ? 1 : 0, false};
+    PyObject *grads[2] = {grad_min, grad_max}, *ext[2] = {min, max}, *part[2] = {0};
+    for (int k = 0; k < 2; k++) {
+        if (!grads[k])
+            continue;
+        PyObject *t[3] = {0};
+        if ((t[0] = tn_fm_restore_reduced_dims(grads[k], dims, keepdim)) &&
+            (t[1] = tn_fm_restore_reduced_dims(ext[k], dims, keepdim)) && (t[2] = at_2(TN_OP_eq__Tensor, t[1], self)))
+            part[k] = tn_fm_scale_grad_by_count(t[0], t[2], dims);
+        tn_ag_release_temps(t, 3);
+        if (!part[k]) {
+            Py_XDECREF(part[0]);
+            return NULL;
+        }
+    }
+    if (part[0] && part[1]) {
+        PyObject *r = at_add(part[0], part[1]);
+        Py_DECREF(part[0]);
+        Py_DECREF(part[1]);
+        return r;
+    }
+    return part[0] ? part[0] : part[1];
+}
+
+/* ---- double backward of glu and the pointwise losses (FunctionsManual, written op for op) ---- */
+
+/* grad / numel under reduction Mean (at::Reduction::Mean == 1); steals g */
+static PyObject *
+mean_scaled(PyObject *g, int64_t reduction, int64_t numel)
+{
+    if (!g || reduction != 1)
+        return g;
+    PyObject *r = at_div_scalar(g, tn_value_int(numel));
+    Py_DECREF(g);
+    return r;
+}
+
+/* glu_backward in input: with a, b the halves of input along dim and s = sigmoid(b),
+ * first half ggI_b * gO * s(1 - s); second half ggI_b * a * gO * (s(1-s)(1-s) - s * s(1-s))
+ * + ggI_a * gO * s(1-s) */
+PyObject *
+tn_fm_glu_double_backward(PyObject *grad, PyObject *grad_output, PyObject *input, int64_t dim)
+{
+    int64_t nd = TN_T(input)->ndim, d = dim < 0 ? dim + nd : dim;
+    int64_t half = TN_T(input)->sizes[d] / 2;
+    PyObject *t[20] = {0}, *r = NULL;
+    if ((t[0] = at_narrow(input, dim, 0, half)) && (t[1] = at_narrow(input, dim, half, half)) &&
+        (t[2] = at_1(TN_OP_sigmoid, t[1])) && (t[3] = at_rsub_scalar(t[2], tn_value_int(1))) &&
+        (t[4] = at_mul(t[2], t[3])) && (t[5] = at_narrow(grad, dim, 0, half)) &&
+        (t[6] = at_narrow(grad, dim, half, half)) && (t[7] = at_mul(t[6], t[0])) &&
+        (t[8] = at_mul(t[6], grad_output)) && (t[9] = at_mul(t[8], t[4])) && /* gI_first_half */
+        (t[10] = at_mul(t[4], t[3])) && (t[11] = at_mul(t[2], t[4])) && (t[12] = at_sub(t[10], t[11])) &&
+        (t[13] = at_mul(t[7], grad_output)) && (t[14] = at_mul(t[13], t[12])) &&
+        (t[15] = at_mul(t[5], grad_output)) && (t[16] = at_mul(t[15], t[4])) && (t[17] = at_add(t[14], t[16]))) {
+        PyObject *both[2] = {t[9], t[17]};
+        r = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){both, 2}), tn_value_int(dim)});
+    }
+    tn_ag_release_temps(t, 20);
+    return r;
+}
+
+/* glu_backward in grad_output: grad * glu_backward(ones(input's sizes, halved along dim), input,
+ * dim), its two halves summed */
+PyObject *
+tn_fm_glu_double_backward_grad_output(PyObject *grad, PyObject *input, int64_t dim)
+{
+    TensorObject *in = TN_T(input);
+    int64_t d = dim < 0 ? dim + in->ndim : dim;
+    int64_t sizes[TN_MAX_NDIM];
+    for (int i = 0; i < in->ndim; i++)
+        sizes[i] = in->sizes[i];
+    sizes[d] /= 2;
+    PyObject *t[6] = {0}, *r = NULL;
+    tn_ag_options o = tn_ag_options_of(input);
+    if ((t[0] = tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(sizes, in->ndim), tn_ag_value_dtype(o.dtype), NONE_V,
+                                                  tn_ag_value_device(o.device), NONE_V})) &&
+        (t[1] = tn_ag_op(TN_OP_glu_backward, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(input), tn_value_int(d)})) &&
+        (t[2] = at_mul(grad, t[1])) && (t[3] = at_narrow(t[2], d, 0, sizes[d])) &&
+        (t[4] = at_narrow(t[2], d, sizes[d], sizes[d])))
+        r = at_add(t[3], t[4]);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+/* huber_loss_backward in self: grad * (|input - target| < delta), / numel under Mean */
+PyObject *
+tn_fm_huber_loss_double_backward(PyObject *grad, PyObject *input, PyObject *target, int64_t reduction, double delta)
+{
+    PyObject *t[3] = {0}, *g = NULL;
+    if ((t[0] = at_sub(input, target)) && (t[1] = at_1(TN_OP_abs, t[0])) &&
+        (t[2] = at_ts(TN_OP_lt__Scalar, t[1], tn_value_double(delta))))
+        g = at_mul(grad, t[2]);
+    tn_ag_release_temps(t, 3);
+    return mean_scaled(g, reduction, TN_T(input)->numel);
+}
+
+/* the loss backward's gradient in grad_output: under None the loss backward of grad itself;
+ * else (loss_backward(ones_like(grad_output), ...) * grad).sum() */
+static PyObject *
+loss_double_backward_grad_output(int op, PyObject *grad, PyObject *grad_output, PyObject *input, PyObject *target,
+                                 int64_t reduction, const tn_value *extra)
+{
+    tn_value a[5] = {NONE_V, tn_value_tensor(input), tn_value_tensor(target), tn_value_int(reduction), NONE_V};
+    if (extra)
+        a[4] = *extra;
+    if (reduction == 0) {
+        a[0] = tn_value_tensor(grad);
+        return tn_ag_op(op, a);
+    }
+    PyObject *t[3] = {0}, *r = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_ones_like, (tn_value[]){tn_value_tensor(grad_output), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                        NONE_V})) && ((a[0] = tn_value_tensor(t[0])), (t[1] = tn_ag_op(op, a))) &&
+        (t[2] = at_mul(t[1], grad)))
+        r = at_sum_all(t[2]);
+    tn_ag_release_temps(t, 3);
+    return r;
+}
+
+PyObject *
+tn_fm_huber_loss_double_backward_grad_output(PyObject *grad, PyObject *grad_output, PyObject *input, PyObject *target,
+                                             int64_t reduction, double delta)
+{
+    tn_value d = tn_value_double(delta);
+    return loss_double_backward_grad_output(TN_OP_huber_loss_backward, grad, grad_output, input, target, reduction, &d);
+}
+
+/* smooth_l1_loss_backward in self: zeros for beta == 0 (no division by it), else
+ * grad * (|input - target| < beta).type_as(grad) / beta, / numel under Mean */
+PyObject *
+tn_fm_smooth_l1_loss_double_backward(PyObject *grad, PyObject *input, PyObject *target, int64_t reduction, double beta)
+{
+    TensorObject *g0 = TN_T(grad);
+    if (beta == 0)
+        return at_zeros(g0->sizes, g0->ndim, tn_ag_options_of(grad));
+    PyObject *t[5] = {0}, *g = NULL;
+    if ((t[0] = at_sub(input, target)) && (t[1] = at_1(TN_OP_abs, t[0])) &&
+        (t[2] = at_ts(TN_OP_lt__Scalar, t[1], tn_value_double(beta))) && (t[3] = type_as(t[2], grad)) &&
+        (t[4] = at_mul(grad, t[3])))
+        g = at_div_scalar(t[4], tn_value_double(beta));
+    tn_ag_release_temps(t, 5);
+    return mean_scaled(g, reduction, TN_T(input)->numel);
+}
+
+/* soft_margin_loss_backward in self: z = exp(input * -target);
+ * grad * (target * target) * z / ((z + 1) * (z + 1)), / numel under Mean */
+PyObject *
+tn_fm_soft_margin_loss_double_backward(PyObject *grad, PyObject *input, PyObject *target, int64_t reduction)
+{
+    PyObject *t[9] = {0}, *g = NULL;
+    if ((t[0] = at_1(TN_OP_neg, target)) && (t[1] = at_mul(input, t[0])) && (t[2] = at_1(TN_OP_exp, t[1])) &&
+        (t[3] = at_add_scalar(t[2], tn_value_int(1))) && (t[4] = at_mul(target, target)) && (t[5] = at_mul(grad, t[4])) &&
+        (t[6] = at_mul(t[5], t[2])) && (t[7] = at_mul(t[3], t[3])))
+        g = at_div(t[6], t[7]);
+    tn_ag_release_temps(t, 9);
+    return mean_scaled(g, reduction, TN_T(input)->numel);
+}
+
+PyObject *
+tn_fm_soft_margin_loss_double_backward_grad_output(PyObject *grad, PyObject *grad_output, PyObject *input,
+                                                   PyObject *target, int64_t reduction)
+{
+    return loss_double_backward_grad_output(TN_OP_soft_margin_loss_backward, grad, grad_output, input, target, reduction,
+                                            NULL);
+}
+
+/* binary_cross_entropy_backward in input, eps = 1e-12:
+ * (input^2 - 2 input target + target) / ((input + eps)^2 (1 - input + eps)^2) * (grad * grad_output),
+ * times weight, / numel under Mean */
+PyObject *
+tn_fm_binary_cross_entropy_double_backward(PyObject *grad_output, PyObject *grad, PyObject *input, PyObject *target,
+                                           PyObject *weight, int64_t reduction)
+{
+    const double eps = 1e-12;
+    PyObject *t[14] = {0}, *g = NULL;
+    if ((t[0] = at_add_scalar(input, tn_value_double(eps))) && (t[1] = at_rsub_scalar(input, tn_value_int(1))) &&
+        (t[2] = at_add_scalar(t[1], tn_value_double(eps))) && (t[3] = at_mul(input, input)) &&
+        (t[4] = at_mul_scalar(input, tn_value_int(2))) && (t[5] = at_mul(t[4], target)) && (t[6] = at_sub(t[3], t[5])) &&
+        (t[7] = at_add(t[6], target)) && (t[8] = at_ts(TN_OP_pow__Tensor_Scalar, t[0], tn_value_int(2))) &&
+        (t[9] = at_ts(TN_OP_pow__Tensor_Scalar, t[2], tn_value_int(2))) && (t[10] = at_mul(t[8], t[9])) &&
+        (t[11] = at_div(t[7], t[10])) && (t[12] = at_mul(grad, grad_output)))
+        g = at_mul(t[11], t[12]);
+    tn_ag_release_temps(t, 14);
+    return bce_scaled(g, weight, reduction, TN_T(input)->numel);
+}
+
+/* binary_cross_entropy_backward in grad_output: (input - target) / ((input + eps)(1 - input + eps))
+ * * grad, times weight, / numel under Mean (no sum: the formula keeps grad's shape) */
+PyObject *
+tn_fm_binary_cross_entropy_double_backward_grad_output(PyObject *grad, PyObject *input, PyObject *target,
+                                                       PyObject *weight, int64_t reduction)
+{
+    const double eps = 1e-12;
+    PyObject *t[7] = {0}, *g = NULL;
+    if ((t[0] = at_sub(input, target)) && (t[1] = at_add_scalar(input, tn_value_double(eps))) &&
+        (t[2] = at_rsub_scalar(input, tn_value_int(1))) && (t[3] = at_add_scalar(t[2], tn_value_double(eps))) &&
+        (t[4] = at_mul(t[1], t[3])) && (t[5] = at_div(t[0], t[4])))
+        g = at_mul(t[5], grad);
+    tn_ag_release_temps(t, 7);
+    return bce_scaled(g, weight, reduction, TN_T(input)->numel);
+}
+
+/* binary_cross_entropy_backward in target: -grad * grad_output * weight / ((1 - self) self clamped
+ * below at 1e-12, outside the graph), / target.numel() under Mean */
+PyObject *
+tn_fm_binary_cross_entropy_double_backward_target(PyObject *grad, PyObject *grad_output, PyObject *self,
+                                                  PyObject *target, PyObject *weight, int64_t reduction)
+{
+    PyObject *t[7] = {0}, *r = NULL;
+    if (!(t[0] = at_1(TN_OP_neg, grad)) || !(t[1] = at_mul(t[0], grad_output)))
+        goto done;
+    if (weight && !(t[2] = at_mul(t[1], weight)))
+        goto done;
+    if (!(t[3] = at_rsub_scalar(self, tn_value_int(1))) || !(t[4] = at_mul(t[3], self)))
+        goto done;
+    {
+        /* at::NoGradGuard around denom.clamp_min_(eps): the clamp is not differentiated */
+        int was = tn_tls.grad_disabled;
+        tn_tls.grad_disabled = 1;
+        t[5] = tn_ag_op(TN_OP_clamp_min_, (tn_value[]){tn_value_tensor(t[4]), tn_value_double(1e-12)});
+        tn_tls.grad_disabled = was;
+    }
+    if (!t[5] || !(t[6] = at_div(weight ? t[2] : t[1], t[4])))
+        goto done;
+    r = mean_scaled(Py_NewRef(t[6]), reduction, TN_T(target)->numel);
+done:
+    tn_ag_release_temps(t, 7);
+    return r;
+}
+
+/* Note [block_diag's 1-d gradient is a copy]
+ * Upstream's gradient for a 1-d input of block_diag is a view, at offset 0, of a fresh contiguous
+ * (1, n) tensor holding its block (measured on torch 2.13.0: never grad's storage, whatever grad's
+ * strides), while a 0-d input's and a 2-d input's are views into grad. Here the 1-d block is cloned
+ * contiguous and then reshaped, which gives that geometry and aliasing.
+ *
+ * block_diag: input i's gradient is grad's block at the running (row, column) offset, a 0-d
+ * input a 1x1 block and a 1-d one a 1xn block (reshaped back), a 1-d empty input zeros({0});
+ * a real input of a complex block_diag keeps the real part */
+int
+tn_fm_block_diag_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes,
+                          const tn_ag_dtypes *dtypes)
+{
+    if (!grad)
+        return 0;
+    int64_t row = 0, col = 0;
+    for (Py_ssize_t i = 0; i < sizes->n && i < nout; i++) {
+        int nd = sizes->ndim[i];
+        const int64_t *shape = sizes->sizes[i];
+        PyObject *gv = Py_NewRef(grad);
+        if (tn_dtype_is_complex(TN_T(grad)->dtype) && i < dtypes->n && !tn_dtype_is_complex(dtypes->v[i]))
+            TN_SETREF(gv, at_1(TN_OP_real, grad));
+        if (!gv)
+            return -1;
+        if (nd == 1 && shape[0] == 0) {
+            int64_t zero = 0;
+            out[i] = at_zeros(&zero, 1, tn_ag_options_of(gv));
+        } else {
+            int64_t d0 = nd == 2 ? shape[0] : 1, d1 = nd == 2 ? shape[1] : nd == 1 ? shape[0] : 1;
+            PyObject *r0 = at_narrow(gv, 0, row, d0);
+            out[i] = r0 ? at_narrow(r0, 1, col, d1) : NULL;
+            Py_XDECREF(r0);
+            /* measured (Note [block_diag's 1-d gradient is a copy]) */
+            if (out[i] && nd == 1)
+                TN_SETREF(out[i], tn_ag_op(TN_OP_clone, (tn_value[]){tn_value_tensor(out[i]), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)}));
+            if (out[i] && nd < 2)
+                TN_SETREF(out[i], at_reshape(out[i], shape, nd));
+            row += d0;
+            col += d1;
+        }
+        Py_DECREF(gv);
+        if (!out[i])
+            return -1;
+    }
+    return 0;
 }

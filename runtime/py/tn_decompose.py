@@ -1275,6 +1275,53 @@ def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, paddi
     return tuple(res)
 
 
+def multi_margin_loss_backward(grad_output, self, target, p, margin, weight=None, reduction=1):
+    """LossMultiMargin.cpp multi_margin_loss_backward_cpu: upstream's checks in its order, then its
+    kernel per sample: with z = margin - x[target] + x[d] in the input's dtype, h = g (p == 1) or
+    2 g z (p == 2), g = 1 / (nframe * dim) under Mean else 1 / dim, times weight[target]; x[d] takes
+    h where z > 0 (d != target), x[target] minus their sum; then times grad_output (one value, or
+    one per sample under reduction None). The sum over d is taken at once, not element by element
+    as the kernel subtracts: the golden cases bound that by the derived tolerance."""
+    torch, aten = _aten()
+    if p not in (1, 2):
+        raise RuntimeError("only p == 1 and p == 2 supported")
+    nd = self.dim()
+    if not ((nd == 2 and self.size(1) != 0) or (nd == 1 and self.size(0) != 0) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(self.shape)}")
+    nframe, dim = (1, 1 if nd == 0 else self.size(0)) if nd <= 1 else (self.size(0), self.size(1))
+    if not (target.dim() <= 1 and target.numel() == nframe):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{nframe}], but got {list(target.shape)}. "
+                           f"Input has shape {list(self.shape)}.")
+    if weight is not None and not (weight.dim() <= 1 and weight.numel() == dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if self.numel() == 0:
+        return aten.empty(self.shape, dtype=self.dtype)
+    if self.dtype not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"multi_margin_loss_backward_cpu_kernel" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    for t, want in ((target, torch.int64), (grad_output, self.dtype)) + (((weight, self.dtype),) if weight is not None else ()):
+        if t.dtype != want:
+            raise RuntimeError(f"expected scalar type {_scalar_type_name(want)} but found {_scalar_type_name(t.dtype)}")
+    tg = target.reshape(nframe, 1)
+    if bool(((tg < 0) | (tg >= dim)).any()):
+        raise RuntimeError("target out of range")
+    x = self.reshape(nframe, dim)
+    g = 1.0 / (nframe * dim) if reduction == 1 else 1.0 / dim
+    g = float(torch.tensor(g, dtype=self.dtype))  # static_cast<scalar_t>
+    z = (margin - x.gather(1, tg)) + x
+    h = aten.full_like(z, g) if p == 1 else (2 * g) * z
+    if weight is not None:
+        h = h * weight.reshape(dim)[tg.reshape(nframe)].reshape(nframe, 1)
+    keep = (z > 0) & (aten.arange(dim).reshape(1, dim) != tg)
+    h = aten.where(keep, h, aten.zeros([], dtype=self.dtype))
+    gi = h.scatter(1, tg, -h.sum(1, keepdim=True))
+    if reduction != 0 or grad_output.dim() == 0:
+        gi = gi * grad_output.reshape([])
+    else:
+        gi = gi * grad_output.reshape(nframe, 1)
+    return gi.reshape(self.shape).contiguous()
+
+
 def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
     """GridSampler.cpp grid_sampler_3d on the CPU: upstream's checks (its meta function), then
     Note [grid_sampler_3d as upstream computes it]."""
@@ -2530,6 +2577,13 @@ def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
     return (out, inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
 
 
+def _unique(self, sorted=True, return_inverse=False):
+    """Unique.cpp _unique_cpu: _unique2_cpu's values and inverse (sorted also for sorted=False, the
+    inverse empty unless asked for); index_fill.int_Tensor's derivative calls it."""
+    out, inverse, _ = _unique2(self, sorted, return_inverse, False)
+    return out, inverse
+
+
 def _unique_dim(self, dim, consecutive):
     torch, aten = _aten()
     d = _wrap(dim, self.dim())
@@ -3778,10 +3832,10 @@ COMPOSITIONS = {
     "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "avg_pool3d_backward": avg_pool3d_backward,
     "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "_embedding_bag_backward": _embedding_bag_backward,
-    "grid_sampler_2d_backward": grid_sampler_2d_backward,
+    "grid_sampler_2d_backward": grid_sampler_2d_backward, "multi_margin_loss_backward": multi_margin_loss_backward,
     "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
-    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
+    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,

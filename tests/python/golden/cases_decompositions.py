@@ -202,7 +202,9 @@ add("col2im", {"0": "torch.nn.functional.fold(randn(1, 12, 4, seed=1), (3, 3), 2
                "t": "torch.nn.functional.fold(make((1, 4, 6), layout='t', seed=5), (3, 4), 2)",
                "f64": "torch.nn.functional.fold(randn(1, 4, 4, seed=6, dtype=torch.float64), (3, 3), 2)",
                "bad_blocks": "torch.nn.functional.fold(randn(1, 12, 5, seed=7), (3, 3), 2)",
-               "bad_channels": "torch.nn.functional.fold(randn(1, 10, 4, seed=8), (3, 3), 2)"})
+               "bad_channels": "torch.nn.functional.fold(randn(1, 10, 4, seed=8), (3, 3), 2)",
+               "overlap_dil": "torch.nn.functional.fold(randn(2, 12, 12, seed=1), (5, 4), (2, 3), dilation=(1, 2), padding=1, stride=(1, 2))",
+               "unbatched_t": "torch.nn.functional.fold(make((6, 5), layout='t', seed=1), (3, 5), (3, 1), stride=(2, 1))"})
 # weight normalization (WeightNorm.cpp): norm_except_dim's three paths, _weight_norm fused (dim 0 or
 # last) and not (a middle dim, a float16 operand), the interface's norms, both backwards
 add("norm_except_dim", {"first": "torch.norm_except_dim(randn(3, 4, 2, seed=1))",
@@ -657,6 +659,9 @@ U = "literal([[3.0, 1.0, 3.0], [1.0, float('nan'), float('nan')]])"
 R = "literal([[1, 2], [0, 5], [1, 2], [0, 1]], torch.int64)"
 add("_unique2", {"0": f"torch.unique({U})", "all": f"torch.unique({U}, sorted=False, return_inverse=True, return_counts=True)",
                  "empty": "torch.unique(randn(2, 0), return_inverse=True, return_counts=True)", "t": f"torch.unique({XT} > 0, return_inverse=True)"}, exact=True)
+add("_unique", {"0": f"torch.ops.aten._unique({U})", "inverse": f"torch.ops.aten._unique({U}, False, True)",
+                "bool": f"torch.ops.aten._unique({XT} > 0, True, True)", "empty": "torch.ops.aten._unique(randn(2, 0), True, True)",
+                "nan": "torch.ops.aten._unique(literal([1.0, float('nan'), 1.0, float('nan')]), False, True)"}, exact=True)
 add("unique_dim", {"0": f"torch.unique({R}, dim=0)", "all": f"torch.unique({R}, dim=1, return_inverse=True, return_counts=True)",
                    "empty_rows": "torch.unique(randn(0, 3), dim=0, return_counts=True)", "empty_other": "torch.unique(randn(3, 0), dim=0)"}, exact=True)
 add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1, 3], torch.int64))",
@@ -1113,10 +1118,51 @@ DOOR_SAMPLES = {
     "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
     "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
     "_weight_norm_interface": (f"a0 = {_M((4, 3, 2), 1)}; a1 = {_M((4, 1, 1), 2)}; ", f"{_A}_weight_norm_interface(a0, a1, 0)[0]"),
-    "col2im": (f"a0 = {_M((1, 8, 9), 1)}; ", f"{_A}col2im(a0, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1])"),
     "_native_batch_norm_legit_no_training": (f"a0 = {_M((4, 3, 2), 1)}; a1 = {_M((3,), 2)}; a2 = {_M((3,), 3)}; ",
                                              f"{_A}_native_batch_norm_legit_no_training(a0, a1, a2, torch.zeros_like(a1.detach()), "
                                              "torch.ones_like(a1.detach()) * 1.5, 0.1, 1e-5)[0]"),
+    # the loss and glu backward ops differentiated again (FunctionsManual's *_double_backward and
+    # *_double_backward_grad_output): grad_output (a0) requires grad too
+    "glu_backward": (f"a0 = {_M((3, 2), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}glu_backward(a0, a1, 1)"),
+    "huber_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; a2 = {_M((3, 4), 2)}; ",
+                            f"{_A}huber_loss_backward(a0, a1, a2, 1, 0.7)"),
+    "smooth_l1_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; a2 = {_M((3, 4), 2)}; ",
+                                f"{_A}smooth_l1_loss_backward(a0, a1, a2, 2, 0.5)"),
+    "soft_margin_loss_backward": (f"a0 = {_M((), 3)}; a1 = {_M((3, 4), 1)}; tt = {_M((3, 4), 2)}.sign(); ",
+                                  f"{_A}soft_margin_loss_backward(a0, a1, tt, 1)"),
+    "binary_cross_entropy_backward": (f"a0 = {_M((3, 4), 3)}; a1 = {_M((3, 4), 1, 'prob')}; a2 = {_M((3, 4), 2, 'prob')}; "
+                                      f"bw = {_M((3, 4), 4, 'pos')}; ", f"{_A}binary_cross_entropy_backward(a0, a1, a2, bw, 0)"),
+    "block_diag": (f"a0 = {_M((2, 3), 1)}; a1 = {_M((3,), 2)}; a2 = {_M((), 3)}; ", f"{_A}block_diag([a0, a1, a2])"),
+    # index_fill with a 0-d value tensor: value's gradient sums grad over the unique indices
+    "index_fill.int_Tensor": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((), 2)}; fi = torch.tensor([2, 0, 2]); ",
+                              f"{_A}index_fill(a0, 1, fi, a1)"),
+    "put_": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3,), 2)}; pi = torch.tensor([0, 7, 11]); ", f"{_A}put_(a0.clone(), pi, a1, True)"),
+    "im2col": (f"a0 = {_M((1, 2, 4, 5), 1)}; ", f"{_A}im2col(a0, [2, 3], [1, 1], [1, 0], [2, 1])"),
+    "col2im": (f"a0 = {_M((1, 12, 9), 1)}; ", f"{_A}col2im(a0, [4, 5], [2, 3], [1, 1], [1, 0], [2, 1])"),
+    "multi_margin_loss": (f"a0 = {_M((3, 4), 1)}; mt = torch.tensor([0, 3, 1]); mw = {_M((4,), 4, 'pos')}; ",
+                          f"{_A}multi_margin_loss(a0, mt, 2, 0.7, mw)"),
+    # aminmax: both outputs carry a gradient (aminmax_backward adds the two spreads)
+    "aminmax": (_S34, f"{_A}aminmax(a0, dim=1)"),
+    # the backward ops of pooling and upsampling, differentiated again: in grad_output by
+    # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
+    "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "max_pool3d_with_indices_backward": (
+        f"a0 = {_M((1, 2, 2, 2, 2), 2)}; a1 = {_M((1, 2, 3, 3, 3), 1)}; mi = {_A}max_pool3d_with_indices(a1, [2, 2, 2], [1, 1, 1])[1]; ",
+        f"{_A}max_pool3d_with_indices_backward(a0, a1, [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], False, mi)"),
+    "adaptive_max_pool2d_backward": (
+        f"a0 = {_M((2, 3, 2, 3), 2)}; a1 = {_M((2, 3, 5, 7), 1)}; mi = {_A}adaptive_max_pool2d(a1, [2, 3])[1]; ",
+        f"{_A}adaptive_max_pool2d_backward(a0, a1, mi)"),
+    "adaptive_max_pool3d_backward": (
+        f"a0 = {_M((1, 2, 2, 2, 3), 2)}; a1 = {_M((1, 2, 4, 5, 6), 1)}; mi = {_A}adaptive_max_pool3d(a1, [2, 2, 3])[1]; ",
+        f"{_A}adaptive_max_pool3d_backward(a0, a1, mi)"),
+    "fractional_max_pool2d_backward": (
+        f"a0 = {_M((1, 2, 3, 3), 2)}; a1 = {_M((1, 2, 7, 7), 1)}; rs = {_M((1, 2, 2), 5, 'prob')}; "
+        f"mi = {_A}fractional_max_pool2d(a1, [2, 2], [3, 3], rs)[1]; ",
+        f"{_A}fractional_max_pool2d_backward(a0, a1, [2, 2], [3, 3], mi)"),
+    "fractional_max_pool3d_backward": (
+        f"a0 = {_M((1, 2, 3, 3, 3), 2)}; a1 = {_M((1, 2, 5, 5, 5), 1)}; rs = {_M((1, 2, 3), 5, 'prob')}; "
+        f"mi = {_A}fractional_max_pool3d(a1, [2, 2, 2], [3, 3, 3], rs)[1]; ",
+        f"{_A}fractional_max_pool3d_backward(a0, a1, [2, 2, 2], [3, 3, 3], mi)"),
     "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
                         f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
@@ -1293,3 +1339,100 @@ add("mvlgamma_backward", {f"p{p}": VJ.format(x="make((3, 4), role='pos', seed=1)
                                                                   call="torch.mvlgamma(x, 3)")})
 add("as_strided_copy_backward", {"overlap": VJ.format(x="randn(3, 4, seed=1)", call="torch.as_strided_copy(x, [3, 3], [1, 2], 1)"),
                                  "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.as_strided_copy(x, [2, 2], [3, 1])")})
+add("aminmax_backward", {
+    "all": VJ.format(x="randn(3, 4, seed=1)", call="torch.aminmax(x)"),
+    "keepdim": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.aminmax(x, dim=0, keepdim=True)"),
+    # ties share the gradient (scale_grad_by_count); one output used leaves the other's undefined
+    "ties": VJ.format(x="literal([[1.0, 3.0, 3.0, 1.0], [2.0, 2.0, 2.0, 2.0]])", call="torch.aminmax(x, dim=1)"),
+    "min_only": VJ.format(x="literal([[1.0, 3.0, 3.0, 1.0], [2.0, 0.5, 2.0, 2.0]])", call="torch.aminmax(x)[0]"),
+    "max_only": VJ.format(x="randn(2, 3, 4, seed=2)", call="torch.aminmax(x, dim=-1)[1]"),
+    "scalar": VJ.format(x="literal(2.5)", call="torch.aminmax(x)")})
+# double backward through the loss (create_graph), every reduction; and the backward ops called
+# directly with grad_output requiring grad
+_DD = "vjp(vjp({call}, [{ins}], create_graph=True), [{ins}])"
+_LXY = "x = randn(3, 4, seed=1); y = randn(3, 4, seed=2) * 0.8"
+for _red in ("mean", "sum", "none"):
+    add("huber_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.huber_loss(x, y, reduction='{_red}', delta=0.6)", ins="x, y")})
+    add("smooth_l1_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.smooth_l1_loss(x, y, reduction='{_red}', beta=0.5)", ins="x, y")})
+    add("soft_margin_loss_backward_backward", {_red: f"{_LXY}; requires_grad(x); out = " + _DD.format(
+        call=f"{F}.soft_margin_loss(x, y.sign(), reduction='{_red}')", ins="x")})
+    add("binary_cross_entropy_backward_backward", {_red: f"{BCE}; requires_grad(x, y); out = " + _DD.format(
+        call=f"{F}.binary_cross_entropy(x, y, w, reduction='{_red}')", ins="x, y")})
+    add("huber_loss_backward_backward", {f"go_{_red}": f"{_LXY}; g = randn(3, 4, seed=3){'' if _red == 'none' else '.sum()'}; "
+                                         f"requires_grad(g, x, y); out = vjp(torch.ops.aten.huber_loss_backward(g, x, y, "
+                                         f"{('none', 'mean', 'sum').index(_red)}, 0.6), [g, x, y])"})
+    add("soft_margin_loss_backward_backward", {f"go_{_red}": f"{_LXY}; g = randn(3, 4, seed=3){'' if _red == 'none' else '.sum()'}; "
+                                               f"requires_grad(g, x); out = vjp(torch.ops.aten.soft_margin_loss_backward(g, x, "
+                                               f"y.sign(), {('none', 'mean', 'sum').index(_red)}), [g, x])"})
+    add("binary_cross_entropy_backward_backward", {f"go_{_red}": f"{BCE}; g = randn(3, 4, seed=4){'' if _red == 'none' else '.sum()'}; "
+                                                   f"requires_grad(g, x, y); out = vjp(torch.ops.aten.binary_cross_entropy_backward("
+                                                   f"g, x, y, None, {('none', 'mean', 'sum').index(_red)}), [g, x, y])"})
+add("smooth_l1_loss_backward_backward", {"beta0": f"{_LXY}; requires_grad(x); out = " + _DD.format(
+    call=f"{F}.smooth_l1_loss(x, y, beta=0.0)", ins="x")})
+add("glu_backward_backward", {
+    "double": "x = randn(3, 4, seed=1); requires_grad(x); out = " + _DD.format(call=f"{F}.glu(x, 1)", ins="x"),
+    "dim0": "x = make((4, 3), layout='t', seed=1); requires_grad(x); out = " + _DD.format(call=f"{F}.glu(x, 0)", ins="x"),
+    "neg_dim": "x = randn(2, 3, 6, seed=1); g = randn(2, 3, 3, seed=2); requires_grad(g, x); "
+               "out = vjp(torch.ops.aten.glu_backward(g, x, -1), [g, x])"})
+add("block_diag_backward", {
+    "mixed": "a = randn(2, 3, seed=1); b = randn(3, seed=2); c = literal(1.5); d = make((4, 2), layout='t', seed=3); "
+             "requires_grad(a, b, c, d); out = vjp(torch.block_diag(a, b, c, d), [a, b, c, d])",
+    # a 1-d empty input gets zeros({0}); a (0, 2) one takes no rows and two columns
+    "empty": "a = randn(2, 2, seed=1); e = randn(0, seed=2); f = randn(0, 2, seed=3); b = randn(1, 3, seed=4); "
+             "requires_grad(a, e, f, b); out = vjp(torch.block_diag(a, e, f, b), [a, e, f, b])",
+    # a real input of a complex block_diag takes the real part of its block
+    "complex": "a = randn(2, 2, seed=1); z = randn(2, 3, seed=2, dtype=torch.complex64); requires_grad(a, z); "
+               "out = vjp(torch.block_diag(a, z), [a, z])",
+    "one": "a = randn(3, 2, seed=1); requires_grad(a); out = vjp(torch.block_diag(a), [a])",
+    "partial": "a = randn(2, 2, seed=1); b = randn(2, 2, seed=2); requires_grad(b); out = vjp(torch.block_diag(a, b), [b])"})
+add("index_fill.int_Tensor_backward", {
+    "repeated": "x = randn(4, 5, seed=1); v = literal(2.0); i = literal([3, 1, 3, 3], torch.int64); requires_grad(x, v); "
+                "out = vjp(x.index_fill(1, i, v), [x, v])",
+    "dim0_t": "x = make((4, 3), layout='t', seed=1); v = literal(-1.0); i = literal([2], torch.int64); requires_grad(x, v); "
+              "out = vjp(x.index_fill(0, i, v), [x, v])",
+    "value_only": "x = randn(3, 4, seed=1); v = literal(0.5); i = literal([0, 2], torch.int64); requires_grad(v); "
+                  "out = vjp(torch.index_fill(x, -1, i, v), [v])",
+    "neg_index": "x = randn(3, 4, seed=1); v = literal(0.5); i = literal([-1, 3], torch.int64); requires_grad(x, v); "
+                 "out = vjp(torch.index_fill(x, 1, i, v), [x, v])"})
+add("put__backward", {
+    "accumulate": "x = randn(3, 4, seed=1); s = randn(5, seed=2); i = literal([0, 7, 11, 7, 2], torch.int64); requires_grad(x, s); "
+                  "out = vjp(x.clone().put_(i, s, accumulate=True), [x, s])",
+    "replace": "x = randn(3, 4, seed=1); s = randn(2, 2, seed=2); i = literal([[1, 5], [-1, 6]], torch.int64); requires_grad(x, s); "
+               "out = vjp(x.clone().put_(i, s), [x, s])",
+    "t": "x = make((4, 3), layout='t', seed=1); s = randn(3, seed=2); i = literal([0, 4, 8], torch.int64); requires_grad(x, s); "
+         "out = vjp(x.clone().put_(i, s), [x, s])"})
+add("im2col_backward", {
+    "0": VJ.format(x="randn(2, 3, 5, 6, seed=1)", call=f"{F}.unfold(x, (2, 3), dilation=(2, 1), padding=(1, 0), stride=(1, 2))"),
+    "unbatched_t": VJ.format(x="make((3, 4, 5), layout='t', seed=1)", call=f"{F}.unfold(x, 2)")})
+add("col2im_backward", {
+    "overlap": VJ.format(x="randn(2, 12, 12, seed=1)", call=f"{F}.fold(x, (5, 4), (2, 3), dilation=(1, 2), padding=1, stride=(1, 2))")})
+# multi_margin_loss: its backward op computed at the door (LossMultiMargin.cpp's kernel, vectorised)
+MMX, MMT = "randn(3, 4, seed=1)", "literal([0, 3, 1], torch.int64)"
+_MMB = "torch.ops.aten.multi_margin_loss_backward"
+add("multi_margin_loss_backward", {
+    "p1": f"{_MMB}(literal(1.5), {MMX}, {MMT}, 1, 1.0, None, 1)",
+    "p2_weight_none": f"{_MMB}(randn(3, seed=2), {XT}, {MMT}, 2, 0.5, make((4,), role='pos', seed=3), 0)",
+    "sum_1d": f"{_MMB}(literal(2.0), randn(5, seed=1), literal(2, torch.int64), 1, 0.3, None, 2)",
+    "0d": f"{_MMB}(literal(1.0), literal(0.5), literal(0, torch.int64), 2, 1.0, None, 1)",
+    "empty": f"{_MMB}(literal(1.0), randn(0, 4), literal([], torch.int64), 1, 1.0, None, 1)",
+    "f64": f"{_MMB}(literal(1.0, torch.float64), randn(3, 4, seed=1, dtype=torch.float64), {MMT}, 2, 1.0, None, 1)",
+    "bad_p": f"{_MMB}(literal(1.0), {MMX}, {MMT}, 3, 1.0, None, 1)",
+    "bad_target_size": f"{_MMB}(literal(1.0), {MMX}, literal([0, 1], torch.int64), 1, 1.0, None, 1)",
+    "bad_weight": f"{_MMB}(literal(1.0), {MMX}, {MMT}, 1, 1.0, randn(3, seed=2), 1)",
+    "out_of_range": f"{_MMB}(literal(1.0), {MMX}, literal([0, 4, 1], torch.int64), 1, 1.0, None, 1)",
+    "negative": f"{_MMB}(literal(1.0), {MMX}, literal([0, -1, 1], torch.int64), 1, 1.0, None, 1)",
+    "int": f"{_MMB}(literal(1.0), literal([[1, 2], [3, 4]], torch.int32), literal([0, 1], torch.int64), 1, 1.0, None, 1)",
+    "int_target": f"{_MMB}(literal(1.0), {MMX}, {MMT}.int(), 1, 1.0, None, 1)",
+    "go_dtype": f"{_MMB}(literal(1.0, torch.float64), {MMX}, {MMT}, 1, 1.0, None, 1)",
+    "bad_rank": f"{_MMB}(literal(1.0), randn(2, 3, 4, seed=1), {MMT}, 1, 1.0, None, 1)"})
+for _red in ("mean", "sum", "none"):
+    add("multi_margin_loss_backward", {
+        f"vjp_p1_{_red}": VJ.format(x=MMX, call=f"{F}.multi_margin_loss(x, {MMT}, reduction='{_red}')"),
+        f"vjp_p2_w_{_red}": VJ.format(x="make((5, 3), layout='t', seed=1)",
+                                      call=f"{F}.multi_margin_loss(x, literal([2, 0, 0, 1, 2], torch.int64), p=2, margin=0.8, "
+                                           f"weight=make((3,), role='pos', seed=3), reduction='{_red}')")})
+add("multi_margin_loss_backward", {"vjp_1d": VJ.format(x="randn(6, seed=1)", call=f"{F}.multi_margin_loss(x, literal([4], torch.int64), margin=2.0)"),
+                                   # a tie: z == 0 at d != target takes no gradient
+                                   "vjp_tie": VJ.format(x="literal([[1.0, 0.0, 0.5]])", call=f"{F}.multi_margin_loss(x, literal([0], torch.int64))")})
