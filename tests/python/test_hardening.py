@@ -1053,6 +1053,32 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.var.dim(torch.arange(8.).reshape(2, 4), True)",
     "out = torch.ops.aten.amax.default(torch.arange(8.).reshape(2, 4), True)",
     "out = torch.sum(torch.arange(8.).reshape(2, 4), True)",  # neighbour: the Python binding's TypeError
+    # --- session 26, fz2 ---
+    # Note [Empty convolution]: an input without batch entries or channels takes ConvBackend::Empty:
+    # no dtype check or kernel dispatch, the product's promoted dtype, the input's layout when the
+    # view changes no size; an input empty along a spatial dim only is refused
+    "out = F.conv1d(torch.zeros(4, 0, 3), torch.zeros(4, 0, 3, dtype=torch.int32))",
+    "out = F.conv1d(torch.zeros(2, 0, 3), torch.zeros(4, 0, 3, dtype=torch.float64))",
+    "out = F.conv2d(torch.zeros(0, 2, 3, 3).to(memory_format=torch.channels_last), "
+    "torch.zeros(2, 2, 1, 1, dtype=torch.float64))",
+    "out = F.conv_transpose1d(torch.zeros(0, 1, 3), torch.zeros(1, 2, 1), output_padding=2)",
+    "out = torch.convolution(torch.zeros(0, 1, 3, dtype=torch.int32), torch.zeros(2, 1, 1, dtype=torch.int32), "
+    "torch.zeros(2), [1], [0], [1], False, [0], 1)",
+    "out = F.conv2d(torch.zeros(1, 1, 0, 2), torch.zeros(2, 1, 1, 1), padding=1)",
+    "out = F.conv1d(torch.zeros(1, 2, 3), torch.zeros(4, 2, 3, dtype=torch.float64))",  # neighbour: not empty
+    # _softmax_backward_data: its output dtype check and kernel dispatch follow the empty return
+    "out = torch._softmax_backward_data(torch.zeros(1, 0, dtype=torch.int32), torch.zeros(1, 0, dtype=torch.int64), "
+    "-2, torch.bfloat16)",
+    "out = torch._log_softmax_backward_data(torch.zeros(1, 0), torch.zeros(1, 0, dtype=torch.float64), 0, torch.float)",
+    "out = torch._softmax_backward_data(torch.zeros(1, 2), torch.zeros(1, 2, dtype=torch.float64), 0, torch.float)",  # neighbour
+    # lerp_ with a 0-dim weight of another dtype: promoted (lerp_Tensor meta), cast-checked against self
+    "out = torch.zeros(2, 0).lerp_(torch.zeros(2, 0), torch.tensor(1, dtype=torch.uint8))",
+    "out = torch.ones(3, dtype=torch.float16).lerp_(torch.full((3,), 2., dtype=torch.float16), "
+    "torch.tensor(1/3, dtype=torch.float64))",
+    "out = torch.zeros(2, dtype=torch.int64).lerp_(torch.zeros(2, dtype=torch.int64), torch.tensor(0.5))",
+    # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
+    "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
+    "torch.ones(3, device='meta'))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1066,6 +1092,9 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.dim.default(None)",
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
+    # --- session 26, fz2 ---
+    "a = torch.tensor([2.0, 2.0], dtype=torch.complex64); "
+    "out = torch.ops.aten.silu_backward(a, torch.tensor([1.0, -2.0]))",
     # --- session 25, fa2 ---
     # an expanded out= that upstream's reduction / tril kernel writes unchecked (OVERLAP_UNCHECKED_OUT)
     "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
