@@ -1388,6 +1388,47 @@ done:
     return r;
 }
 
+/* Note [Empty attention]
+ * Upstream's scaled_dot_product_attention returns early, right after validate_sdpa_input and
+ * before any backend choice or check of the mask's shape, causality or dropout, when query, key
+ * or value has no elements: zeros of query's sizes with value's last one, in query's dtype, plus
+ * (q.sum() + k.sum() + v.sum()) * 0. The shapes need not agree otherwise; a NaN or infinity in
+ * any input (or a sum overflowing its dtype) makes every element NaN, and each input that
+ * requires grad gets a zero gradient through that graph. The sum of a meta tensor is read back
+ * there ("Cannot copy out of meta tensor"). */
+static PyObject *
+sdpa_empty(PyObject *q, PyObject *k, PyObject *v)
+{
+    TensorObject *qt = TN_T(q), *vt = TN_T(v);
+    if (qt->device == TN_DEVICE_META || TN_T(k)->device == TN_DEVICE_META || vt->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, qt->sizes, sizeof(int64_t) * (size_t)qt->ndim);
+    shape[qt->ndim - 1] = vt->sizes[vt->ndim - 1];
+    PyObject *zeros = zeros_as(tn_ag_value_ints_lit(shape, qt->ndim), q);
+    PyObject *sq = zeros ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(q), NONE_V}) : NULL;
+    PyObject *sk = sq ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(k), NONE_V}) : NULL;
+    PyObject *sv = sk ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(v), NONE_V}) : NULL;
+    PyObject *qk = sv ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(sq), tn_value_tensor(sk), tn_value_int(1)})
+                      : NULL;
+    PyObject *all = qk ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(qk), tn_value_tensor(sv), tn_value_int(1)})
+                       : NULL;
+    PyObject *none = all ? call(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(all), tn_value_int(0)}) : NULL;
+    PyObject *r = none ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(zeros), tn_value_tensor(none),
+                                                              tn_value_int(1)})
+                       : NULL;
+    Py_XDECREF(zeros);
+    Py_XDECREF(sq);
+    Py_XDECREF(sk);
+    Py_XDECREF(sv);
+    Py_XDECREF(qk);
+    Py_XDECREF(all);
+    Py_XDECREF(none);
+    return r;
+}
+
 PyObject *
 tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
 {
@@ -1397,6 +1438,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
     int gqa = (int)a[7].u.i;
     if (tn_sdpa_check_inputs(q, k, v, mask ? TN_T(mask) : NULL) < 0)
         return NULL;
+    if (q->numel == 0 || k->numel == 0 || v->numel == 0)
+        return sdpa_empty(T(0), T(1), T(2));  /* Note [Empty attention] */
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");

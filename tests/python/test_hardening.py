@@ -1076,6 +1076,14 @@ FUZZ_CLASSES = [
     "out = torch.ones(3, dtype=torch.float16).lerp_(torch.full((3,), 2., dtype=torch.float16), "
     "torch.tensor(1/3, dtype=torch.float64))",
     "out = torch.zeros(2, dtype=torch.int64).lerp_(torch.zeros(2, dtype=torch.int64), torch.tensor(0.5))",
+    # Note [Empty attention]: an empty query, key or value returns zeros + (q.sum() + k.sum() +
+    # v.sum()) * 0 before any shape, mask or backend check
+    "out = F.scaled_dot_product_attention(torch.zeros(0, 8, dtype=torch.float64)[..., ::2], "
+    "torch.ones(2, 3, dtype=torch.float64), torch.ones(2, 3, dtype=torch.float64))",
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('nan'), 1., 2.]]), torch.zeros(0, 3), torch.zeros(0, 5))",
+    "out = F.scaled_dot_product_attention(torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), "
+    "attn_mask=torch.zeros(5, 7), is_causal=True)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 4), torch.ones(2, 3), torch.ones(2, 3))",  # neighbour
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
