@@ -1084,6 +1084,9 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), "
     "attn_mask=torch.zeros(5, 7), is_causal=True)",
     "out = F.scaled_dot_product_attention(torch.ones(1, 4), torch.ones(2, 3), torch.ones(2, 3))",  # neighbour
+    # complex division scales by |c| and |d| (std::abs): a -0.0 divisor divides as +0.0
+    "out = torch.tensor([2+0j, -0.5+0j, 1+1j]) / torch.tensor([-0.0, -0.0, -0.0], dtype=torch.float64)",
+    "out = torch.tensor([2+0j, 1+1j]) / complex(-0.0, -0.0)",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
