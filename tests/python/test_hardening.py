@@ -1087,6 +1087,10 @@ FUZZ_CLASSES = [
     # complex division scales by |c| and |d| (std::abs): a -0.0 divisor divides as +0.0
     "out = torch.tensor([2+0j, -0.5+0j, 1+1j]) / torch.tensor([-0.0, -0.0, -0.0], dtype=torch.float64)",
     "out = torch.tensor([2+0j, 1+1j]) / complex(-0.0, -0.0)",
+    # kthvalue of a 0-dim self copies it before the kernel's dtype dispatch (any dtype)
+    "out = torch.tensor(False).kthvalue(1, 0, False)",
+    "out = torch.kthvalue(torch.tensor(1+2j), 1, -1, True)",
+    "out = torch.tensor([False]).kthvalue(1, 0)",  # neighbour: the kernel refuses bool
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
