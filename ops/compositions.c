@@ -1243,8 +1243,10 @@ where_with_scalar(tn_value *a, int scalar_at)
         return NULL;
     int dtype = tn_result_type_finish(&st);
     /* an integral value that does not fit is refused before it could wrap around (a floating
-     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it) */
-    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
+     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it); a meta
+     * scalar_tensor is empty().fill_(), whose meta kernel reads no value */
+    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && TN_T(tensor)->device != TN_DEVICE_META &&
+        tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
         return NULL;
     TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
     if (!wrapped)

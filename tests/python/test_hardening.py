@@ -1091,6 +1091,13 @@ FUZZ_CLASSES = [
     "out = torch.tensor(False).kthvalue(1, 0, False)",
     "out = torch.kthvalue(torch.tensor(1+2j), 1, -1, True)",
     "out = torch.tensor([False]).kthvalue(1, 0)",  # neighbour: the kernel refuses bool
+    # where with a Scalar: scalar_tensor's fill_ checks the value only off the meta device (so do
+    # torch._refs' clamp / clip and the foreach clamps, which call it)
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), torch.empty(2, dtype=torch.uint8, device='meta'), 2**63 - 1)",
+    "out = torch.empty((4, 3), dtype=torch.uint8, device='meta')[1:].clamp_(True, max=-2**63)",
+    "out = torch._foreach_clamp_max([torch.empty((4, 2), dtype=torch.int16, device='meta')], 2**31)",
+    "out = torch.empty(4, dtype=torch.int8, device='meta').masked_fill(torch.empty(4, dtype=torch.bool, device='meta'), 1000)",
+    "out = torch.where(torch.tensor([True, False]), torch.zeros(2, dtype=torch.uint8), 1000)",  # neighbour: the CPU checks
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
