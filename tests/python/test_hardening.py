@@ -1098,6 +1098,12 @@ FUZZ_CLASSES = [
     "out = torch._foreach_clamp_max([torch.empty((4, 2), dtype=torch.int16, device='meta')], 2**31)",
     "out = torch.empty(4, dtype=torch.int8, device='meta').masked_fill(torch.empty(4, dtype=torch.bool, device='meta'), 1000)",
     "out = torch.where(torch.tensor([True, False]), torch.zeros(2, dtype=torch.uint8), 1000)",  # neighbour: the CPU checks
+    # Note [Meta of a CIA alias]: on the meta device an alias is the op it names (subtract_ is
+    # sub_, whose Python meta function checks no devices)
+    "a = torch.empty((1, 4, 2), dtype=torch.int64, device='meta'); "
+    "out = a.unsqueeze(0).expand(2, *a.shape).subtract_(torch.ones(1, 4, 2, dtype=torch.uint8))",
+    "out = torch.empty(2, 3, device='meta').true_divide_(torch.ones(2, 3))",
+    "out = torch.empty(2, 3, device='meta').greater_(torch.ones(2, 3))",  # neighbour: gt_'s meta checks
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
