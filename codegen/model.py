@@ -181,6 +181,10 @@ OUT_ALIASES = {
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
 }
 
+# the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->
+# bitwise_and_), by torchgen's base name
+DUNDER_ALIASES = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}
+
 
 def out_rule(f, kind, delegates=None) -> str:
     name = str(f.func.name)
@@ -285,7 +289,7 @@ class Model:
         natives_by_name = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
             n = f.func.name
-            target = OUT_ALIASES.get(str(n.name.base))
+            target = (DUNDER_ALIASES if n.name.dunder_method else OUT_ALIASES).get(str(n.name.base))
             if not f.has_composite_implicit_autograd_kernel or target is None:
                 continue
             tname = target + ("_" if n.name.inplace else "") + (f".{n.overload_name}" if n.overload_name else "")

@@ -1104,6 +1104,8 @@ FUZZ_CLASSES = [
     "out = a.unsqueeze(0).expand(2, *a.shape).subtract_(torch.ones(1, 4, 2, dtype=torch.uint8))",
     "out = torch.empty(2, 3, device='meta').true_divide_(torch.ones(2, 3))",
     "out = torch.empty(2, 3, device='meta').greater_(torch.ones(2, 3))",  # neighbour: gt_'s meta checks
+    "out = torch.tensor(0., dtype=torch.float64) & torch.empty((0, 1), dtype=torch.float64, device='meta')",
+    "out = torch.empty((0, 2, 1, 3), dtype=torch.int64, device='meta').permute(0, 2, 3, 1) & torch.tensor(1)",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
