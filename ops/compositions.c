@@ -733,7 +733,9 @@ tn_compose_linear(tn_op *op, tn_value *a)
     PyObject *out = wt ? matmul(input, wt) : NULL;
     Py_XDECREF(wt);
     if (out && bias) {
-        PyObject *r = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(out), tn_value_tensor(bias), tn_value_int(1)});
+        /* output.add_(bias); at::add for a meta bias (isTensorSubclassLike), as tn_op_linear */
+        int id = TN_T(bias)->device == TN_DEVICE_META ? TN_OP_add__Tensor : TN_OP_add___Tensor;
+        PyObject *r = call(id, (tn_value[]){tn_value_tensor(out), tn_value_tensor(bias), tn_value_int(1)});
         Py_DECREF(out);
         return r;
     }

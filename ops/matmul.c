@@ -428,9 +428,11 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyObject *r = tn_op_matmul(overload, input, TN_T(wt));
         Py_DECREF(wt);
         if (r && bias) {
-            /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused) */
+            /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused);
+             * at::add(output, bias) for a tensor-subclass-like bias (isTensorSubclassLike: a meta
+             * one), whose result broadcasts and goes to its device */
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
-            PyObject *s = tn_call(TN_OP_add___Tensor, a);
+            PyObject *s = tn_call(bias->device == TN_DEVICE_META ? TN_OP_add__Tensor : TN_OP_add___Tensor, a);
             Py_DECREF(r);
             r = s;
         }

@@ -1106,6 +1106,11 @@ FUZZ_CLASSES = [
     "out = torch.empty(2, 3, device='meta').greater_(torch.ones(2, 3))",  # neighbour: gt_'s meta checks
     "out = torch.tensor(0., dtype=torch.float64) & torch.empty((0, 1), dtype=torch.float64, device='meta')",
     "out = torch.empty((0, 2, 1, 3), dtype=torch.int64, device='meta').permute(0, 2, 3, 1) & torch.tensor(1)",
+    # linear's bias: output.add_(bias), but at::add(output, bias) for a tensor-subclass-like (meta) bias
+    "out = F.linear(torch.tensor([2., -2., 1., 2.]), torch.tensor([2., -1., -2., -2.]), torch.empty((), device='meta'))",
+    "out = F.linear(torch.tensor([-1.25], dtype=torch.float64).expand(3), torch.ones(4, dtype=torch.float64)[1:], "
+    "torch.empty(3, dtype=torch.int16, device='meta'))",
+    "out = F.linear(torch.ones(3).expand(3), torch.ones(4)[1:], torch.ones(3))",  # neighbour: in place refuses
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
