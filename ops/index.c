@@ -1388,12 +1388,21 @@ tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim)
                          made);
             goto done;
         }
-        parts[made] = tn_op_unsqueeze(overload, t, d);
+        parts[made] = d < first->ndim ? Py_NewRef((PyObject *)t) : tn_op_unsqueeze(overload, t, d);
         if (!parts[made])
             goto done;
     }
     tn_tensors list = {parts, tensors.n};
     r = tn_op_cat(overload, list, d);
+    if (r && d < first->ndim) {
+        /* upstream's stack before the last dim: cat along dim, then a view splitting it (the
+         * cat's layout, e.g. contiguous for transposed inputs, not the unsqueezed inputs') */
+        int64_t sizes[TN_MAX_NDIM];
+        memcpy(sizes, first->sizes, sizeof(int64_t) * (size_t)d);
+        sizes[d] = tensors.n;
+        memcpy(sizes + d + 1, first->sizes + d, sizeof(int64_t) * (size_t)(first->ndim - d));
+        TN_SETREF(r, tn_op_view(overload, TN_T(r), (tn_ints){sizes, first->ndim + 1, false}));
+    }
 done:
     for (Py_ssize_t i = 0; i < made; i++)
         Py_DECREF(parts[i]);

@@ -1111,6 +1111,10 @@ FUZZ_CLASSES = [
     "out = F.linear(torch.tensor([-1.25], dtype=torch.float64).expand(3), torch.ones(4, dtype=torch.float64)[1:], "
     "torch.empty(3, dtype=torch.int16, device='meta'))",
     "out = F.linear(torch.ones(3).expand(3), torch.ones(4)[1:], torch.ones(3))",  # neighbour: in place refuses
+    # stack before the last dim is cat along it and a view (the cat's layout)
+    "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -2)",
+    "a = torch.arange(24.).reshape(2, 3, 2, 2).to(memory_format=torch.channels_last); out = torch.stack([a, a], 2)",
+    "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -1)",  # neighbour
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
