@@ -1396,12 +1396,23 @@ tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim)
     r = tn_op_cat(overload, list, d);
     if (r && d < first->ndim) {
         /* upstream's stack before the last dim: cat along dim, then a view splitting it (the
-         * cat's layout, e.g. contiguous for transposed inputs, not the unsqueezed inputs') */
-        int64_t sizes[TN_MAX_NDIM];
+         * cat's layout, e.g. contiguous for transposed inputs, not the unsqueezed inputs'). The
+         * view is taken below autograd's view tracking, so the result is no view: the same
+         * storage, restrided (an empty one as view's computeStride does, contiguously). */
+        TensorObject *c = TN_T(r);
+        int nd = first->ndim + 1;
+        int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
         memcpy(sizes, first->sizes, sizeof(int64_t) * (size_t)d);
         sizes[d] = tensors.n;
         memcpy(sizes + d + 1, first->sizes + d, sizeof(int64_t) * (size_t)(first->ndim - d));
-        TN_SETREF(r, tn_op_view(overload, TN_T(r), (tn_ints){sizes, first->ndim + 1, false}));
+        if (c->numel == 0) {
+            tn_contiguous_strides(nd, sizes, strides);
+        } else {
+            memcpy(strides, c->strides, sizeof(int64_t) * (size_t)d);
+            strides[d] = c->strides[d] * first->sizes[d];
+            memcpy(strides + d + 1, c->strides + d, sizeof(int64_t) * (size_t)(first->ndim - d));
+        }
+        TN_SETREF(r, (PyObject *)tn_tensor_from_storage(c->storage, c->offset, nd, sizes, strides, c->dtype));
     }
 done:
     for (Py_ssize_t i = 0; i < made; i++)
