@@ -1280,6 +1280,28 @@ tn_compose_where__Scalar(tn_op *op, tn_value *a)
     return r;
 }
 
+/* argsort: std::get<1>(at::sort(self, [stable,] dim, descending)), so a meta self takes sort's
+ * meta function (which checks no dim) */
+static PyObject *
+second_of(PyObject *r)
+{
+    PyObject *item = r ? PySequence_GetItem(r, 1) : NULL;
+    Py_XDECREF(r);
+    return item;
+}
+
+PyObject *
+tn_compose_argsort(tn_op *op, tn_value *a)
+{
+    return second_of(call(TN_OP_sort, (tn_value[]){a[0], a[1], a[2]}));
+}
+
+PyObject *
+tn_compose_argsort__stable(tn_op *op, tn_value *a)
+{
+    return second_of(call(TN_OP_sort__stable, (tn_value[]){a[0], a[1], a[2], a[3]}));
+}
+
 PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a) { return where_with_scalar(a, 2); }
 PyObject *tn_compose_where__ScalarSelf(tn_op *op, tn_value *a) { return where_with_scalar(a, 1); }
 

@@ -1115,6 +1115,10 @@ FUZZ_CLASSES = [
     "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -2)",
     "a = torch.arange(24.).reshape(2, 3, 2, 2).to(memory_format=torch.channels_last); out = torch.stack([a, a], 2)",
     "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -1)",  # neighbour
+    # argsort is sort's second output (CIA): on meta, sort's meta function, which checks no dim
+    "out = torch.empty((3,), dtype=torch.float64, device='meta').argsort(dim=2)",
+    "out = torch.argsort(torch.empty((4,), dtype=torch.bfloat16, device='meta'), stable=False, dim=100)",
+    "out = torch.tensor([3., 1., 2.]).argsort(dim=2)",  # neighbour: the CPU kernel wraps dim
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
