@@ -914,14 +914,19 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
                                                 take_sqrt));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
-        /* the mean of no elements is NaN upstream */
-        if (mean && self->numel == 0 && mean->numel > 0) {
+        /* the mean of no elements is NaN upstream, and so is the variance whatever the correction
+         * (std_var_out fills the result with NaN for an empty input: a correction of -1 would
+         * otherwise divide the empty sum of squares by 1) */
+        for (int k = 0; k < 2 && self->numel == 0; k++) {
+            TensorObject *t = k ? mean : out;
+            if (!t || t->numel == 0)
+                continue;
             tn_value nan = {.tag = TN_V_DOUBLE, .u.d = NAN};
-            PyObject *f = tn_op_fill___Scalar(overload, mean, &nan);
+            PyObject *f = tn_op_fill___Scalar(overload, t, &nan);
             if (!f)
                 goto fail;
             Py_DECREF(f);
-            mean->version->value = 0;
+            t->version->value = 0;
         }
     }
     if (!with_mean)

@@ -1119,6 +1119,10 @@ FUZZ_CLASSES = [
     "out = torch.empty((3,), dtype=torch.float64, device='meta').argsort(dim=2)",
     "out = torch.argsort(torch.empty((4,), dtype=torch.bfloat16, device='meta'), stable=False, dim=100)",
     "out = torch.tensor([3., 1., 2.]).argsort(dim=2)",  # neighbour: the CPU kernel wraps dim
+    # var/std of an empty input is NaN whatever the correction (std_var_out fills it)
+    "out = torch.var_mean(torch.zeros(4, 0), correction=-1)",
+    "out = torch.std(torch.zeros(4, 0), 1, correction=-1)",
+    "out = torch.var(torch.zeros(0, dtype=torch.complex64), correction=-1)",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
