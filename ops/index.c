@@ -1525,6 +1525,11 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
         PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
         return NULL;
     }
+    if (self->numel == 0) {
+        /* roll_cpu's first step for each dim: an empty self is self.clone(Preserve), no dim wrapped */
+        tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_PRESERVE)};
+        return tn_call(TN_OP_clone, c);
+    }
     if (self->ndim == 0) {
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
                      (long long)dims.v[0]);

@@ -1123,6 +1123,10 @@ FUZZ_CLASSES = [
     "out = torch.var_mean(torch.zeros(4, 0), correction=-1)",
     "out = torch.std(torch.zeros(4, 0), 1, correction=-1)",
     "out = torch.var(torch.zeros(0, dtype=torch.complex64), correction=-1)",
+    # roll of an empty self is self.clone(Preserve) before any dim is wrapped
+    "out = torch.tensor([], dtype=torch.bool).reshape((0, 1)).expand((0, 4)).roll([2**62, 4], [0, -2])",
+    "out = torch.zeros(3, 0).roll(1, 5)",
+    "out = torch.zeros(3, 0).roll([1, 2], [0])",  # neighbour: roll_common's alignment check first
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
