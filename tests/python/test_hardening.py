@@ -1127,6 +1127,11 @@ FUZZ_CLASSES = [
     "out = torch.tensor([], dtype=torch.bool).reshape((0, 1)).expand((0, 4)).roll([2**62, 4], [0, -2])",
     "out = torch.zeros(3, 0).roll(1, 5)",
     "out = torch.zeros(3, 0).roll([1, 2], [0])",  # neighbour: roll_common's alignment check first
+    # x[idx] = v views v without its leading size-1 dims before index_put_ (slicePrefix1sSize)
+    "x = torch.tensor([-1.25, float('nan'), 1e30, 3.75]); "
+    "x[torch.tensor([-3, 2, 2, 1], dtype=torch.int32)] = torch.tensor([[3.75, -0.0, -0.0, 2.0]]); out = x",
+    "x = torch.zeros(3, 4); x[torch.tensor([0, 1]), 1:3] = torch.ones(1, 2, 2) * 5; out = x",
+    "x = torch.zeros(4); x[torch.tensor([0, 1])] = torch.ones(2, 2); out = x",  # neighbour: no broadcast
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
