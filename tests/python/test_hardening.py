@@ -1132,6 +1132,12 @@ FUZZ_CLASSES = [
     "x[torch.tensor([-3, 2, 2, 1], dtype=torch.int32)] = torch.tensor([[3.75, -0.0, -0.0, 2.0]]); out = x",
     "x = torch.zeros(3, 4); x[torch.tensor([0, 1]), 1:3] = torch.ones(1, 2, 2) * 5; out = x",
     "x = torch.zeros(4); x[torch.tensor([0, 1])] = torch.ones(2, 2); out = x",  # neighbour: no broadcast
+    # Tensor.to takes a Python number as its Tensor (allow_numbers_as_tensors): the number's dtype
+    # (was read as a tensor: garbage dtypes); Tensor.type takes a type, str or dtype only
+    "out = torch.tensor([7, -8, -3, -8], dtype=torch.int32).reshape((4, 1)).expand((4, 3)).to(False, memory_format=None)",
+    "out = torch.ones(2).to(2.5)",
+    "out = torch.ones(2).to(1j, copy=True)",
+    "out = torch.ones(2).type(False)",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
