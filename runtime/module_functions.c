@@ -56,6 +56,11 @@ nn_parse_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
             nb = raw[1];
         if (raw[3])
             fmt = raw[3];
+    } else if (!tn_tensor_check(raw[0])) {
+        /* a Python number for the Tensor (the "to" signatures take numbers as tensors): upstream's
+         * _parse_to then fails to make a dtype object of it */
+        PyErr_SetString(PyExc_TypeError, "expected a torch.dtype, got type");
+        return NULL;
     } else {
         TensorObject *t = TN_T(raw[0]);
         dev_obj = tn_device_new(t->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU, -1);
