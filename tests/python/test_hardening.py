@@ -1139,6 +1139,7 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).to(1j, copy=True)",
     "out = torch.ones(2).type(False)",
     "out = torch._C._nn._parse_to(2.5)",
+    "out = torch._C._nn._parse_to(False)",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
