@@ -627,6 +627,18 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
         PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
         return NULL;
     }
+    /* linspace_logspace_infer_options: a complex start or end makes the default complex dtype,
+     * which a passed dtype must be able to take */
+    if (start->tag == TN_V_COMPLEX || end->tag == TN_V_COMPLEX) {
+        int inferred = tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+        if (dtype >= 0 && !tn_can_cast(inferred, dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "torch.linspace(): inferred dtype %s can't be safely cast to passed dtype %s",
+                         tn_dtype_cpp_name(inferred), tn_dtype_legacy_name(dtype));
+            return NULL;
+        }
+        if (dtype < 0)
+            dtype = inferred;
+    }
     if (dtype < 0)
         dtype = tn_default_dtype;
     int dev;
@@ -636,9 +648,10 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
     /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
-     * fill_(start), which converts start only, for float16 / bfloat16 through float (2**31 is inf) */
-    int one = steps == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : dtype;
-    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, steps == 1 ? one : dtype) < 0 ||
+     * fill_(start), which converts start only and does not range-check float16 / bfloat16 (it
+     * rounds through float: 1e300 is inf) */
+    int half_fill = steps == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16);
+    if (tn_check_dtype(overload, dtype) < 0 || (!half_fill && tn_check_scalar_fits(start, dtype) < 0) ||
         (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
         Py_DECREF(t);
         return NULL;

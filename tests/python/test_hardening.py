@@ -1140,6 +1140,12 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).type(False)",
     "out = torch._C._nn._parse_to(2.5)",
     "out = torch._C._nn._parse_to(False)",
+    # linspace: one float16/bfloat16 step is an unchecked fill_; a complex end infers the default
+    # complex dtype, which a passed dtype must take
+    "out = torch.ops.aten.linspace.default(1e300, -1, 1, dtype=torch.float16, layout=torch.strided, device=None, "
+    "pin_memory=False)",
+    "out = torch.linspace(-0.5, 1+2j, 3, dtype=torch.float32)",
+    "out = torch.linspace(1e300, 0, 2, dtype=torch.float16)",  # neighbour: two steps convert both ends
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
@@ -1157,6 +1163,8 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
     # --- session 26, fz2 ---
+    # complex linspace (upstream's complex<float> step arithmetic, scalar and vector loops)
+    "out = torch.linspace(-0.5, (1+2j), 3)",
     "a = torch.tensor([2.0, 2.0], dtype=torch.complex64); "
     "out = torch.ops.aten.silu_backward(a, torch.tensor([1.0, -2.0]))",
     # --- session 25, fa2 ---
