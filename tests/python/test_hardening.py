@@ -1146,6 +1146,11 @@ FUZZ_CLASSES = [
     "pin_memory=False)",
     "out = torch.linspace(-0.5, 1+2j, 3, dtype=torch.float32)",
     "out = torch.linspace(1e300, 0, 2, dtype=torch.float16)",  # neighbour: two steps convert both ends
+    # a boxed call's int / SymInt takes a one-element real CPU tensor as its item<int64_t>()
+    "a = torch.ones(1, 1, dtype=torch.float16); out = torch.ops.aten.concat.default([a, a, a], "
+    "torch.tensor([[-1.25]], dtype=torch.float16))",
+    "out = torch.ops.aten.select.int(torch.arange(8.).reshape(4, 2), 0, torch.tensor(1.9))",
+    "a = torch.ones(1, 1); out = torch.ops.aten.concat.default([a, a], torch.tensor([1, 0]))",  # neighbour
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
