@@ -1042,7 +1042,11 @@ ternary_into(const tn_op *overload, TensorObject *dst, int which, TensorObject *
     }
     int device = self->device == TN_DEVICE_META || t1->device == TN_DEVICE_META ||
                  (t2 && t2->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[3] = {tn_geom_of(self), tn_geom_of(t1), t2 ? tn_geom_of(t2) : tn_geom_of(t1)};
+    /* the iterator promotes the inputs first (promote_inputs_to_common_dtype): a converted one
+     * votes with its copy's layout (tn_geom_promoted) */
+    int64_t pbuf[3][TN_MAX_NDIM];
+    tn_geom ins[3] = {tn_geom_promoted(self, dtype, pbuf[0]), tn_geom_promoted(t1, dtype, pbuf[1]),
+                      t2 ? tn_geom_promoted(t2, dtype, pbuf[2]) : tn_geom_promoted(t1, dtype, pbuf[1])};
     TensorObject *out = result_or_dst(dst, nd2, shape, dtype, device, t2 ? 3 : 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;

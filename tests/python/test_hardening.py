@@ -1151,6 +1151,10 @@ FUZZ_CLASSES = [
     "torch.tensor([[-1.25]], dtype=torch.float16))",
     "out = torch.ops.aten.select.int(torch.arange(8.).reshape(4, 2), 0, torch.tensor(1.9))",
     "a = torch.ones(1, 1); out = torch.ops.aten.concat.default([a, a], torch.tensor([1, 0]))",  # neighbour
+    # addcmul/addcdiv/lerp promote their inputs first: a converted input lays out as its copy
+    "a0 = torch.tensor([3.75, 0.5, 1.0], dtype=torch.float64).reshape((1, 3)).transpose(-1, -2); "
+    "out = torch.addcmul(a0, torch.ones(3, 1), torch.arange(6.).reshape(3, 2)[..., ::2], value=7)",
+    "out = torch.addcmul(torch.ones(2, 3).t(), torch.ones(3, 2, dtype=torch.float64), torch.ones(3, 2))",  # neighbour
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
