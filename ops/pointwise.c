@@ -1564,10 +1564,12 @@ PyObject *
 tn_op_signbit(const tn_op *overload, TensorObject *self)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
-        tn_value a[6] = {tn_value_tensor((PyObject *)self)};
-        for (int i = 1; i < 6; i++)
-            a[i].tag = TN_V_NONE;
-        return tn_call(TN_OP_zeros_like, a);
+        /* the meta function's iterator output (its layout, not zeros_like's), then fill_(false) */
+        tn_geom g = tn_geom_of(self);
+        TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, TN_DTYPE_BOOL, self->device, 1, &g);
+        if (out && out->device != TN_DEVICE_META && out->numel > 0)
+            memset(tn_tensor_data(out), 0, (size_t)out->storage->nbytes);
+        return (PyObject *)out;
     }
     return unary(overload, TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }

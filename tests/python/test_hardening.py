@@ -1155,6 +1155,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([3.75, 0.5, 1.0], dtype=torch.float64).reshape((1, 3)).transpose(-1, -2); "
     "out = torch.addcmul(a0, torch.ones(3, 1), torch.arange(6.).reshape(3, 2)[..., ::2], value=7)",
     "out = torch.addcmul(torch.ones(2, 3).t(), torch.ones(3, 2, dtype=torch.float64), torch.ones(3, 2))",  # neighbour
+    # signbit of bool: the meta function's iterator output filled with False (not zeros_like's
+    # layout); margin_ranking_loss clamps in place (clamp_min_), keeping the sum's layout
+    "out = torch.tensor([False] * 9).reshape((3, 1, 1, 3)).transpose(-1, -2).signbit()",
+    "out = torch.margin_ranking_loss(torch.tensor([-0.0, 1e-30], dtype=torch.bfloat16).reshape((1, 2)).transpose(-1, -2), "
+    "torch.tensor([200, 5], dtype=torch.uint8).reshape((2, 1, 1)), torch.tensor([0.5, float('-inf')], "
+    "dtype=torch.bfloat16).reshape((2, 1, 1)))",
     # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
