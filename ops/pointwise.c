@@ -1960,12 +1960,14 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
                      tn_dtype_legacy_name(compute), tn_dtype_legacy_name(out_dtype));
         return NULL;
     }
-    if (!tn_dtype_is_floating(compute) && !(sp->complex && tn_dtype_is_complex(compute)) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
+    int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    /* the structured ones (sigmoid/tanh/silu_backward, the complex-capable) check no dtype on meta */
+    if (!(sp->complex && device == TN_DEVICE_META) && !tn_dtype_is_floating(compute) &&
+        !(sp->complex && tn_dtype_is_complex(compute)) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
         return NULL;
     }
-    int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     /* the iterator sees the operands promoted to the common dtype (Tensor.to's layout) */
     int64_t pbuf[2][TN_MAX_NDIM];
     tn_geom gp = tn_geom_promoted(grad, compute, pbuf[0]), xp = tn_geom_promoted(x, compute, pbuf[1]);

@@ -1161,7 +1161,10 @@ FUZZ_CLASSES = [
     "out = torch.margin_ranking_loss(torch.tensor([-0.0, 1e-30], dtype=torch.bfloat16).reshape((1, 2)).transpose(-1, -2), "
     "torch.tensor([200, 5], dtype=torch.uint8).reshape((2, 1, 1)), torch.tensor([0.5, float('-inf')], "
     "dtype=torch.bfloat16).reshape((2, 1, 1)))",
-    # a complex activation gradient on the meta device is geometry only (no kernel to refuse)
+    # a complex (or integral) structured activation gradient on the meta device is geometry only
+    "out = torch.ops.aten.silu_backward.default(torch.empty((1,), dtype=torch.int32, device='meta'), "
+    "torch.empty((4, 3), dtype=torch.int32, device='meta'))",
+    "out = torch.ops.aten.silu_backward.default(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",  # neighbour
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
 ]
