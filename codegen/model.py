@@ -57,6 +57,7 @@ class Op:
     # overloads whose structured delegate is not TensorIterator (check_inplace: self's dtype)
     cia: bool            # CompositeImplicitAutograd: no kernel of its own upstream
     functional: str | None = None  # cname of the functional sibling (for inplace/out)
+    cia_alias: str | None = None   # cname of the op a CIA alias names (subtract_ -> sub_, OUT_ALIASES)
     out_rule: str = ""
     overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
@@ -184,6 +185,10 @@ OUT_ALIASES = {
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
 }
 
+# the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->
+# bitwise_and_), by torchgen's base name
+DUNDER_ALIASES = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}
+
 
 def out_rule(f, kind, delegates=None) -> str:
     name = str(f.func.name)
@@ -298,6 +303,20 @@ class Model:
                 if base is not None:
                     qual = str(f.func.name)
                     self.by_qual[qual].functional = c_ident(str(base.func.name))
+
+        # CIA aliases (OUT_ALIASES, every kind): the same overload of the op they name, when its
+        # arguments and returns read the same (Note [Meta of a CIA alias] in runtime/dispatch.c)
+        natives_by_name = {str(f.func.name): f for f in self.natives}
+        for f in self.natives:
+            n = f.func.name
+            target = (DUNDER_ALIASES if n.name.dunder_method else OUT_ALIASES).get(str(n.name.base))
+            if not f.has_composite_implicit_autograd_kernel or target is None:
+                continue
+            tname = target + ("_" if n.name.inplace else "") + (f".{n.overload_name}" if n.overload_name else "")
+            t = natives_by_name.get(tname)
+            if t is not None and str(t.func.arguments) == str(f.func.arguments) and \
+                    str(t.func.returns) == str(f.func.returns):
+                self.by_qual[str(n)].cia_alias = c_ident(tname)
 
         unknown = [q for q in kernel_list if q not in self.by_qual]
         if unknown:

@@ -249,6 +249,8 @@ PyObject *tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *sel
 PyObject *tn_compose__convolution_double_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_absolute(tn_op *op, tn_value *a);
 PyObject *tn_compose_alpha_dropout(tn_op *op, tn_value *a);
+PyObject *tn_compose_argsort(tn_op *op, tn_value *a);
+PyObject *tn_compose_argsort__stable(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_tensors(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_to(tn_op *op, tn_value *a);
 PyObject *tn_compose_chunk(tn_op *op, tn_value *a);

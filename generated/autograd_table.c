@@ -713,6 +713,8 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_arctanh, TN_AG_CIA, NULL},
     {TN_OP_arctanh__out, TN_AG_OUT, NULL},
     {TN_OP_arctanh_, TN_AG_CIA, NULL},
+    {TN_OP_argsort, TN_AG_CIA, tn_compose_argsort},
+    {TN_OP_argsort__stable, TN_AG_CIA, tn_compose_argsort__stable},
     {TN_OP_argwhere, TN_AG_CIA, NULL},
     {TN_OP_as_strided, TN_AG_RECORD, tn_ag_record_as_strided},
     {TN_OP_as_strided_, TN_AG_RECORD, tn_ag_record_as_strided_},

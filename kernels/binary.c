@@ -1774,7 +1774,8 @@ typedef struct {
             case TN_BIN_SUB: re = a - cr; im = b - d; break;                                  \
             case TN_BIN_MUL: re = a * cr - b * d; im = a * d + b * cr; break;                 \
             case TN_BIN_DIV: {                                                                \
-                T abs_c = cr < 0 ? -cr : cr, abs_d = d < 0 ? -d : d;                          \
+                /* fabs: a -0.0 divisor scales as +0.0 (c10's std::abs) */                  \
+                T abs_c = (T)fabs((double)cr), abs_d = (T)fabs((double)d);                    \
                 if (abs_c >= abs_d) {                                                         \
                     if (abs_c == 0 && abs_d == 0) {                                           \
                         re = a / abs_c;                                                       \

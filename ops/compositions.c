@@ -733,7 +733,9 @@ tn_compose_linear(tn_op *op, tn_value *a)
     PyObject *out = wt ? matmul(input, wt) : NULL;
     Py_XDECREF(wt);
     if (out && bias) {
-        PyObject *r = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(out), tn_value_tensor(bias), tn_value_int(1)});
+        /* output.add_(bias); at::add for a meta bias (isTensorSubclassLike), as tn_op_linear */
+        int id = TN_T(bias)->device == TN_DEVICE_META ? TN_OP_add__Tensor : TN_OP_add___Tensor;
+        PyObject *r = call(id, (tn_value[]){tn_value_tensor(out), tn_value_tensor(bias), tn_value_int(1)});
         Py_DECREF(out);
         return r;
     }
@@ -1265,8 +1267,10 @@ where_with_scalar(tn_value *a, int scalar_at)
         return NULL;
     int dtype = tn_result_type_finish(&st);
     /* an integral value that does not fit is refused before it could wrap around (a floating
-     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it) */
-    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
+     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it); a meta
+     * scalar_tensor is empty().fill_(), whose meta kernel reads no value */
+    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && TN_T(tensor)->device != TN_DEVICE_META &&
+        tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
         return NULL;
     TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
     if (!wrapped)
@@ -1296,6 +1300,28 @@ tn_compose_where__Scalar(tn_op *op, tn_value *a)
     Py_XDECREF((PyObject *)s);
     Py_XDECREF((PyObject *)o);
     return r;
+}
+
+/* argsort: std::get<1>(at::sort(self, [stable,] dim, descending)), so a meta self takes sort's
+ * meta function (which checks no dim) */
+static PyObject *
+second_of(PyObject *r)
+{
+    PyObject *item = r ? PySequence_GetItem(r, 1) : NULL;
+    Py_XDECREF(r);
+    return item;
+}
+
+PyObject *
+tn_compose_argsort(tn_op *op, tn_value *a)
+{
+    return second_of(call(TN_OP_sort, (tn_value[]){a[0], a[1], a[2]}));
+}
+
+PyObject *
+tn_compose_argsort__stable(tn_op *op, tn_value *a)
+{
+    return second_of(call(TN_OP_sort__stable, (tn_value[]){a[0], a[1], a[2], a[3]}));
 }
 
 PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a) { return where_with_scalar(a, 2); }
@@ -1410,6 +1436,47 @@ done:
     return r;
 }
 
+/* Note [Empty attention]
+ * Upstream's scaled_dot_product_attention returns early, right after validate_sdpa_input and
+ * before any backend choice or check of the mask's shape, causality or dropout, when query, key
+ * or value has no elements: zeros of query's sizes with value's last one, in query's dtype, plus
+ * (q.sum() + k.sum() + v.sum()) * 0. The shapes need not agree otherwise; a NaN or infinity in
+ * any input (or a sum overflowing its dtype) makes every element NaN, and each input that
+ * requires grad gets a zero gradient through that graph. The sum of a meta tensor is read back
+ * there ("Cannot copy out of meta tensor"). */
+static PyObject *
+sdpa_empty(PyObject *q, PyObject *k, PyObject *v)
+{
+    TensorObject *qt = TN_T(q), *vt = TN_T(v);
+    if (qt->device == TN_DEVICE_META || TN_T(k)->device == TN_DEVICE_META || vt->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, qt->sizes, sizeof(int64_t) * (size_t)qt->ndim);
+    shape[qt->ndim - 1] = vt->sizes[vt->ndim - 1];
+    PyObject *zeros = zeros_as(tn_ag_value_ints_lit(shape, qt->ndim), q);
+    PyObject *sq = zeros ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(q), NONE_V}) : NULL;
+    PyObject *sk = sq ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(k), NONE_V}) : NULL;
+    PyObject *sv = sk ? call(TN_OP_sum, (tn_value[]){tn_value_tensor(v), NONE_V}) : NULL;
+    PyObject *qk = sv ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(sq), tn_value_tensor(sk), tn_value_int(1)})
+                      : NULL;
+    PyObject *all = qk ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(qk), tn_value_tensor(sv), tn_value_int(1)})
+                       : NULL;
+    PyObject *none = all ? call(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(all), tn_value_int(0)}) : NULL;
+    PyObject *r = none ? call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(zeros), tn_value_tensor(none),
+                                                              tn_value_int(1)})
+                       : NULL;
+    Py_XDECREF(zeros);
+    Py_XDECREF(sq);
+    Py_XDECREF(sk);
+    Py_XDECREF(sv);
+    Py_XDECREF(qk);
+    Py_XDECREF(all);
+    Py_XDECREF(none);
+    return r;
+}
+
 PyObject *
 tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
 {
@@ -1419,6 +1486,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
     int gqa = (int)a[7].u.i;
     if (tn_sdpa_check_inputs(q, k, v, mask ? TN_T(mask) : NULL) < 0)
         return NULL;
+    if (q->numel == 0 || k->numel == 0 || v->numel == 0)
+        return sdpa_empty(T(0), T(1), T(2));  /* Note [Empty attention] */
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");

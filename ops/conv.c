@@ -62,6 +62,82 @@ slow_kernel_lacks(const TensorObject *input)
            (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64);
 }
 
+/* Note [Empty convolution]
+ * Upstream's _convolution sends an input with no batch entries or no channels to
+ * ConvBackend::Empty once the shapes are checked: no backend runs, so no dtype check of the
+ * weight or bias against the input and no kernel dtype dispatch. Its result is
+ * input.view(-1) * weight.view(-1) (no channels) or input * weight.view(-1)[0] (no batch), plus
+ * bias[0] in place, viewed to the output size (with 0 channels when the input has none): the
+ * dtype is that product's type promotion (the second form's weight element is 0-dim), the
+ * layout contiguous (a view of an empty tensor). The meta device keeps the meta function's path. */
+static int
+conv_takes_empty_path(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
+{
+    return input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
+           !(bias && bias->device == TN_DEVICE_META) && input->ndim >= 2 &&
+           (input->sizes[0] == 0 || input->sizes[1] == 0);
+}
+
+/* _select_conv_backend's refusal of an input empty along a spatial dim only (after the shape
+ * checks, before any backend): the sizes it names are the 1-d convolution's 2-d view [N, C, 1, L] */
+static int
+conv_empty_spatial_check(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
+{
+    if (input->numel != 0 || conv_takes_empty_path(input, weight, bias) || input->device == TN_DEVICE_META ||
+        weight->device == TN_DEVICE_META || (bias && bias->device == TN_DEVICE_META))
+        return 0;
+    int64_t sizes[2 + CONV_MAX_DIMS];
+    int nd = input->ndim;
+    memcpy(sizes, input->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd == 3) {
+        sizes[3] = sizes[2];
+        sizes[2] = 1;
+        nd = 4;
+    }
+    char is[128];
+    tn_format_ints(is, sizeof is, nd, sizes, ", ");
+    PyErr_Format(PyExc_RuntimeError, "Only zero batch or zero channel inputs are supported, but got input shape: [%s]",
+                 is);
+    return -1;
+}
+
+/* The Empty backend's result (Note [Empty convolution]) for the checked output sizes shape: the
+ * no-batch product keeps the input's layout when the view to the output sizes changes no size
+ * (a view of an empty tensor to its own sizes keeps its strides; 1-d convolutions run on a
+ * contiguous copy). */
+static TensorObject *
+conv_empty_output(TensorObject *input, TensorObject *weight, TensorObject *bias, int ndim, int64_t *shape)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, input) < 0)
+        return NULL;
+    if (input->sizes[1] == 0) {
+        shape[1] = 0;
+        if (tn_result_type_update_tensor(&st, weight) < 0)
+            return NULL;
+    } else {
+        st.zero_result = weight->dtype;  /* weight.view(-1)[0], the only 0-dim operand */
+    }
+    int dtype = tn_result_type_finish(&st);
+    if (bias) {  /* output.add_(bias[0]): the iterator's cast check of the in-place result */
+        tn_result_type_init(&st);
+        st.dim_result = dtype;
+        st.zero_result = bias->dtype;
+        int r = tn_result_type_finish(&st);
+        if (!tn_can_cast(r, dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(r), tn_dtype_legacy_name(dtype));
+            return NULL;
+        }
+    }
+    if (input->sizes[1] != 0 && !memcmp(shape, input->sizes, sizeof(int64_t) * (size_t)ndim)) {
+        tn_geom ins[2] = {tn_geom_of(input), {0, NULL, NULL}};  /* input * a 0-dim element */
+        return tn_empty_elementwise(ndim, shape, dtype, TN_DEVICE_CPU, 2, ins);
+    }
+    return tn_tensor_empty(ndim, shape, dtype, TN_DEVICE_CPU);
+}
+
 static int
 conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
            tn_ints dilation, int64_t groups, conv_geom *g)
@@ -144,6 +220,10 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      "than actual input size", ps, ks);
         return -1;
     }
+    if (conv_empty_spatial_check(input, weight, bias) < 0)
+        return -1;
+    if (conv_takes_empty_path(input, weight, bias))
+        return 0;
     if (slow_kernel_lacks(input)) {
         /* upstream's slow CPU kernel (bool and uint16..64 take no other path) dispatches on the
          * input's dtype (all types, half, bfloat16) before it reads the weight as that type */
@@ -640,14 +720,9 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     }
     int meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
                (bias && bias->device == TN_DEVICE_META);
-    /* upstream's ConvBackend::Empty for an input without channels multiplies input.view(-1) by
-     * the (empty) weight and views that as the output: the output has no channels either,
-     * [N, 0, spatial...], contiguous (the meta device runs torch's Python meta function) */
-    int no_channels = !meta && input->sizes[1] == 0;
-    if (no_channels)
-        shape[1] = 0;
-    TensorObject *out = no_channels ? tn_tensor_empty(2 + g->d, shape, input->dtype, TN_DEVICE_CPU)
-                                    : conv_output(input, weight, g, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (conv_takes_empty_path(input, weight, bias))
+        return (PyObject *)conv_empty_output(input, weight, bias, 2 + g->d, shape);
+    TensorObject *out = conv_output(input, weight, g, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
@@ -833,12 +908,38 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
     }
     shape[0] = input->sizes[0];
     shape[1] = cout;
+    for (int i = 0; i < d; i++)
+        shape[2 + i] = (input->sizes[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (weight->sizes[2 + i] - 1) + op[i] + 1;
+    /* the output_padding and output size checks are the slow kernel's: the Empty backend (Note
+     * [Empty convolution]) has only its view to the output size refuse a negative one */
+    if (conv_empty_spatial_check(input, weight, bias) < 0)
+        return -1;
+    if (conv_takes_empty_path(input, weight, bias)) {
+        for (int i = 0; i < d; i++) {
+            if (shape[2 + i] < 0) {
+                int64_t v[2 + CONV_MAX_DIMS + 1];
+                int nv = 2 + d, at = 2 + i;
+                memcpy(v, shape, sizeof(int64_t) * (size_t)nv);
+                if (d == 1) {  /* the 1-d convolution's 2-d view */
+                    v[3] = v[2];
+                    v[2] = 1;
+                    nv = 4;
+                    at = 3;
+                }
+                char vs[128];
+                tn_format_ints(vs, sizeof vs, nv, v, ", ");
+                PyErr_Format(PyExc_RuntimeError, "invalid shape dimension %lld at index %d of shape [%s]",
+                             (long long)shape[2 + i], at, vs);
+                return -1;
+            }
+        }
+        return 0;
+    }
     for (int i = 0; i < d; i++) {
         if (op[i] >= st[i] && op[i] >= dl[i]) {
             PyErr_SetString(PyExc_RuntimeError, "output padding must be smaller than either stride or dilation");
             return -1;
         }
-        shape[2 + i] = (input->sizes[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (weight->sizes[2 + i] - 1) + op[i] + 1;
         if (shape[2 + i] <= 0) {
             PyErr_SetString(PyExc_RuntimeError, "Given input size per channel is too small: the calculated output "
                                                 "size of the transposed convolution is not positive");
@@ -979,6 +1080,8 @@ conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight
     int64_t shape[2 + CONV_MAX_DIMS];
     if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
         return NULL;
+    if (conv_takes_empty_path(input, weight, bias))
+        return (PyObject *)conv_empty_output(input, weight, bias, input->ndim, shape);
     if (bias && (input->dtype == TN_DTYPE_F16 || input->dtype == TN_DTYPE_BF16) && input->device != TN_DEVICE_META)
         return conv_transposed_low(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
     return conv_transposed_core(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);

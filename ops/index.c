@@ -1392,12 +1392,32 @@ tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim)
                          made);
             goto done;
         }
-        parts[made] = tn_op_unsqueeze(overload, t, d);
+        parts[made] = d < first->ndim ? Py_NewRef((PyObject *)t) : tn_op_unsqueeze(overload, t, d);
         if (!parts[made])
             goto done;
     }
     tn_tensors list = {parts, tensors.n};
     r = tn_op_cat(overload, list, d);
+    if (r && d < first->ndim) {
+        /* upstream's stack before the last dim: cat along dim, then a view splitting it (the
+         * cat's layout, e.g. contiguous for transposed inputs, not the unsqueezed inputs'). The
+         * view is taken below autograd's view tracking, so the result is no view: the same
+         * storage, restrided (an empty one as view's computeStride does, contiguously). */
+        TensorObject *c = TN_T(r);
+        int nd = first->ndim + 1;
+        int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+        memcpy(sizes, first->sizes, sizeof(int64_t) * (size_t)d);
+        sizes[d] = tensors.n;
+        memcpy(sizes + d + 1, first->sizes + d, sizeof(int64_t) * (size_t)(first->ndim - d));
+        if (c->numel == 0) {
+            tn_contiguous_strides(nd, sizes, strides);
+        } else {
+            memcpy(strides, c->strides, sizeof(int64_t) * (size_t)d);
+            strides[d] = c->strides[d] * first->sizes[d];
+            memcpy(strides + d + 1, c->strides + d, sizeof(int64_t) * (size_t)(first->ndim - d));
+        }
+        TN_SETREF(r, (PyObject *)tn_tensor_from_storage(c->storage, c->offset, nd, sizes, strides, c->dtype));
+    }
 done:
     for (Py_ssize_t i = 0; i < made; i++)
         Py_DECREF(parts[i]);
@@ -1508,6 +1528,11 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
     if (shifts.n != dims.n) {  /* upstream's roll_common, before any dim is wrapped */
         PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
         return NULL;
+    }
+    if (self->numel == 0) {
+        /* roll_cpu's first step for each dim: an empty self is self.clone(Preserve), no dim wrapped */
+        tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_PRESERVE)};
+        return tn_call(TN_OP_clone, c);
     }
     if (self->ndim == 0) {
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",

@@ -514,7 +514,8 @@ tn_op_margin_ranking_loss(const tn_op *overload, TensorObject *input1, TensorObj
     PyObject *diff = neg ? at_sub((PyObject *)input1, (PyObject *)input2) : NULL;
     PyObject *prod = diff ? at_mul(neg, diff) : NULL;
     PyObject *shifted = prod ? at_add_scalar(prod, tn_value_double(margin)) : NULL;
-    PyObject *out = shifted ? at_ts(TN_OP_clamp_min, shifted, tn_value_int(0)) : NULL;
+    /* ATen's clamp_min_(0), in place: the sum's layout stays */
+    PyObject *out = shifted ? at_ts(TN_OP_clamp_min_, shifted, tn_value_int(0)) : NULL;
     Py_XDECREF(neg);
     Py_XDECREF(diff);
     Py_XDECREF(prod);

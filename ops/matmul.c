@@ -428,9 +428,11 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyObject *r = tn_op_matmul(overload, input, TN_T(wt));
         Py_DECREF(wt);
         if (r && bias) {
-            /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused) */
+            /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused);
+             * at::add(output, bias) for a tensor-subclass-like bias (isTensorSubclassLike: a meta
+             * one), whose result broadcasts and goes to its device */
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
-            PyObject *s = tn_call(TN_OP_add___Tensor, a);
+            PyObject *s = tn_call(bias->device == TN_DEVICE_META ? TN_OP_add__Tensor : TN_OP_add___Tensor, a);
             Py_DECREF(r);
             r = s;
         }
@@ -782,6 +784,14 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
 {
     if (tn_sdpa_check_inputs(query, key, value, attn_mask) < 0)
         return NULL;
+    tn_value a[8] = {tn_value_tensor((PyObject *)query), tn_value_tensor((PyObject *)key),
+                     tn_value_tensor((PyObject *)value), tn_value_tensor((PyObject *)attn_mask),
+                     tn_value_double(dropout_p), tn_ag_value_bool(is_causal),
+                     scale.has ? tn_value_double(scale.v) : (tn_value){.tag = TN_V_NONE},
+                     tn_ag_value_bool(enable_gqa)};
+    /* an empty input returns before any other check (Note [Empty attention], ops/compositions.c) */
+    if (query->numel == 0 || key->numel == 0 || value->numel == 0)
+        return tn_compose_scaled_dot_product_attention(NULL, a);
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;
@@ -791,16 +801,10 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
-    if (dropout_p > 0.0) {
-        /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
-         * bernoulli_ mask from the generator): the composition's, with or without autograd */
-        tn_value a[8] = {tn_value_tensor((PyObject *)query), tn_value_tensor((PyObject *)key),
-                         tn_value_tensor((PyObject *)value), tn_value_tensor((PyObject *)attn_mask),
-                         tn_value_double(dropout_p), tn_ag_value_bool(is_causal),
-                         scale.has ? tn_value_double(scale.v) : (tn_value){.tag = TN_V_NONE},
-                         tn_ag_value_bool(enable_gqa)};
+    /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
+     * bernoulli_ mask from the generator): the composition's, with or without autograd */
+    if (dropout_p > 0.0)
         return tn_compose_scaled_dot_product_attention(NULL, a);
-    }
     int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
     nd = value->ndim > nd ? value->ndim : nd;
     int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;

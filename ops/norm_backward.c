@@ -60,14 +60,18 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
         PyErr_SetString(PyExc_RuntimeError, "expected scalar type Float but found Half");
         return NULL;
     }
-    /* the kernel's dtype dispatch comes after upstream's early return for an empty grad */
-    if (!tn_dtype_is_floating(grad->dtype) && grad->numel != 0 && grad->device != TN_DEVICE_META) {
-        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
-                     log ? "log_softmax_backward_lastdim_kernel_impl" : "softmax_backward_lastdim_kernel_impl",
+    /* the kernel's dtype dispatch, and its read of output as grad's dtype, come after upstream's
+     * early return for an empty output; the meta function checks neither. The kernel is the
+     * lastdim one when dim is grad's last (a 0-dim grad is viewed as one element). */
+    int kernel_runs = output->numel != 0 && grad->device != TN_DEVICE_META && output->device != TN_DEVICE_META;
+    if (!tn_dtype_is_floating(grad->dtype) && kernel_runs) {
+        int lastdim = d == (grad->ndim ? grad->ndim : 1) - 1;
+        PyErr_Format(PyExc_NotImplementedError, "\"%s%s_kernel_impl\" not implemented for '%s'",
+                     log ? "log_softmax_backward" : "softmax_backward", lastdim ? "_lastdim" : "",
                      tn_dtype_legacy_name(grad->dtype));
         return NULL;
     }
-    if (output->dtype != grad->dtype) {
+    if (output->dtype != grad->dtype && kernel_runs) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(grad->dtype),
                      tn_dtype_legacy_name(output->dtype));
         return NULL;

@@ -1043,7 +1043,11 @@ ternary_into(const tn_op *overload, TensorObject *dst, int which, TensorObject *
     }
     int device = self->device == TN_DEVICE_META || t1->device == TN_DEVICE_META ||
                  (t2 && t2->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[3] = {tn_geom_of(self), tn_geom_of(t1), t2 ? tn_geom_of(t2) : tn_geom_of(t1)};
+    /* the iterator promotes the inputs first (promote_inputs_to_common_dtype): a converted one
+     * votes with its copy's layout (tn_geom_promoted) */
+    int64_t pbuf[3][TN_MAX_NDIM];
+    tn_geom ins[3] = {tn_geom_promoted(self, dtype, pbuf[0]), tn_geom_promoted(t1, dtype, pbuf[1]),
+                      t2 ? tn_geom_promoted(t2, dtype, pbuf[2]) : tn_geom_promoted(t1, dtype, pbuf[1])};
     TensorObject *out = result_or_dst(dst, nd2, shape, dtype, device, t2 ? 3 : 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
@@ -1143,15 +1147,23 @@ check_lerp_dtype(TensorObject *self, TensorObject *other, const char *what)
 /* upstream's lerp_Tensor meta promotes a 0-dim weight with the operands (promote_inputs_to_
  * common_dtype): the dimensioned self and end decide the dtype unless the weight is of a higher
  * category, and the kernel dispatches on that common dtype */
-static PyObject *
-lerp_promoted(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
+static int
+lerp_common_dtype(TensorObject *self, TensorObject *end, TensorObject *weight)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
     if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, end) < 0 ||
         tn_result_type_update_tensor(&st, weight) < 0)
+        return -1;
+    return tn_result_type_finish(&st);
+}
+
+static PyObject *
+lerp_promoted(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
+{
+    int common = lerp_common_dtype(self, end, weight);
+    if (common < 0)
         return NULL;
-    int common = tn_result_type_finish(&st);
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &nd, shape) < 0)
@@ -1291,8 +1303,22 @@ tn_op_addcdiv_(const tn_op *overload, TensorObject *self, TensorObject *tensor1,
 PyObject *
 tn_op_lerp___Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
-    if (check_inplace(self, end, weight) < 0 || check_lerp_dtype(self, end, "end") < 0 ||
-        check_lerp_dtype(self, weight, "weight") < 0)
+    if (check_inplace(self, end, weight) < 0 || check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
+    if (weight->ndim == 0 && weight->dtype != self->dtype) {
+        /* the promoted 0-dim weight (lerp_promoted) computes in the common dtype, which the
+         * iterator's enforce_safe_casting_to_output checks against self before the kernel runs */
+        int common = lerp_common_dtype(self, end, weight);
+        if (common < 0)
+            return NULL;
+        if (!tn_can_cast(common, self->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(common), tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
+        return finish_inplace(overload, self, lerp_promoted(overload, self, end, weight));
+    }
+    if (check_lerp_dtype(self, weight, "weight") < 0)
         return NULL;
     return finish_inplace(overload, self, ternary_into(overload, self, 2, self, end, weight, NULL));
 }
@@ -1539,10 +1565,12 @@ PyObject *
 tn_op_signbit(const tn_op *overload, TensorObject *self)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
-        tn_value a[6] = {tn_value_tensor((PyObject *)self)};
-        for (int i = 1; i < 6; i++)
-            a[i].tag = TN_V_NONE;
-        return tn_call(TN_OP_zeros_like, a);
+        /* the meta function's iterator output (its layout, not zeros_like's), then fill_(false) */
+        tn_geom g = tn_geom_of(self);
+        TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, TN_DTYPE_BOOL, self->device, 1, &g);
+        if (out && out->device != TN_DEVICE_META && out->numel > 0)
+            memset(tn_tensor_data(out), 0, (size_t)out->storage->nbytes);
+        return (PyObject *)out;
     }
     return unary(overload, TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }
@@ -1885,7 +1913,7 @@ typedef struct {
     int x_first;        /* TensorIterator operand order (x, grad) */
     int x_dtype_out;    /* the result has x's dtype (mish_backward) */
     int ints;           /* integer dtypes compute too (threshold_backward) */
-    int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name) */
+    int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name; meta computes) */
 } act_grad_spec;
 
 /* The Scalars an activation gradient's kernel reads as its opmath type (upstream's
@@ -1933,14 +1961,14 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
                      tn_dtype_legacy_name(compute), tn_dtype_legacy_name(out_dtype));
         return NULL;
     }
-    if (sp->complex && tn_dtype_is_complex(compute))
-        return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
-    if (!tn_dtype_is_floating(compute) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
+    int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    /* the structured ones (sigmoid/tanh/silu_backward, the complex-capable) check no dtype on meta */
+    if (!(sp->complex && device == TN_DEVICE_META) && !tn_dtype_is_floating(compute) &&
+        !(sp->complex && tn_dtype_is_complex(compute)) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
         return NULL;
     }
-    int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     /* the iterator sees the operands promoted to the common dtype (Tensor.to's layout) */
     int64_t pbuf[2][TN_MAX_NDIM];
     tn_geom gp = tn_geom_promoted(grad, compute, pbuf[0]), xp = tn_geom_promoted(x, compute, pbuf[1]);
@@ -1948,6 +1976,10 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
+    if (sp->complex && tn_dtype_is_complex(compute)) {
+        Py_DECREF(out);
+        return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
+    }
     if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, opmath_of(compute)) < 0) ||
         check_opmath_scalars(compute, scalars) < 0)
         goto fail;
@@ -2005,8 +2037,8 @@ tn_op_tanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
 PyObject *
 tn_op_silu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self)
 {
-    return activation_grad(overload, ACT_GRAD("silu_backward_cpu", TN_BIN_SILU_BACKWARD, -1, 0, 0, 0), grad_output,
-                           self, NULL, NULL);
+    return activation_grad(overload, ACT_GRAD_COMPLEX("silu_backward_cpu", TN_BIN_SILU_BACKWARD), grad_output, self,
+                           NULL, NULL);
 }
 
 PyObject *

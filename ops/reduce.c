@@ -724,7 +724,7 @@ pick_kth(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, 
 /* kthvalue (Sorting.cpp kthvalue_out_impl_cpu): the k-th smallest of each line along dim, NaN
  * the largest, and its index as upstream's quickselect leaves repeated values (kernels/sort.c,
  * Note [Tie order]). Checks in upstream's order; its kernel dispatches all types but bool
- * (complex does not reach here), while its meta function takes any dtype. */
+ * (complex does not reach here) after its 0-dim return, while its meta function takes any dtype. */
 PyObject *
 tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool keepdim)
 {
@@ -734,6 +734,19 @@ tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim
     if (k < 1 || k > n) {
         PyErr_Format(PyExc_RuntimeError, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
         return NULL;
+    }
+    if (self->ndim == 0 && self->device != TN_DEVICE_META) {
+        /* a 0-dim self returns before the kernel's dtype dispatch: values.copy_(self),
+         * indices.zero_(), whatever the dtype */
+        TensorObject *vals = tn_tensor_empty(0, NULL, self->dtype, self->device);
+        TensorObject *idx = vals ? tn_tensor_empty(0, NULL, TN_DTYPE_I64, self->device) : NULL;
+        if (!idx || tn_copy_into(overload, vals, self) < 0) {
+            Py_XDECREF((PyObject *)vals);
+            Py_XDECREF((PyObject *)idx);
+            return NULL;
+        }
+        *(int64_t *)tn_tensor_data(idx) = 0;
+        return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
     }
     if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
         PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
@@ -906,14 +919,19 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
                                                 take_sqrt));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
-        /* the mean of no elements is NaN upstream */
-        if (mean && self->numel == 0 && mean->numel > 0) {
+        /* the mean of no elements is NaN upstream, and so is the variance whatever the correction
+         * (std_var_out fills the result with NaN for an empty input: a correction of -1 would
+         * otherwise divide the empty sum of squares by 1) */
+        for (int k = 0; k < 2 && self->numel == 0; k++) {
+            TensorObject *t = k ? mean : out;
+            if (!t || t->numel == 0)
+                continue;
             tn_value nan = {.tag = TN_V_DOUBLE, .u.d = NAN};
-            PyObject *f = tn_op_fill___Scalar(overload, mean, &nan);
+            PyObject *f = tn_op_fill___Scalar(overload, t, &nan);
             if (!f)
                 goto fail;
             Py_DECREF(f);
-            mean->version->value = 0;
+            t->version->value = 0;
         }
     }
     if (!with_mean)

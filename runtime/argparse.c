@@ -1376,6 +1376,25 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                 o = boxed_intlist(op, p, o);
             } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
                 o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
+            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && is_tensor(o) && TN_T(o)->numel == 1 &&
+                       TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
+                /* toIValue's IntType and SymIntType take a one-element real CPU tensor as its
+                 * item<int64_t>() (a float truncates: concat(ts, torch.tensor(-1.25)) is dim -1);
+                 * others, e.g. a meta or complex one, get the schema's error */
+                tn_value iv;
+                if (tn_tensor_item_value(TN_T(o), &iv) < 0) {
+                    o = NULL;
+                } else if (iv.tag == TN_V_DOUBLE) {
+                    if (!(iv.u.d >= -9223372036854775808.0 && iv.u.d < 9223372036854775808.0)) {
+                        PyErr_SetString(PyExc_RuntimeError,
+                                        "value cannot be converted to type int64_t without overflow");
+                        o = NULL;
+                    } else {
+                        o = PyLong_FromLongLong((long long)iv.u.d);
+                    }
+                } else {
+                    o = PyLong_FromLongLong((long long)iv.u.i);
+                }
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                        v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
                 o = Py_NewRef(tn_dtype_objs[v]);

@@ -377,6 +377,13 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
  * Python numbers for Tensor arguments (runtime/schema.c), and a wrapped number reaches a Python
  * kernel as the number again (wrapped_number_to_py). */
 
+/* Note [Meta of a CIA alias]: an alias upstream writes as a CompositeImplicitAutograd call of the
+ * op it names (subtract_ -> sub_, true_divide -> div, clip -> clamp: codegen's OUT_ALIASES, the
+ * same overload with the same arguments) reaches the meta device as that op, whose meta function
+ * (often torch's Python one, which checks no devices) decides; ours would otherwise run the
+ * alias's own kernel or functional sibling with their checks (a CPU other of a meta sub_ is fine
+ * upstream, refused by the mixed-device check of subtract). */
+
 /* Note [Mixed devices]: a call whose tensors are on meta and on the CPU dispatches to Meta, and a
  * kernel that computes when its self is a CPU tensor would read a meta tensor's absent data. As
  * upstream's TensorIterator does, a 0-dim CPU tensor is a scalar and joins any device; the first
@@ -619,6 +626,8 @@ tn_dispatch(tn_op *op, tn_value *args)
             return call_meta_python_kernel(op, s, entry, args);
         if (op->compose)
             return op->compose(op, args);
+        if (op->cia_alias >= 0)
+            return tn_dispatch(tn_op_by_id(op->cia_alias), args);  /* Note [Meta of a CIA alias] */
         /* an op with no way to the meta device is refused by name before the device checks (as
          * upstream's dispatcher picks the Meta key, and an op without a meta kernel refuses
          * whatever the other arguments' devices) */

@@ -534,6 +534,27 @@ tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
     if (!has_tensor) {
         rc = copy_to(sliced, vt);
     } else {
+        /* upstream's setitem views the value without its leading size-1 dims (slicePrefix1sSize)
+         * before index_put_ too: a [1, 4] value fills a [4] indexing result */
+        TensorObject *v = TN_T(vt);
+        int lead = 0;
+        while (lead < v->ndim && v->sizes[lead] == 1)
+            lead++;
+        if (lead > 0) {
+            tn_value va[2] = {tn_value_tensor(vt)};
+            va[1].tag = TN_V_INTLIST;
+            va[1].u.ints = v->sizes + lead;
+            va[1].n = v->ndim - lead;
+            PyObject *stripped = tn_call(TN_OP_view, va);
+            Py_DECREF(vt);
+            if (!stripped) {
+                Py_DECREF(sliced);
+                for (int i = 0; i < ntensors; i++)
+                    Py_XDECREF(tensors[i]);
+                return -1;
+            }
+            vt = stripped;
+        }
         /* aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) */
         tn_value a[4];
         memset(a, 0, sizeof a);

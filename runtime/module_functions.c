@@ -56,6 +56,17 @@ nn_parse_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
             nb = raw[1];
         if (raw[3])
             fmt = raw[3];
+    } else if (!tn_tensor_check(raw[0])) {
+        /* a Python number for the Tensor (the "to" signatures take numbers as tensors): the CPU
+         * and the number's dtype, as Tensor.to */
+        dev_obj = tn_device_new(TN_DEVTYPE_CPU, -1);
+        device = dev_obj;
+        dtype = tn_dtype_objs[PyBool_Check(raw[0]) ? TN_DTYPE_BOOL : PyLong_Check(raw[0]) ? TN_DTYPE_I64
+                              : PyComplex_Check(raw[0]) ? TN_DTYPE_C128 : TN_DTYPE_F64];
+        if (raw[1])
+            nb = raw[1];
+        if (raw[3])
+            fmt = raw[3];
     } else {
         TensorObject *t = TN_T(raw[0]);
         dev_obj = tn_device_new(t->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU, -1);

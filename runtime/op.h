@@ -44,6 +44,8 @@ typedef struct tn_op {
     unsigned flags;
     unsigned tags;         /* TN_TAG_* bits */
     int functional;        /* id of the functional sibling of an inplace/out op, or -1 */
+    int cia_alias;         /* a CompositeImplicitAutograd alias's target (subtract_ -> sub_), or -1:
+                            * see Note [Meta of a CIA alias] in dispatch.c */
     /* filled at init from generated/kernel_glue.c */
     tn_kernel_fn kernel;
     int meta_ok;           /* the kernel computes geometry only; it also serves meta tensors */

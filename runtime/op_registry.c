@@ -101,6 +101,7 @@ tn_op_define(const char *full)
     op->ns = strdup(ns);
     op->schema = strdup(full);
     op->functional = -1;
+    op->cia_alias = -1;
     op->flags = TN_OPK_FUNCTIONAL;
     op->id = -1;
     if (register_op(op) < 0)

@@ -423,6 +423,15 @@ m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
             return NULL;
         copy = raw[2] == Py_True;
         memfmt = memfmt_of(raw[3]);
+    } else if (!tn_tensor_check(raw[0])) {
+        /* "to" takes a Python number as its Tensor (allow_numbers_as_tensors): the CPU tensor
+         * scalar_to_tensor makes of it, whose dtype is the number's (bool, int64, float64,
+         * complex128); an int never gets here (the Device signature takes it) */
+        dtype = PyBool_Check(raw[0]) ? TN_DTYPE_BOOL : PyLong_Check(raw[0]) ? TN_DTYPE_I64
+              : PyComplex_Check(raw[0]) ? TN_DTYPE_C128 : TN_DTYPE_F64;
+        devtype = TN_DEVTYPE_CPU;
+        copy = raw[2] == Py_True;
+        memfmt = memfmt_of(raw[3]);
     } else {
         TensorObject *other = TN_T(raw[0]);
         dtype = other->dtype;
@@ -546,6 +555,10 @@ m_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     if (tn_dtype_check(raw[0])) {
         dtype = ((DtypeObject *)raw[0])->scalar_type;
     } else {
+        if (!PyUnicode_Check(raw[0]) && !PyType_Check(raw[0])) {
+            PyErr_SetString(PyExc_TypeError, "dtype must be a type, str, or dtype object");
+            return NULL;
+        }
         PyObject *name = PyUnicode_Check(raw[0]) ? Py_NewRef(raw[0]) : PyObject_GetAttrString(raw[0], "__name__");
         if (!name)
             return NULL;

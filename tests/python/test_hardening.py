@@ -1150,6 +1150,120 @@ FUZZ_CLASSES = [
     "out = torch.nonzero(torch.tensor([[0., 1.], [1., 1.]]), out=torch.tensor([0]).reshape(1, 1, 1).expand(1, 4, 2))",
     "x = torch.tensor([1, 0, 2]); out = torch.nonzero(x, out=x)",
     "out = torch.nonzero(torch.ones(2), out=torch.tensor([0.0]).reshape(1, 1).expand(4, 2))",  # neighbour: dtype first
+    # --- session 26, fz2 ---
+    # Note [Empty convolution]: an input without batch entries or channels takes ConvBackend::Empty:
+    # no dtype check or kernel dispatch, the product's promoted dtype, the input's layout when the
+    # view changes no size; an input empty along a spatial dim only is refused
+    "out = F.conv1d(torch.zeros(4, 0, 3), torch.zeros(4, 0, 3, dtype=torch.int32))",
+    "out = F.conv1d(torch.zeros(2, 0, 3), torch.zeros(4, 0, 3, dtype=torch.float64))",
+    "out = F.conv2d(torch.zeros(0, 2, 3, 3).to(memory_format=torch.channels_last), "
+    "torch.zeros(2, 2, 1, 1, dtype=torch.float64))",
+    "out = F.conv_transpose1d(torch.zeros(0, 1, 3), torch.zeros(1, 2, 1), output_padding=2)",
+    "out = torch.convolution(torch.zeros(0, 1, 3, dtype=torch.int32), torch.zeros(2, 1, 1, dtype=torch.int32), "
+    "torch.zeros(2), [1], [0], [1], False, [0], 1)",
+    "out = F.conv2d(torch.zeros(1, 1, 0, 2), torch.zeros(2, 1, 1, 1), padding=1)",
+    "out = F.conv1d(torch.zeros(1, 2, 3), torch.zeros(4, 2, 3, dtype=torch.float64))",  # neighbour: not empty
+    # _softmax_backward_data: its output dtype check and kernel dispatch follow the empty return
+    "out = torch._softmax_backward_data(torch.zeros(1, 0, dtype=torch.int32), torch.zeros(1, 0, dtype=torch.int64), "
+    "-2, torch.bfloat16)",
+    "out = torch._log_softmax_backward_data(torch.zeros(1, 0), torch.zeros(1, 0, dtype=torch.float64), 0, torch.float)",
+    "out = torch._softmax_backward_data(torch.zeros(1, 2), torch.zeros(1, 2, dtype=torch.float64), 0, torch.float)",  # neighbour
+    # lerp_ with a 0-dim weight of another dtype: promoted (lerp_Tensor meta), cast-checked against self
+    "out = torch.zeros(2, 0).lerp_(torch.zeros(2, 0), torch.tensor(1, dtype=torch.uint8))",
+    "out = torch.ones(3, dtype=torch.float16).lerp_(torch.full((3,), 2., dtype=torch.float16), "
+    "torch.tensor(1/3, dtype=torch.float64))",
+    "out = torch.zeros(2, dtype=torch.int64).lerp_(torch.zeros(2, dtype=torch.int64), torch.tensor(0.5))",
+    # Note [Empty attention]: an empty query, key or value returns zeros + (q.sum() + k.sum() +
+    # v.sum()) * 0 before any shape, mask or backend check
+    "out = F.scaled_dot_product_attention(torch.zeros(0, 8, dtype=torch.float64)[..., ::2], "
+    "torch.ones(2, 3, dtype=torch.float64), torch.ones(2, 3, dtype=torch.float64))",
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('nan'), 1., 2.]]), torch.zeros(0, 3), torch.zeros(0, 5))",
+    "out = F.scaled_dot_product_attention(torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), torch.zeros(0, 1, 2, 3), "
+    "attn_mask=torch.zeros(5, 7), is_causal=True)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 4), torch.ones(2, 3), torch.ones(2, 3))",  # neighbour
+    # complex division scales by |c| and |d| (std::abs): a -0.0 divisor divides as +0.0
+    "out = torch.tensor([2+0j, -0.5+0j, 1+1j]) / torch.tensor([-0.0, -0.0, -0.0], dtype=torch.float64)",
+    "out = torch.tensor([2+0j, 1+1j]) / complex(-0.0, -0.0)",
+    # kthvalue of a 0-dim self copies it before the kernel's dtype dispatch (any dtype)
+    "out = torch.tensor(False).kthvalue(1, 0, False)",
+    "out = torch.kthvalue(torch.tensor(1+2j), 1, -1, True)",
+    "out = torch.tensor([False]).kthvalue(1, 0)",  # neighbour: the kernel refuses bool
+    # where with a Scalar: scalar_tensor's fill_ checks the value only off the meta device (so do
+    # torch._refs' clamp / clip and the foreach clamps, which call it)
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), torch.empty(2, dtype=torch.uint8, device='meta'), 2**63 - 1)",
+    "out = torch.empty((4, 3), dtype=torch.uint8, device='meta')[1:].clamp_(True, max=-2**63)",
+    "out = torch._foreach_clamp_max([torch.empty((4, 2), dtype=torch.int16, device='meta')], 2**31)",
+    "out = torch.empty(4, dtype=torch.int8, device='meta').masked_fill(torch.empty(4, dtype=torch.bool, device='meta'), 1000)",
+    "out = torch.where(torch.tensor([True, False]), torch.zeros(2, dtype=torch.uint8), 1000)",  # neighbour: the CPU checks
+    # Note [Meta of a CIA alias]: on the meta device an alias is the op it names (subtract_ is
+    # sub_, whose Python meta function checks no devices)
+    "a = torch.empty((1, 4, 2), dtype=torch.int64, device='meta'); "
+    "out = a.unsqueeze(0).expand(2, *a.shape).subtract_(torch.ones(1, 4, 2, dtype=torch.uint8))",
+    "out = torch.empty(2, 3, device='meta').true_divide_(torch.ones(2, 3))",
+    "out = torch.empty(2, 3, device='meta').greater_(torch.ones(2, 3))",  # neighbour: gt_'s meta checks
+    "out = torch.tensor(0., dtype=torch.float64) & torch.empty((0, 1), dtype=torch.float64, device='meta')",
+    "out = torch.empty((0, 2, 1, 3), dtype=torch.int64, device='meta').permute(0, 2, 3, 1) & torch.tensor(1)",
+    # linear's bias: output.add_(bias), but at::add(output, bias) for a tensor-subclass-like (meta) bias
+    "out = F.linear(torch.tensor([2., -2., 1., 2.]), torch.tensor([2., -1., -2., -2.]), torch.empty((), device='meta'))",
+    "out = F.linear(torch.tensor([-1.25], dtype=torch.float64).expand(3), torch.ones(4, dtype=torch.float64)[1:], "
+    "torch.empty(3, dtype=torch.int16, device='meta'))",
+    "out = F.linear(torch.ones(3).expand(3), torch.ones(4)[1:], torch.ones(3))",  # neighbour: in place refuses
+    # stack before the last dim is cat along it and a view (the cat's layout)
+    "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -2)",
+    "a = torch.arange(24.).reshape(2, 3, 2, 2).to(memory_format=torch.channels_last); out = torch.stack([a, a], 2)",
+    "a = torch.arange(24.).reshape(4, 3, 2).transpose(-1, -2); out = torch.stack([a, a + 1], -1)",  # neighbour
+    # argsort is sort's second output (CIA): on meta, sort's meta function, which checks no dim
+    "out = torch.empty((3,), dtype=torch.float64, device='meta').argsort(dim=2)",
+    "out = torch.argsort(torch.empty((4,), dtype=torch.bfloat16, device='meta'), stable=False, dim=100)",
+    "out = torch.tensor([3., 1., 2.]).argsort(dim=2)",  # neighbour: the CPU kernel wraps dim
+    # var/std of an empty input is NaN whatever the correction (std_var_out fills it)
+    "out = torch.var_mean(torch.zeros(4, 0), correction=-1)",
+    "out = torch.std(torch.zeros(4, 0), 1, correction=-1)",
+    "out = torch.var(torch.zeros(0, dtype=torch.complex64), correction=-1)",
+    # roll of an empty self is self.clone(Preserve) before any dim is wrapped
+    "out = torch.tensor([], dtype=torch.bool).reshape((0, 1)).expand((0, 4)).roll([2**62, 4], [0, -2])",
+    "out = torch.zeros(3, 0).roll(1, 5)",
+    "out = torch.zeros(3, 0).roll([1, 2], [0])",  # neighbour: roll_common's alignment check first
+    # x[idx] = v views v without its leading size-1 dims before index_put_ (slicePrefix1sSize)
+    "x = torch.tensor([-1.25, float('nan'), 1e30, 3.75]); "
+    "x[torch.tensor([-3, 2, 2, 1], dtype=torch.int32)] = torch.tensor([[3.75, -0.0, -0.0, 2.0]]); out = x",
+    "x = torch.zeros(3, 4); x[torch.tensor([0, 1]), 1:3] = torch.ones(1, 2, 2) * 5; out = x",
+    "x = torch.zeros(4); x[torch.tensor([0, 1])] = torch.ones(2, 2); out = x",  # neighbour: no broadcast
+    # Tensor.to takes a Python number as its Tensor (allow_numbers_as_tensors): the number's dtype
+    # (was read as a tensor: garbage dtypes); Tensor.type takes a type, str or dtype only
+    "out = torch.tensor([7, -8, -3, -8], dtype=torch.int32).reshape((4, 1)).expand((4, 3)).to(False, memory_format=None)",
+    "out = torch.ones(2).to(2.5)",
+    "out = torch.ones(2).to(1j, copy=True)",
+    "out = torch.ones(2).type(False)",
+    "out = torch._C._nn._parse_to(2.5)",
+    "out = torch._C._nn._parse_to(False)",
+    # linspace: one float16/bfloat16 step is an unchecked fill_; a complex end infers the default
+    # complex dtype, which a passed dtype must take
+    "out = torch.ops.aten.linspace.default(1e300, -1, 1, dtype=torch.float16, layout=torch.strided, device=None, "
+    "pin_memory=False)",
+    "out = torch.linspace(-0.5, 1+2j, 3, dtype=torch.float32)",
+    "out = torch.linspace(1e300, 0, 2, dtype=torch.float16)",  # neighbour: two steps convert both ends
+    # a boxed call's int / SymInt takes a one-element real CPU tensor as its item<int64_t>()
+    "a = torch.ones(1, 1, dtype=torch.float16); out = torch.ops.aten.concat.default([a, a, a], "
+    "torch.tensor([[-1.25]], dtype=torch.float16))",
+    "out = torch.ops.aten.select.int(torch.arange(8.).reshape(4, 2), 0, torch.tensor(1.9))",
+    "a = torch.ones(1, 1); out = torch.ops.aten.concat.default([a, a], torch.tensor([1, 0]))",  # neighbour
+    # addcmul/addcdiv/lerp promote their inputs first: a converted input lays out as its copy
+    "a0 = torch.tensor([3.75, 0.5, 1.0], dtype=torch.float64).reshape((1, 3)).transpose(-1, -2); "
+    "out = torch.addcmul(a0, torch.ones(3, 1), torch.arange(6.).reshape(3, 2)[..., ::2], value=7)",
+    "out = torch.addcmul(torch.ones(2, 3).t(), torch.ones(3, 2, dtype=torch.float64), torch.ones(3, 2))",  # neighbour
+    # signbit of bool: the meta function's iterator output filled with False (not zeros_like's
+    # layout); margin_ranking_loss clamps in place (clamp_min_), keeping the sum's layout
+    "out = torch.tensor([False] * 9).reshape((3, 1, 1, 3)).transpose(-1, -2).signbit()",
+    "out = torch.margin_ranking_loss(torch.tensor([-0.0, 1e-30], dtype=torch.bfloat16).reshape((1, 2)).transpose(-1, -2), "
+    "torch.tensor([200, 5], dtype=torch.uint8).reshape((2, 1, 1)), torch.tensor([0.5, float('-inf')], "
+    "dtype=torch.bfloat16).reshape((2, 1, 1)))",
+    # a complex (or integral) structured activation gradient on the meta device is geometry only
+    "out = torch.ops.aten.silu_backward.default(torch.empty((1,), dtype=torch.int32, device='meta'), "
+    "torch.empty((4, 3), dtype=torch.int32, device='meta'))",
+    "out = torch.ops.aten.silu_backward.default(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",  # neighbour
+    "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
+    "torch.ones(3, device='meta'))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1168,6 +1282,11 @@ FUZZ_REFUSED = {
     "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(6).untyped_storage())",
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=torch.zeros(1).expand(4))",
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold_(b[:1].expand(4), 0.5, 1.0)",
+    # --- session 26, fz2 ---
+    # complex linspace (upstream's complex<float> step arithmetic, scalar and vector loops)
+    "out = torch.linspace(-0.5, (1+2j), 3)",
+    "a = torch.tensor([2.0, 2.0], dtype=torch.complex64); "
+    "out = torch.ops.aten.silu_backward(a, torch.tensor([1.0, -2.0]))",
     # --- session 25, fa2 ---
     # an expanded out= that upstream's reduction / tril kernel writes unchecked (OVERLAP_UNCHECKED_OUT)
     "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
