@@ -1064,6 +1064,8 @@ FUZZ_CLASSES = [
     # threshold's TensorIterator checks no overlap: into an expanded out upstream's answer is its
     # write order (refused by name, as tril_'s); an out that is the input is fine
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
+    # complex linspace (upstream's complex<float> step arithmetic: lspace's kernel; fz2 had it refused)
+    "out = torch.linspace(-0.5, (1+2j), 3)",
     "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(12).untyped_storage())",  # neighbour: 6 elements, sizes change
     # --- session 26, fz1 ---
     # outer.out is mul.out(out, self.reshape(-1, 1), vec2): its TensorIterator checks out before
@@ -1283,8 +1285,6 @@ FUZZ_REFUSED = {
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=torch.zeros(1).expand(4))",
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold_(b[:1].expand(4), 0.5, 1.0)",
     # --- session 26, fz2 ---
-    # complex linspace (upstream's complex<float> step arithmetic, scalar and vector loops)
-    "out = torch.linspace(-0.5, (1+2j), 3)",
     "a = torch.tensor([2.0, 2.0], dtype=torch.complex64); "
     "out = torch.ops.aten.silu_backward(a, torch.tensor([1.0, -2.0]))",
     # --- session 25, fa2 ---
