@@ -698,6 +698,21 @@ range_fill_one(int dtype, const tn_value *v, char *p)
     return 0;
 }
 
+/* linspace's and logspace's kernels dispatch on all types with float16, bfloat16 and complex (not
+ * bool nor the barebones unsigned ones) past one step, which is a fill_ of any dtype; then our
+ * kernel's dtypes (kernels.yaml) */
+static int
+check_range_kernel_dtype(const tn_op *overload, const char *kernel, int dtype, int64_t steps)
+{
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
+                      dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel,
+                     tn_dtype_legacy_name(dtype));
+        return -1;
+    }
+    return tn_check_dtype(overload, dtype);
+}
+
 /* linspace into a new tensor of `dtype` as upstream's linspace_out fills its result (Note
  * [linspace values] in kernels/range.c); the dtype inference is the caller's */
 static PyObject *
@@ -710,15 +725,9 @@ linspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end,
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
-    /* one step is fill_(start); more dispatch the kernel on all types, float16, bfloat16 and
-     * complex (not bool), which converts start and end to the dtype (c10::checked_convert) */
-    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
-                      dtype == TN_DTYPE_U64)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"linspace_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(dtype));
-        goto fail;
-    }
-    if (tn_check_dtype(overload, dtype) < 0)
+    /* one step is fill_(start); more run the kernel, which converts start and end to the dtype
+     * (c10::checked_convert) */
+    if (check_range_kernel_dtype(overload, "linspace_cpu", dtype, steps) < 0)
         goto fail;
     char *p = tn_tensor_data(t);
     if (steps == 1) {
@@ -794,15 +803,8 @@ logspace_impl(const tn_op *overload, const tn_value *start, const tn_value *end,
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || steps == 0)
         return (PyObject *)t;
-    /* one step is fill_; more dispatch on all types with float16 and bfloat16, and complex: not
-     * bool nor the barebones unsigned ones */
-    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
-                      dtype == TN_DTYPE_U64)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"logspace_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(dtype));
-        goto fail;
-    }
-    if (tn_check_dtype(overload, dtype) < 0)
+    /* one step is fill_; more run the kernel */
+    if (check_range_kernel_dtype(overload, "logspace_cpu", dtype, steps) < 0)
         goto fail;
     char *p = tn_tensor_data(t);
     if (steps == 1) {
