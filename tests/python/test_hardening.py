@@ -1266,6 +1266,16 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.silu_backward.default(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",  # neighbour
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
+    # --- session 26, fz3 ---
+    # Note [Concrete int lists]: a SymInt[] argument of a kernel written for int lists refuses a
+    # value below -2**62 (a heap-encoded SymInt) before its own checks
+    "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**63, 0, 1], [0, -1, -2])",
+    "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**62], [0])",  # neighbour: representable
+    # slice multiplies the stride by the step in int64 (wrapping) and hands it to as_strided: below
+    # -2**62 it is no SymInt, a wrapped negative one is a negative stride, a wrapped 0 is taken
+    "out = torch.ops.aten.slice_backward.default(torch.zeros(0, 2), [3, 2], 0, 1, 0, 2**62)",
+    "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 2), 0, 0, 3, 3 * 2**61)",
+    "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 4), 0, 0, 3, 2**62)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
