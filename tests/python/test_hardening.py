@@ -1276,6 +1276,10 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.slice_backward.default(torch.zeros(0, 2), [3, 2], 0, 1, 0, 2**62)",
     "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 2), 0, 0, 3, 3 * 2**61)",
     "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 4), 0, 0, 3, 2**62)",
+    # Note [index_select of an empty self]: indices still bounds-checked, in [0, axis dim)
+    "out = F.embedding(torch.tensor([2, 5, -1000, 2]), torch.zeros(3, 0, dtype=torch.int64))",
+    "out = torch.index_select(torch.zeros(3, 0), 0, torch.tensor([-1], dtype=torch.int32))",
+    "out = F.embedding(torch.tensor([[2], [0]]), torch.zeros(3, 0))",  # neighbour: in range
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
