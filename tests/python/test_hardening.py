@@ -1280,6 +1280,13 @@ FUZZ_CLASSES = [
     "out = F.embedding(torch.tensor([2, 5, -1000, 2]), torch.zeros(3, 0, dtype=torch.int64))",
     "out = torch.index_select(torch.zeros(3, 0), 0, torch.tensor([-1], dtype=torch.int32))",
     "out = F.embedding(torch.tensor([[2], [0]]), torch.zeros(3, 0))",  # neighbour: in range
+    # isin's default kernel (a small test set) flattens .to(common) with view(-1): a cast's copy keeps
+    # a dense layout; it dispatches without uint16/32/64 (the sorting one and Tensor_Scalar's eq take them)
+    "out = torch.ops.aten.isin.Tensor_Tensor(torch.ones(4, 2), torch.tensor([0, 1, 200, 3], dtype=torch.uint8)"
+    ".reshape((1, 2, 2)).transpose(-1, -2), assume_unique=False, invert=True)",
+    "out = torch.isin(0, torch.tensor([7], dtype=torch.uint16))",
+    "out = torch.isin(torch.tensor([2], dtype=torch.uint32), torch.zeros(40, dtype=torch.uint32))",  # neighbour
+    "out = torch.isin(torch.tensor([7], dtype=torch.uint64), 3)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
