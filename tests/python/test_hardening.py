@@ -1287,6 +1287,14 @@ FUZZ_CLASSES = [
     "out = torch.isin(0, torch.tensor([7], dtype=torch.uint16))",
     "out = torch.isin(torch.tensor([2], dtype=torch.uint32), torch.zeros(40, dtype=torch.uint32))",  # neighbour
     "out = torch.isin(torch.tensor([7], dtype=torch.uint64), 3)",  # neighbour
+    # Note [vector_norm's identity]: no complex order; on an empty input no negative or +inf order over
+    # the whole tensor or an empty dim (norm reaches linalg_vector_norm's meta function)
+    "out = torch.norm(torch.tensor([], dtype=torch.float64).reshape((0, 8))[..., ::2], p=float('inf'))",
+    "out = torch.tensor([], dtype=torch.float16).reshape((1, 0)).norm(-3, keepdim=True)",
+    "out = torch.linalg.vector_norm(torch.zeros(0, 4), -1, dim=0)",
+    "out = torch.linalg.vector_norm(torch.zeros(0, 4), -1, dim=1)",  # neighbour: dim 1 of size 4
+    "out = torch.ops.aten.norm.ScalarOpt_dim(torch.ones(4, 3, 2, dtype=torch.float16), (1+2j), [])",
+    "out = torch.zeros(0, 4).norm(0.5)",  # neighbour: an identity (0)
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
