@@ -1295,6 +1295,15 @@ FUZZ_CLASSES = [
     "out = torch.linalg.vector_norm(torch.zeros(0, 4), -1, dim=1)",  # neighbour: dim 1 of size 4
     "out = torch.ops.aten.norm.ScalarOpt_dim(torch.ones(4, 3, 2, dtype=torch.float16), (1+2j), [])",
     "out = torch.zeros(0, 4).norm(0.5)",  # neighbour: an identity (0)
+    # SDPA's math path reads query's, key's, value's size(-3) under enable_gqa (IndexError below 3-D)
+    "a = torch.tensor([[1.0, -7e4, 3.75]]); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a, a, a, scale=-1.0, enable_gqa=True)",
+    "a = torch.ones(2, 2, dtype=torch.bool); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a, a, a, dropout_p=1e-12, enable_gqa=True)",
+    "a = torch.ones(2, 2, 3); out = F.scaled_dot_product_attention(a, a, a, enable_gqa=True)",  # neighbour: 3-D
+    # flash attention's backward kernel reads the transposed query's size(3): a 3-D query has none
+    "a = torch.ones(2, 3, 1); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default("
+    "a, a, a, a, a, torch.ones(2, 3, 1, dtype=torch.int32), 0.0, True)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
