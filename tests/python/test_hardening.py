@@ -1271,6 +1271,8 @@ FUZZ_CLASSES = [
     # value below -2**62 (a heap-encoded SymInt) before its own checks
     "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**63, 0, 1], [0, -1, -2])",
     "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**62], [0])",  # neighbour: representable
+    "out = torch.ops.aten.native_layer_norm(torch.zeros(2, 2), [-2**63], None, None, 1e-5)",
+    "out = torch.ops.aten.split_with_sizes(torch.zeros(4), [-2**63, 4])",
     # slice multiplies the stride by the step in int64 (wrapping) and hands it to as_strided: below
     # -2**62 it is no SymInt, a wrapped negative one is a negative stride, a wrapped 0 is taken
     "out = torch.ops.aten.slice_backward.default(torch.zeros(0, 2), [3, 2], 0, 1, 0, 2**62)",
