@@ -94,7 +94,8 @@ def prototype(op) -> dict:
         dev = f"&a[{names.index('device')}]" if "device" in names else "NULL"
         self_t = "&a[0]" if args and str(args[0].type) == "Tensor" else "NULL"
         pin_check = f"tn_refuse_pin_memory(&a[{pin_index}], {dev}, {self_t})"
-    return {"op": op, "params": params, "pin_check": pin_check}
+    return {"op": op, "params": params, "pin_check": pin_check,
+            "concrete": [(i, str(op.func.name.name)) for i in op.concrete_lists]}
 
 
 # ---- rendering --------------------------------------------------------------------------------

@@ -40,6 +40,37 @@ def c_ident(name: str) -> str:
     return f"{base}__{overload}" if overload else base
 
 
+# Note [Concrete int lists]
+# c10::SymInt stores a value below -2**62 in its heap encoding (is_heap_allocated), as a symbolic
+# integer would be. The dispatcher's registration wrapper of a kernel written for int lists
+# (its BackendMetadata without "_symint") converts each SymInt[] argument with
+# C10_AS_INTARRAYREF_SLOW, which raises "SymIntArrayRef expected to contain only concrete
+# integers" for such a value before the kernel checks anything (torch.roll(t, -2**63) on CPU). The
+# kernel CPU calls reach is the CPU key's, else CompositeExplicitAutograd(NonFunctional)'s, else
+# CompositeImplicitAutograd's; a `_symint` kernel takes the value as it is, and so does ours.
+_CPU_KEYS = ("CPU", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+             "CompositeImplicitAutograd")
+
+
+def concrete_lists(backend_indices, natives) -> dict:
+    """{overload name: [argument index]} of the SymInt[] arguments Note [Concrete int lists] checks."""
+    from torchgen.model import DispatchKey
+    out = {}
+    for f in natives:
+        meta = None
+        for key in _CPU_KEYS:
+            meta = backend_indices[getattr(DispatchKey, key)].get_kernel(f)
+            if meta is not None:
+                break
+        if meta is None or meta.supports_symint():
+            continue
+        idx = [i for i, a in enumerate(f.func.arguments.flat_all)
+               if str(a.type).rstrip("?").startswith("SymInt[")]
+        if idx:
+            out[str(f.func.name)] = idx
+    return out
+
+
 @dataclasses.dataclass
 class Op:
     index: int
@@ -63,6 +94,9 @@ class Op:
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     kernel: dict | None = None     # entry from schemas/kernels.yaml
+    # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
+    # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
+    concrete_lists: list = dataclasses.field(default_factory=list)
     func: object = None  # torchgen FunctionSchema
 
     @property
@@ -240,6 +274,7 @@ class Model:
         from torchgen.model import DispatchKey
         cpu = parsed.backend_indices[DispatchKey.CPU]
         self.cpu_kernels = {str(f.func.name) for f in self.natives if cpu.has_kernel(f)}
+        concrete = concrete_lists(parsed.backend_indices, self.natives)
         self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
         self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 
@@ -279,6 +314,7 @@ class Model:
                 out_rule=out_rule(f, kind, delegates),
                 overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE | OVERLAP_UNCHECKED_OUT,
                 iter_alias=str(f.func.name) in iter_aliases,
+                concrete_lists=concrete.get(str(f.func.name), []),
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),
             ))

@@ -7,6 +7,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/op.h"
 #include "runtime/value.h"
+#include "runtime/tensor.h"
 #include "generated/op_kernels.h"
 
 /* aten::__and__.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -123,6 +124,9 @@ glue___xor____Tensor(tn_value *a)
 static PyObject *
 glue__adaptive_avg_pool2d(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("_adaptive_avg_pool2d", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op__adaptive_avg_pool2d(
         &tn_ops[TN_OP__adaptive_avg_pool2d],
         TN_T(a[0].u.t),
@@ -165,6 +169,18 @@ glue__conj_physical(tn_value *a)
 static PyObject *
 glue__convolution_double_backward(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[6].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[6].n, a[6].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[7].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[7].n, a[7].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[8].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[8].n, a[8].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[10].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[10].n, a[10].u.ints) < 0)
+        return NULL;
     return tn_op__convolution_double_backward(
         &tn_ops[TN_OP__convolution_double_backward],
         (a[0].tag == TN_V_NONE ? NULL : TN_T(a[0].u.t)),
@@ -197,6 +213,9 @@ glue__debug_has_internal_overlap(tn_value *a)
 static PyObject *
 glue__fft_c2c(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("_fft_c2c", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op__fft_c2c(
         &tn_ops[TN_OP__fft_c2c],
         TN_T(a[0].u.t),
@@ -1058,6 +1077,12 @@ glue__pin_memory(tn_value *a)
 static PyObject *
 glue__reshape_alias(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("_reshape_alias", a[1].n, a[1].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("_reshape_alias", a[2].n, a[2].u.ints) < 0)
+        return NULL;
     return tn_op__reshape_alias(
         &tn_ops[TN_OP__reshape_alias],
         TN_T(a[0].u.t),
@@ -1158,6 +1183,9 @@ glue__to_copy(tn_value *a)
 static PyObject *
 glue__unsafe_view(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("_unsafe_view", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op__unsafe_view(
         &tn_ops[TN_OP__unsafe_view],
         TN_T(a[0].u.t),
@@ -1549,6 +1577,12 @@ glue_argsort__stable(tn_value *a)
 static PyObject *
 glue_as_strided(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[1].n, a[1].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[2].n, a[2].u.ints) < 0)
+        return NULL;
     return tn_op_as_strided(
         &tn_ops[TN_OP_as_strided],
         TN_T(a[0].u.t),
@@ -2042,6 +2076,9 @@ glue_conj_physical(tn_value *a)
 static PyObject *
 glue_constant_pad_nd(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("constant_pad_nd", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_constant_pad_nd(
         &tn_ops[TN_OP_constant_pad_nd],
         TN_T(a[0].u.t),
@@ -2212,6 +2249,18 @@ glue_conv_transpose3d__input(tn_value *a)
 static PyObject *
 glue_convolution(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[3].tag != TN_V_NONE && tn_check_concrete_ints("convolution", a[3].n, a[3].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[4].tag != TN_V_NONE && tn_check_concrete_ints("convolution", a[4].n, a[4].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[5].tag != TN_V_NONE && tn_check_concrete_ints("convolution", a[5].n, a[5].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[7].tag != TN_V_NONE && tn_check_concrete_ints("convolution", a[7].n, a[7].u.ints) < 0)
+        return NULL;
     return tn_op_convolution(
         &tn_ops[TN_OP_convolution],
         TN_T(a[0].u.t),
@@ -2230,6 +2279,21 @@ glue_convolution(tn_value *a)
 static PyObject *
 glue_convolution_backward(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[3].tag != TN_V_NONE && tn_check_concrete_ints("convolution_backward", a[3].n, a[3].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[4].tag != TN_V_NONE && tn_check_concrete_ints("convolution_backward", a[4].n, a[4].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[5].tag != TN_V_NONE && tn_check_concrete_ints("convolution_backward", a[5].n, a[5].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[6].tag != TN_V_NONE && tn_check_concrete_ints("convolution_backward", a[6].n, a[6].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[8].tag != TN_V_NONE && tn_check_concrete_ints("convolution_backward", a[8].n, a[8].u.ints) < 0)
+        return NULL;
     return tn_op_convolution_backward(
         &tn_ops[TN_OP_convolution_backward],
         TN_T(a[0].u.t),
@@ -2687,6 +2751,9 @@ glue_empty__memory_format(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("empty", a[0].n, a[0].u.ints) < 0)
+        return NULL;
     return tn_op_empty__memory_format(
         &tn_ops[TN_OP_empty__memory_format],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
@@ -2737,6 +2804,12 @@ static PyObject *
 glue_empty_strided(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("empty_strided", a[0].n, a[0].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("empty_strided", a[1].n, a[1].u.ints) < 0)
         return NULL;
     return tn_op_empty_strided(
         &tn_ops[TN_OP_empty_strided],
@@ -2836,6 +2909,9 @@ glue_exp2(tn_value *a)
 static PyObject *
 glue_expand(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("expand", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_expand(
         &tn_ops[TN_OP_expand],
         TN_T(a[0].u.t),
@@ -3134,6 +3210,9 @@ static PyObject *
 glue_full(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("full", a[0].n, a[0].u.ints) < 0)
         return NULL;
     return tn_op_full(
         &tn_ops[TN_OP_full],
@@ -4793,6 +4872,9 @@ glue_native_dropout_backward(tn_value *a)
 static PyObject *
 glue_native_layer_norm(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("native_layer_norm", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_native_layer_norm(
         &tn_ops[TN_OP_native_layer_norm],
         TN_T(a[0].u.t),
@@ -4807,6 +4889,9 @@ glue_native_layer_norm(tn_value *a)
 static PyObject *
 glue_native_layer_norm_backward(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("native_layer_norm_backward", a[2].n, a[2].u.ints) < 0)
+        return NULL;
     return tn_op_native_layer_norm_backward(
         &tn_ops[TN_OP_native_layer_norm_backward],
         TN_T(a[0].u.t),
@@ -4903,6 +4988,9 @@ glue_new_full(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[6], &a[5], &a[0]))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("new_full", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_new_full(
         &tn_ops[TN_OP_new_full],
         TN_T(a[0].u.t),
@@ -4921,6 +5009,9 @@ glue_new_ones(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("new_ones", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_new_ones(
         &tn_ops[TN_OP_new_ones],
         TN_T(a[0].u.t),
@@ -4937,6 +5028,9 @@ static PyObject *
 glue_new_zeros(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("new_zeros", a[1].n, a[1].u.ints) < 0)
         return NULL;
     return tn_op_new_zeros(
         &tn_ops[TN_OP_new_zeros],
@@ -5175,6 +5269,9 @@ glue_normal__float_float(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("normal", a[2].n, a[2].u.ints) < 0)
+        return NULL;
     return tn_op_normal__float_float(
         &tn_ops[TN_OP_normal__float_float],
         a[0].u.d,
@@ -5237,6 +5334,9 @@ static PyObject *
 glue_ones(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("ones", a[0].n, a[0].u.ints) < 0)
         return NULL;
     return tn_op_ones(
         &tn_ops[TN_OP_ones],
@@ -5427,6 +5527,9 @@ glue_rand(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("rand", a[0].n, a[0].u.ints) < 0)
+        return NULL;
     return tn_op_rand(
         &tn_ops[TN_OP_rand],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
@@ -5442,6 +5545,9 @@ static PyObject *
 glue_rand__generator(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("rand", a[0].n, a[0].u.ints) < 0)
         return NULL;
     return tn_op_rand__generator(
         &tn_ops[TN_OP_rand__generator],
@@ -5477,6 +5583,9 @@ glue_randint(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("randint", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_randint(
         &tn_ops[TN_OP_randint],
         a[0].u.i,
@@ -5493,6 +5602,9 @@ static PyObject *
 glue_randint__generator(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("randint", a[1].n, a[1].u.ints) < 0)
         return NULL;
     return tn_op_randint__generator(
         &tn_ops[TN_OP_randint__generator],
@@ -5512,6 +5624,9 @@ glue_randint__low(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("randint", a[2].n, a[2].u.ints) < 0)
+        return NULL;
     return tn_op_randint__low(
         &tn_ops[TN_OP_randint__low],
         a[0].u.i,
@@ -5529,6 +5644,9 @@ static PyObject *
 glue_randint__low_generator(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("randint", a[2].n, a[2].u.ints) < 0)
         return NULL;
     return tn_op_randint__low_generator(
         &tn_ops[TN_OP_randint__low_generator],
@@ -5549,6 +5667,9 @@ glue_randn(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("randn", a[0].n, a[0].u.ints) < 0)
+        return NULL;
     return tn_op_randn(
         &tn_ops[TN_OP_randn],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
@@ -5564,6 +5685,9 @@ static PyObject *
 glue_randn__generator(tn_value *a)
 {
     if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[0].tag != TN_V_NONE && tn_check_concrete_ints("randn", a[0].n, a[0].u.ints) < 0)
         return NULL;
     return tn_op_randn__generator(
         &tn_ops[TN_OP_randn__generator],
@@ -5718,6 +5842,9 @@ glue_remainder__Tensor(tn_value *a)
 static PyObject *
 glue_repeat(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("repeat", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_repeat(
         &tn_ops[TN_OP_repeat],
         TN_T(a[0].u.t),
@@ -5753,6 +5880,9 @@ glue_reshape(tn_value *a)
 static PyObject *
 glue_resize_(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("resize_", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_resize_(
         &tn_ops[TN_OP_resize_],
         TN_T(a[0].u.t),
@@ -5862,6 +5992,9 @@ glue_rms_norm(tn_value *a)
 static PyObject *
 glue_roll(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("roll", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_roll(
         &tn_ops[TN_OP_roll],
         TN_T(a[0].u.t),
@@ -6102,6 +6235,12 @@ glue_set___source_Storage(tn_value *a)
 static PyObject *
 glue_set___source_Storage_storage_offset(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[3].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[3].n, a[3].u.ints) < 0)
+        return NULL;
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[4].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[4].n, a[4].u.ints) < 0)
+        return NULL;
     return tn_op_set___source_Storage_storage_offset(
         &tn_ops[TN_OP_set___source_Storage_storage_offset],
         TN_T(a[0].u.t),
@@ -6258,6 +6397,9 @@ glue_slice__Tensor(tn_value *a)
 static PyObject *
 glue_slice_backward(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("slice_backward", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_slice_backward(
         &tn_ops[TN_OP_slice_backward],
         TN_T(a[0].u.t),
@@ -6586,6 +6728,9 @@ glue_split__Tensor(tn_value *a)
 static PyObject *
 glue_split_with_sizes(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("split_with_sizes", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_split_with_sizes(
         &tn_ops[TN_OP_split_with_sizes],
         TN_T(a[0].u.t),
@@ -7185,6 +7330,9 @@ glue_unfold(tn_value *a)
 static PyObject *
 glue_unfold_backward(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("unfold_backward", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_unfold_backward(
         &tn_ops[TN_OP_unfold_backward],
         TN_T(a[0].u.t),
@@ -7248,6 +7396,9 @@ glue_upsample_bilinear2d(tn_value *a)
 static PyObject *
 glue_upsample_bilinear2d__vec(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("upsample_bilinear2d", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_upsample_bilinear2d__vec(
         &tn_ops[TN_OP_upsample_bilinear2d__vec],
         TN_T(a[0].u.t),
@@ -7289,6 +7440,9 @@ glue_upsample_nearest2d(tn_value *a)
 static PyObject *
 glue_upsample_nearest2d__vec(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("upsample_nearest2d", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_upsample_nearest2d__vec(
         &tn_ops[TN_OP_upsample_nearest2d__vec],
         TN_T(a[0].u.t),
@@ -7403,6 +7557,9 @@ glue_var_mean__dim(tn_value *a)
 static PyObject *
 glue_view(tn_value *a)
 {
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("view", a[1].n, a[1].u.ints) < 0)
+        return NULL;
     return tn_op_view(
         &tn_ops[TN_OP_view],
         TN_T(a[0].u.t),

@@ -590,7 +590,11 @@ tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, Tenso
     if (self->ndim)
         shape[d] = n;
     TensorObject *out = tn_tensor_empty(self->ndim, shape, self->dtype, self->device);
-    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+    /* Note [index_select of an empty self]: upstream's index_select_out_cpu_ still bounds-checks
+     * the indices of an empty self of more than one dim (axis dim > 0, checked above), each in
+     * [0, axis dim): a negative one too (check_indexarray_range) */
+    bool check_empty = self->ndim > 1 && self->numel == 0 && n > 0;
+    if (!out || out->device == TN_DEVICE_META || (out->numel == 0 && !check_empty))
         return (PyObject *)out;
     PyObject *idx64 = NULL;
     TensorObject *ix = index;
@@ -599,6 +603,17 @@ tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, Tenso
         if (!idx64 || tn_copy_into(overload, TN_T(idx64), index) < 0)
             goto fail;
         ix = TN_T(idx64);
+    }
+    if (check_empty) {
+        const int64_t *iv = (const int64_t *)tn_tensor_data(ix);
+        for (int64_t i = 0; i < n; i++)
+            if (iv[i] < 0 || iv[i] >= self->sizes[d]) {
+                PyErr_Format(PyExc_RuntimeError, "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                             (long long)iv[i], (long long)self->sizes[d]);
+                goto fail;
+            }
+        Py_XDECREF(idx64);
+        return (PyObject *)out;
     }
     if (self->ndim == 0) {
         int64_t one = 1;

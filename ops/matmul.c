@@ -801,6 +801,14 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
+    /* only 4-D inputs are flash's: the others take the math path, whose grouped-query step
+     * (pre_process_group_query_attention_input) reads query's, key's, then value's size(-3) under
+     * enable_gqa before any matmul (IndexError below 3 dims) */
+    for (int i = 0; enable_gqa && i < 3; i++) {
+        int64_t d;
+        if (tn_wrap_dim(-3, TN_T(a[i].u.t)->ndim, &d) < 0)
+            return NULL;
+    }
     /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
      * bernoulli_ mask from the generator): the composition's, with or without autograd */
     if (dropout_p > 0.0)
@@ -887,6 +895,10 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
                      tn_dtype_legacy_name(query->dtype));
         return NULL;
     }
+    /* the kernel then reads the transposed query's sizes 0..3: a 3-D one has no dim 3 */
+    int64_t q3;
+    if (tn_wrap_dim(3, query->ndim, &q3) < 0)
+        return NULL;
     for (int i = 0; i < 5; i++) {
         if (t4[i]->ndim != 4) {
             PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "

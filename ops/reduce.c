@@ -554,11 +554,53 @@ complex_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *o
     return r;
 }
 
+/* Note [vector_norm's identity]
+ * linalg_vector_norm's meta function (which norm reaches too) refuses a complex order, then, on
+ * an empty input, an order without an identity (negative or +inf: a min or a reciprocal sum over
+ * nothing) over the whole tensor (no dim, or []) or over a dim of size 0. It prints the order as
+ * c10::Scalar does (an int as one, a double as an ostream's %g) and the dim as given. */
+static int
+vector_norm_identity_check(TensorObject *self, const tn_value *ord, tn_ints dim)
+{
+    if (ord->tag == TN_V_COMPLEX) {
+        PyErr_SetString(PyExc_RuntimeError, "linalg.vector_norm: Expected a non-complex scalar as the order of norm.");
+        return -1;
+    }
+    double o = tn_scalar_to_double(ord);
+    if (self->numel != 0 || !(o < 0.0 || o == INFINITY))
+        return 0;
+    char os[40];
+    if (ord->tag == TN_V_DOUBLE)
+        snprintf(os, sizeof os, "%g", o);
+    else
+        snprintf(os, sizeof os, "%lld", (long long)tn_scalar_to_int(ord));
+    if (dim.none || dim.n == 0) {
+        PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm cannot compute the %s norm on an empty tensor because the "
+                     "operation does not have an identity", os);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < dim.n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dim.v[i], self->ndim, &d) < 0)
+            return -1;
+        if (self->ndim > 0 && self->sizes[d] == 0) {
+            PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm cannot compute the %s norm on the dimension %lld"
+                         "because this dimension is empty and the operation does not have an identity", os,
+                         (long long)dim.v[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) */
 PyObject *
 tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim,
                          bool keepdim, int dtype)
 {
+    if ((tn_dtype_is_complex(self->dtype) || tn_dtype_is_floating(self->dtype)) &&
+        vector_norm_identity_check(self, ord, dim) < 0)
+        return NULL;
     if (tn_dtype_is_complex(self->dtype))
         return complex_vector_norm(overload, self, ord, dim, keepdim, dtype, true);
     int d = dtype >= 0 ? dtype : self->dtype;
@@ -610,6 +652,8 @@ PyObject *
 tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
 {
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
+    if (tn_dtype_is_complex(self->dtype) && p->tag != TN_V_NONE && vector_norm_identity_check(self, p, dim) < 0)
+        return NULL;  /* Note [vector_norm's identity] */
     if (tn_dtype_is_complex(self->dtype)) {  /* upstream's norm is linalg_vector_norm: Note [Complex norms] */
         tn_value two = tn_value_double(2.0);
         return complex_vector_norm(overload, self, p->tag == TN_V_NONE ? &two : p, dim, keepdim, -1, false);
@@ -619,6 +663,8 @@ tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_va
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
+    if (p->tag != TN_V_NONE && vector_norm_identity_check(self, p, dim) < 0)
+        return NULL;
     return reduce(overload, TN_RED_NORM, self, dim, keepdim, self->dtype, pv);
 }
 

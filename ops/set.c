@@ -120,7 +120,7 @@ isin_sorting(TensorObject *ev, TensorObject *tv, int integral, int invert, bool 
 }
 
 static PyObject *
-isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int invert, int assume_unique)
+isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int invert, int assume_unique, int by_eq)
 {
     if (refuse_type(elements->dtype) < 0 || refuse_type(tests->dtype) < 0)
         return NULL;
@@ -157,8 +157,11 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
     bool *o = (bool *)tn_tensor_data(out);
     int64_t n = ev->numel, m = tv->numel;
     /* upstream's default kernel (the small-test-set branch below) flattens the test elements with
-     * .to(common).view(-1): without a cast (.to returns them) a layout view cannot flatten raises */
-    if (n > 0 && m < (int64_t)(10.0 * pow((double)n, 0.145)) && tests->dtype == common) {
+     * .to(common).view(-1): without a cast (.to returns them) a layout view cannot flatten raises,
+     * and so does a cast's copy, which keeps (preserve_format) a non-overlapping and dense layout;
+     * then it dispatches on the common dtype without the unsigned types past uint8 */
+    int dflt = n > 0 && m < (int64_t)(10.0 * pow((double)n, 0.145));
+    if (dflt && (tests->dtype == common || tn_tensor_is_non_overlapping_and_dense(tests))) {
         int64_t minus1 = -1;
         tn_value va[2] = {tn_value_tensor((PyObject *)tests), {.tag = TN_V_INTLIST}};
         va[1].u.ints = &minus1;
@@ -171,6 +174,13 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
             return NULL;
         }
         Py_DECREF(flat);
+    }
+    if (dflt && !by_eq && (common == TN_DTYPE_U16 || common == TN_DTYPE_U32 || common == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"isin_default_cpu\" not implemented for '%s'", tn_dtype_legacy_name(common));
+        Py_DECREF(ev);
+        Py_DECREF(tv);
+        Py_DECREF(out);
+        return NULL;
     }
     if (assume_unique && n > 0 && !(m < (int64_t)(10.0 * pow((double)n, 0.145)))) {
         /* See Note [isin with assume_unique] */
@@ -207,7 +217,7 @@ PyObject *
 tn_op_isin__Tensor_Tensor(const tn_op *overload, TensorObject *elements, TensorObject *test_elements,
                           bool assume_unique, bool invert)
 {
-    return isin(overload, elements, test_elements, invert, assume_unique);
+    return isin(overload, elements, test_elements, invert, assume_unique, 0);
 }
 
 PyObject *
@@ -218,7 +228,7 @@ tn_op_isin__Tensor_Scalar(const tn_op *overload, TensorObject *elements, const t
     if (!t)
         return NULL;
     t->wrapped_number = 1;
-    PyObject *r = isin(overload, elements, t, invert, assume_unique);
+    PyObject *r = isin(overload, elements, t, invert, assume_unique, 1);  /* upstream: eq / ne */
     Py_DECREF(t);
     return r;
 }
@@ -231,7 +241,7 @@ tn_op_isin__Scalar_Tensor(const tn_op *overload, const tn_value *element, Tensor
     if (!e)
         return NULL;
     e->wrapped_number = 1;
-    PyObject *r = isin(overload, e, test_elements, invert, assume_unique);
+    PyObject *r = isin(overload, e, test_elements, invert, assume_unique, 0);
     Py_DECREF(e);
     return r;
 }

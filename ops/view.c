@@ -601,6 +601,31 @@ tn_op_view_as(const tn_op *overload, TensorObject *self, TensorObject *other)
     return tn_op_view(overload, self, s);
 }
 
+/* slice and unfold multiply a stride by the step in int64 (wrapping) and hand the geometry to
+ * as_strided, whose IntArrayRef -> SymInt conversion refuses a value below -2**62 (Note [Concrete
+ * int lists] in codegen/model.py) and whose check then refuses a negative (wrapped) stride */
+static int
+check_stepped_strides(int ndim, const int64_t *strides)
+{
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] < -((int64_t)1 << 62)) {
+            PyErr_Format(PyExc_RuntimeError, "IntArrayRef contains an int that cannot be represented as a SymInt: %lld",
+                         (long long)strides[i]);
+            return -1;
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] < 0) {
+            char b[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(b, sizeof b, ndim, strides);
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", b);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end,
                     int64_t step)
@@ -634,7 +659,9 @@ tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_o
     memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
     sizes[d] = (e - s + step - 1) / step;
-    strides[d] *= step;
+    strides[d] = (int64_t)((uint64_t)strides[d] * (uint64_t)step);  /* wraps, as upstream's int64 product */
+    if (check_stepped_strides(self->ndim, strides) < 0)
+        return NULL;
     return make_view(self, self->ndim, sizes, strides, self->offset + s * self->strides[d]);
 }
 
@@ -1274,24 +1301,8 @@ tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64
     }
     sizes[nd] = size;
     strides[nd] = stride;
-    /* upstream hands the geometry to as_strided, whose IntArrayRef -> SymInt conversion refuses
-     * a value below -2**62 and whose check refuses a negative (wrapped) stride */
-    for (int i = 0; i <= nd; i++) {
-        if (strides[i] < -((int64_t)1 << 62)) {
-            PyErr_Format(PyExc_RuntimeError, "IntArrayRef contains an int that cannot be represented as a SymInt: %lld",
-                         (long long)strides[i]);
-            return NULL;
-        }
-    }
-    for (int i = 0; i <= nd; i++) {
-        if (strides[i] < 0) {
-            char b[TN_MAX_NDIM * 22 + 3];
-            tn_format_sizes(b, sizeof b, nd + 1, strides);
-            PyErr_Format(PyExc_RuntimeError,
-                         "as_strided: Negative strides are not supported at the moment, got strides: %s", b);
-            return NULL;
-        }
-    }
+    if (check_stepped_strides(nd + 1, strides) < 0)
+        return NULL;
     return make_view(self, nd + 1, sizes, strides, self->offset);
 }
 

@@ -1266,6 +1266,46 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.silu_backward.default(torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",  # neighbour
     "out = torch.ops.aten.silu_backward(torch.ones(2, 1, dtype=torch.complex64, device='meta'), "
     "torch.ones(3, device='meta'))",
+    # --- session 26, fz3 ---
+    # Note [Concrete int lists]: a SymInt[] argument of a kernel written for int lists refuses a
+    # value below -2**62 (a heap-encoded SymInt) before its own checks
+    "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**63, 0, 1], [0, -1, -2])",
+    "out = torch.roll(torch.arange(6.).reshape(3, 2), [-2**62], [0])",  # neighbour: representable
+    "out = torch.ops.aten.native_layer_norm(torch.zeros(2, 2), [-2**63], None, None, 1e-5)",
+    "out = torch.ops.aten.split_with_sizes(torch.zeros(4), [-2**63, 4])",
+    # slice multiplies the stride by the step in int64 (wrapping) and hands it to as_strided: below
+    # -2**62 it is no SymInt, a wrapped negative one is a negative stride, a wrapped 0 is taken
+    "out = torch.ops.aten.slice_backward.default(torch.zeros(0, 2), [3, 2], 0, 1, 0, 2**62)",
+    "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 2), 0, 0, 3, 3 * 2**61)",
+    "out = torch.ops.aten.slice.Tensor(torch.zeros(3, 4), 0, 0, 3, 2**62)",
+    # Note [index_select of an empty self]: indices still bounds-checked, in [0, axis dim)
+    "out = F.embedding(torch.tensor([2, 5, -1000, 2]), torch.zeros(3, 0, dtype=torch.int64))",
+    "out = torch.index_select(torch.zeros(3, 0), 0, torch.tensor([-1], dtype=torch.int32))",
+    "out = F.embedding(torch.tensor([[2], [0]]), torch.zeros(3, 0))",  # neighbour: in range
+    # isin's default kernel (a small test set) flattens .to(common) with view(-1): a cast's copy keeps
+    # a dense layout; it dispatches without uint16/32/64 (the sorting one and Tensor_Scalar's eq take them)
+    "out = torch.ops.aten.isin.Tensor_Tensor(torch.ones(4, 2), torch.tensor([0, 1, 200, 3], dtype=torch.uint8)"
+    ".reshape((1, 2, 2)).transpose(-1, -2), assume_unique=False, invert=True)",
+    "out = torch.isin(0, torch.tensor([7], dtype=torch.uint16))",
+    "out = torch.isin(torch.tensor([2], dtype=torch.uint32), torch.zeros(40, dtype=torch.uint32))",  # neighbour
+    "out = torch.isin(torch.tensor([7], dtype=torch.uint64), 3)",  # neighbour
+    # Note [vector_norm's identity]: no complex order; on an empty input no negative or +inf order over
+    # the whole tensor or an empty dim (norm reaches linalg_vector_norm's meta function)
+    "out = torch.norm(torch.tensor([], dtype=torch.float64).reshape((0, 8))[..., ::2], p=float('inf'))",
+    "out = torch.tensor([], dtype=torch.float16).reshape((1, 0)).norm(-3, keepdim=True)",
+    "out = torch.linalg.vector_norm(torch.zeros(0, 4), -1, dim=0)",
+    "out = torch.linalg.vector_norm(torch.zeros(0, 4), -1, dim=1)",  # neighbour: dim 1 of size 4
+    "out = torch.ops.aten.norm.ScalarOpt_dim(torch.ones(4, 3, 2, dtype=torch.float16), (1+2j), [])",
+    "out = torch.zeros(0, 4).norm(0.5)",  # neighbour: an identity (0)
+    # SDPA's math path reads query's, key's, value's size(-3) under enable_gqa (IndexError below 3-D)
+    "a = torch.tensor([[1.0, -7e4, 3.75]]); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a, a, a, scale=-1.0, enable_gqa=True)",
+    "a = torch.ones(2, 2, dtype=torch.bool); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a, a, a, dropout_p=1e-12, enable_gqa=True)",
+    "a = torch.ones(2, 2, 3); out = F.scaled_dot_product_attention(a, a, a, enable_gqa=True)",  # neighbour: 3-D
+    # flash attention's backward kernel reads the transposed query's size(3): a 3-D query has none
+    "a = torch.ones(2, 3, 1); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default("
+    "a, a, a, a, a, torch.ones(2, 3, 1, dtype=torch.int32), 0.0, True)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
