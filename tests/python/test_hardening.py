@@ -1290,6 +1290,18 @@ FUZZ_CLASSES = [
     # an empty one too (the decomposition's .contiguous() kept _unsafe_index's strides)
     "out = F.pad(torch.zeros(0, 1, 2, dtype=torch.int16), (3, 2), mode='replicate')",
     "out = F.pad(torch.zeros(0, 1, 1, 1, 2), (3, 2, 1, 1, 0, 0), mode='replicate')",
+    # float32 attention computed in double: a score upstream's float kernels overflow is +-inf
+    # there (opposite infinities NaN), a NaN row after softmax (Note [Float32 scores that overflow]);
+    # the math path's _safe_softmax zeros a fully masked row, which its matmul still multiplies
+    # into v (0 * inf is NaN)
+    "q = torch.tensor([[[1e30, 1e30]]]); k = torch.tensor([[[-1.25, 1e30], [1., 1.]]]); "
+    "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[[1e30, 1e30]]]]); k = torch.tensor([[[[-1.25, 1e30], [1., 1.]]]]); "
+    "v = torch.tensor([[[[1., 2.], [3., 4.]]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[3e19, 3e19]]]); k = torch.tensor([[[3e19, -3e19], [1., 1.]]]); "
+    "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
+    "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
