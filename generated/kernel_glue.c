@@ -8343,6 +8343,9 @@ const tn_kernel_entry tn_kernel_table[] = {
 
 /* the functional overloads whose in-place and out= calls run an out check first */
 const tn_out_check_entry tn_out_check_table[] = {
+    {TN_OP__fft_c2c, tn_out_check_fft_copy},
+    {TN_OP__fft_c2r, tn_out_check_fft_copy},
+    {TN_OP__fft_r2c, tn_out_check_fft_r2c},
     {TN_OP_amax, tn_out_check_amax_amin},
     {TN_OP_amin, tn_out_check_amax_amin},
     {TN_OP_cat, tn_out_check_cat},

@@ -1272,6 +1272,8 @@ int tn_out_check_amax_amin(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);
+int tn_out_check_fft_copy(struct tn_out_call *c);
+int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);

@@ -6,6 +6,7 @@
  */
 #include "attention.h"
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -449,6 +450,41 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
  * float64 always; float32 through tn_sdpa_in_double (the products of float32 values are exact in
  * double, so each output is the double answer rounded once). */
 
+/* Note [Float32 scores that overflow]
+ * In double a float32 score never overflows; upstream's float32 kernels form it in float: the flash
+ * kernel's gemm sums the products q[e] * k[e] and scales after, the math path multiplies q and k
+ * by sqrt(scale) first (-sqrt(|scale|) on q for a negative one). A product or a sum past FLT_MAX
+ * is then +-inf (opposite infinities NaN), which softmax turns into a NaN row. This gives that
+ * score (1 and *out), or 0 when every float product and the total stay finite. */
+static int
+f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int64_t E, double dsum, double scale,
+                   int math, double *out)
+{
+    float sq = (float)sqrt(fabs(scale)), qf = scale < 0 ? -sq : sq;
+    int pos = 0, neg = 0, nan = 0;
+    for (int64_t e = 0; e < E; e++) {
+        float a = q[e * qst], b = k[e * kst];
+        float p = math ? (a * qf) * (b * sq) : a * b;
+        if (p != p)
+            nan = 1;
+        else if (p == INFINITY)
+            pos = 1;
+        else if (p == -INFINITY)
+            neg = 1;
+    }
+    double r;
+    if (nan || (pos && neg))
+        r = NAN;
+    else if (pos || neg)
+        r = pos ? INFINITY : -INFINITY;
+    else if (fabs(math ? dsum * scale : dsum) > FLT_MAX)
+        r = copysign(INFINITY, math ? dsum * scale : dsum);
+    else
+        return 0;
+    *out = math || r != r ? r : r * scale;
+    return 1;
+}
+
 #define DEFINE_SDPA_DOUBLE_WORKER(NAME, T)                                                          \
     static void                                                                                   \
     NAME(void *ctx, int64_t begin, int64_t end)                                                   \
@@ -473,7 +509,13 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
                 double d = 0.0;                                                                   \
                 for (int64_t e = 0; e < j->E; e++)                                                \
                     d += (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]];        \
-                d *= j->scale_d;                                                                  \
+                double ov;  /* See Note [Float32 scores that overflow] */                         \
+                if (sizeof(T) == 4 && f32_score_overflow((const float *)q, j->qs[3],                  \
+                                                         (const float *)k + s * j->ks[2], j->ks[3],   \
+                                                         j->E, d, j->scale_d, j->nan_rows, &ov))      \
+                    d = ov;                                                                       \
+                else                                                                              \
+                    d *= j->scale_d;                                                              \
                 if (j->mask) {                                                                    \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
@@ -493,9 +535,11 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
             double l = 0.0;                                                                       \
             for (int64_t e = 0; e < j->Ev; e++)                                                   \
                 acc[e] = 0.0;                                                                     \
-            if (m != -INFINITY) {                                                                 \
+            /* the math path's _safe_softmax gives a fully masked row zeros, which its matmul  \
+             * still multiplies into v (0 * inf is NaN) */                                        \
+            if (m != -INFINITY || j->nan_rows) {                                                  \
                 for (int64_t s = 0; s < j->S; s++) {                                              \
-                    double p = exp(sc[s] - m);                                                    \
+                    double p = m == -INFINITY ? 0.0 : exp(sc[s] - m);                             \
                     l += p;                                                                       \
                     for (int64_t e = 0; e < j->Ev; e++)                                           \
                         acc[e] += p * (double)v[s * j->vs[2] + e * j->vs[3]];                     \

@@ -16,7 +16,7 @@
 
 static const char *const reduce_names[TN_NUM_REDUCE] = {
     "sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all", "norm",
-    "logsumexp", "nansum", "nanmean", "count_nonzero",
+    "logsumexp", "nansum", "nanmean", "count_nonzero", "norm",
 };
 
 const char *
@@ -1625,9 +1625,14 @@ lse_reduce(int in_dt, int out_dt, const tn_loop *outer, const region *reg, void 
 
 // norm over one element
 
-/* A norm over one element is its absolute value (x != 0 for ord 0): upstream's
+/* Note [Norm over one element]
+ * A norm over one element is its absolute value (x != 0 for ord 0): upstream's
  * linalg_vector_norm takes abs() (ne(0)) when every reduced dim has size 1, so nothing is
- * squared or raised to a power (the 2-norm of 1e30 in float32 is 1e30, not inf). */
+ * squared or raised to a power (the 2-norm of 1e30 in float32 is 1e30, not inf). A 0-dim input
+ * given explicit dims is the exception: its sizes() has no entry for the wrapped dim 0, the
+ * size-1 test fails, and upstream runs its norm kernel, which squares in the accumulation type
+ * (float for float32/bfloat16: the 2-norm of 1e30 over dim=0 is inf, so F.normalize gives 0).
+ * The caller asks for that with TN_RED_NORM_FORMULA (ops/reduce.c). */
 static tn_status
 norm_of_one(int in_dt, int out_dt, const tn_loop *outer, void *out, const void *in, double p)
 {
@@ -1693,7 +1698,7 @@ tn_reduce(tn_reduce_op op, int in_dtype, int out_dtype, const tn_loop *outer, in
         return generic_reduce(op, in_dtype, out_dtype, outer, &reg, out, in, param);
     case TN_RED_PROD:
         return generic_reduce(op, in_dtype, out_dtype, outer, &reg, out, in, param);
-    case TN_RED_NORM:
+    case TN_RED_NORM: case TN_RED_NORM_FORMULA:
         if (!tn_dtype_is_kernel_float(in_dtype) || !tn_dtype_is_kernel_float(out_dtype))
             return TN_ERR_DTYPE;
         if (reg.numel == 0) {
@@ -1706,9 +1711,9 @@ tn_reduce(tn_reduce_op op, int in_dtype, int out_dtype, const tn_loop *outer, in
             } while (tn_loop_next(outer, &pos));
             return TN_OK;
         }
-        if (reg.numel == 1)
+        if (reg.numel == 1 && op == TN_RED_NORM)
             return norm_of_one(in_dtype, out_dtype, outer, out, in, param);
-        return generic_reduce(op, in_dtype, out_dtype, outer, &reg, out, in, param);
+        return generic_reduce(TN_RED_NORM, in_dtype, out_dtype, outer, &reg, out, in, param);
     default:
         return TN_ERR_VALUE;
     }

@@ -28,6 +28,8 @@ typedef enum {
     TN_RED_NANSUM,        /* sum with NaN read as 0 */
     TN_RED_NANMEAN,       /* nansum / count of non-NaN, as upstream rounds it */
     TN_RED_COUNT_NONZERO, /* out: int64 */
+    TN_RED_NORM_FORMULA,  /* TN_RED_NORM, but a one-element region too is (|x|^p)^(1/p) in the
+                           * accumulation type, not |x|: Note [Norm over one element] */
     TN_NUM_REDUCE
 } tn_reduce_op;
 

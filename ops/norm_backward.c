@@ -36,8 +36,11 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
     int same = grad->ndim == output->ndim &&
                !memcmp(grad->sizes, output->sizes, sizeof(int64_t) * (size_t)grad->ndim);
     /* log_softmax's CPU kernel reads output as if it had grad's shape: with another element
-     * count it reads past output's elements, which is no result to agree with */
-    if (!same && log && grad->numel != output->numel)
+     * count it reads past output's elements, which is no result to agree with. Its meta function
+     * reads nothing and checks no size: on meta the result's geometry stands (so an out= call's
+     * dtype precheck sees the C++ meta's dtype, not the Python decomposition's input_dtype) */
+    if (!same && log && grad->numel != output->numel && grad->device != TN_DEVICE_META &&
+        output->device != TN_DEVICE_META)
         return tn_refuse(overload, "takes grad_output and output of one shape in torchnative (upstream's kernel "
                                    "reads output as if it had grad_output's shape, past its elements when they differ)");
     if (!same && !log) {

@@ -910,8 +910,16 @@ normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, 
     if (!(r = tn_call(TN_OP_mul___Tensor, m)))
         return NULL;
     Py_DECREF(r);
-    tn_value a[3] = {tn_value_tensor((PyObject *)out), *mean, tn_value_int(1)};
-    return tn_call(mean->tag == TN_V_TENSOR ? TN_OP_add___Tensor : TN_OP_add___Scalar, a);
+    /* a float mean is added as that at::full({}, mean, out's options): a 0-dim tensor of out's
+     * dtype, which promotes nothing (a bool out stays bool; a float16 out adds mean rounded to
+     * float16), not as a Scalar */
+    TensorObject *mt = mean->tag == TN_V_TENSOR ? NULL : tn_scalar_tensor(mean, out->dtype, out->device);
+    if (mean->tag != TN_V_TENSOR && !mt)
+        return NULL;
+    tn_value a[3] = {tn_value_tensor((PyObject *)out), mt ? tn_value_tensor((PyObject *)mt) : *mean, tn_value_int(1)};
+    r = tn_call(TN_OP_add___Tensor, a);
+    Py_XDECREF((PyObject *)mt);
+    return r;
 }
 
 PyObject *

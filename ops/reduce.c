@@ -114,8 +114,11 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         goto fail;
     reduce_geom g;
     build_reduce_geom(&g, self, mask, out, keepdim);
+    /* a 0-dim self with explicit dims: upstream's norm kernel, not abs (Note [Norm over one
+     * element] in kernels/reduce.c) */
+    tn_reduce_op kop = op == TN_RED_NORM && self->ndim == 0 && !dims.none && dims.n > 0 ? TN_RED_NORM_FORMULA : op;
     tn_status s;
-    TN_NOGIL(self->numel, s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
+    TN_NOGIL(self->numel, s = tn_reduce(kop, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
     if (s == TN_ERR_VALUE) {
         /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0

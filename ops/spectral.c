@@ -7,6 +7,8 @@
 #include "runtime/dtype.h"
 #include "runtime/op.h"
 #include "runtime/tensor.h"
+#include "runtime/dispatch.h"
+#include "runtime/tensor_iter.h"
 #include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
 #include "kernels/fft.h"
@@ -453,4 +455,71 @@ PyObject *
 tn_op_fft_hfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
 {
     return fft_c2r_1d(self, n, dim, norm, true);
+}
+
+/* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* Note [FFT out= is a copy]
+ * Upstream's _fft_{r2c,c2r,c2c}_mkl_out compute the functional result, resize_output(out) and
+ * out.copy_(result): copy_'s rules, not can_cast, so a real or integral out takes a complex result
+ * (its real part, with copy_'s warning) and an integral out a real one. r2c computes the onesided
+ * half; onesided=False resizes out to self's shape, copies the half into its slice along the last
+ * transformed dim and fills the rest with _fft_fill_with_conjugate_symmetry_, which writes nothing
+ * when that dim has at most 2 elements (the half is all of it) and has no kernel for a non-complex
+ * out otherwise (NotImplementedError). A complex out passes the shared rules unchanged (the
+ * functional's result is castable to it, and its strides are the functional's). On meta, upstream's
+ * Python meta function copies with can_cast (_safe_copy_out): the shared rules again. */
+static int
+fft_copy_out(tn_out_call *c, int r2c)
+{
+    TensorObject *dst = c->dst;
+    if (c->kind != TN_OPK_OUT || !dst || tn_dtype_is_complex(dst->dtype) || dst->device == TN_DEVICE_META ||
+        c->fargs[0].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *self = TN_T(c->fargs[0].u.t);
+    tn_value a[4];
+    memcpy(a, c->fargs, sizeof a);
+    int full = r2c && !(a[3].tag == TN_V_BOOL && a[3].u.i);
+    if (r2c) {
+        a[3].tag = TN_V_BOOL;
+        a[3].u.i = 1;
+    }
+    PyObject *result = tn_call(c->f->id, a);
+    if (!result)
+        return -1;
+    TensorObject *r = TN_T(result);
+    int rc = -1;
+    if (full) {
+        int64_t last;
+        if (a[1].tag != TN_V_INTLIST || a[1].n < 1 || tn_wrap_dim(a[1].u.ints[a[1].n - 1], self->ndim, &last) < 0 ||
+            tn_resize_output(dst, self->ndim, self->sizes) < 0)
+            goto done;
+        if (dst->numel > 0 && dst->sizes[last] > 2) {
+            PyErr_Format(PyExc_NotImplementedError, "\"_fft_fill_with_conjugate_symmetry\" not implemented for '%s'",
+                         tn_dtype_legacy_name(dst->dtype));
+            goto done;
+        }
+    } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
+        goto done;
+    }
+    if (tn_check_no_internal_overlap(dst) < 0 || tn_copy_into(c->op, dst, r) < 0)
+        goto done;
+    tn_tensor_bump_version(dst);
+    c->result = Py_NewRef((PyObject *)dst);
+    rc = 1;
+done:
+    Py_DECREF(result);
+    return rc;
+}
+
+int
+tn_out_check_fft_r2c(tn_out_call *c)
+{
+    return fft_copy_out(c, 1);
+}
+
+int
+tn_out_check_fft_copy(tn_out_call *c)
+{
+    return fft_copy_out(c, 0);
 }

@@ -646,7 +646,12 @@ def _meta_checked(key):
             if self.device.type != "meta":
                 aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device)
             raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
-        return decomposition_table[op](self, *args, **kwargs)
+        r = decomposition_table[op](self, *args, **kwargs)
+        # upstream's kernel allocates its output dense in the input's suggested memory format; the
+        # decomposition's closing .contiguous() keeps _unsafe_index's strides where contiguity
+        # ignores them (an empty result: (7, 0, 1) for upstream's (7, 7, 1))
+        want = aten.empty_like(r, memory_format=_suggest_memory_format(self))
+        return r if want.stride() == r.stride() else want.copy_(r)
     fn.__name__ = key
     return fn
 

@@ -318,6 +318,21 @@ Test(reduce, norm_p2_matches_upstream)
     free(x);
 }
 
+Test(reduce, norm_of_one_element)
+{
+    /* Note [Norm over one element]: |x| for TN_RED_NORM, the kernel's float square for
+     * TN_RED_NORM_FORMULA (a 0-dim input given dims upstream) */
+    float x = -1e30f, out;
+    tn_loop o = outer_loop(3, 1, 1, 1, 0);
+    int64_t n = 1, s = 1;
+    cr_assert_eq(tn_reduce(TN_RED_NORM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, &out, &x, 2.0), TN_OK);
+    cr_expect_eq(out, 1e30f);
+    cr_assert_eq(tn_reduce(TN_RED_NORM_FORMULA, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, &out, &x, 2.0), TN_OK);
+    cr_expect(isinf(out) && out > 0, "got %a", out);
+    cr_assert_eq(tn_reduce(TN_RED_NORM_FORMULA, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, &out, &x, 1.0), TN_OK);
+    cr_expect_eq(out, 1e30f);
+}
+
 Test(reduce, norm_orders_vs_reference)
 {
     static const double ps[] = {0, 1, 2, 3, 0.5, INFINITY, -INFINITY};

@@ -1306,6 +1306,42 @@ FUZZ_CLASSES = [
     # flash attention's backward kernel reads the transposed query's size(3): a 3-D query has none
     "a = torch.ones(2, 3, 1); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default("
     "a, a, a, a, a, torch.ones(2, 3, 1, dtype=torch.int32), 0.0, True)",
+    # --- session 26, fz4 ---
+    # a 0-dim input given explicit dims takes linalg_vector_norm's norm kernel, not the size-1
+    # abs() shortcut: p=2 squares in float (1e30 -> inf; F.normalize gives 0) (Note [Norm over one element])
+    "out = F.normalize(torch.tensor([1e30], dtype=torch.bfloat16).reshape(()), dim=0)",
+    "out = torch.linalg.vector_norm(torch.tensor(-1e30), 3, [0], True)",
+    "out = torch.tensor(1e30).norm()",  # neighbour: no dims, abs()
+    # _fft_r2c/_c2r/_c2c(out=) compute, resize_output and out.copy_(result): copy_'s rules, not
+    # can_cast (a real out takes the real part); r2c onesided=False fills the conjugate half only
+    # past 2 elements, which has no real kernel (Note [FFT out= is a copy])
+    "a1 = torch.zeros(8).reshape(2, 4).t(); r = torch._fft_r2c(torch.arange(8.).reshape(4, 2), [0, 1], 2, True, "
+    "out=a1); out = (r, a1, r is a1)",
+    "out = torch._fft_r2c(torch.arange(2.), [0], 0, False, out=torch.zeros(3, dtype=torch.int32))",
+    "out = torch._fft_r2c(torch.arange(3.), [0], 0, False, out=torch.zeros(3))",
+    "out = torch._fft_c2r(torch.arange(8.).reshape(4, 2) + 0j, [0, 1], 2, 3, out=torch.zeros(1, dtype=torch.int64))",
+    "out = torch._fft_c2c(torch.arange(8.).reshape(4, 2) + 1j, [0, 1], 2, True, out=torch.zeros(1, dtype=torch.float64))",
+    # normal(float mean, std, out=) adds at::full({}, mean, out's options): a 0-dim tensor of out's
+    # dtype, which promotes nothing (an empty bool out stays bool)
+    "a1 = torch.ones(3, dtype=torch.bool); r = torch.normal(1e-12, torch.zeros(0, dtype=torch.bool), out=a1); "
+    "out = (r, a1, r is a1)",
+    "out = torch.normal(1e-12, torch.zeros(0), out=torch.zeros(3, dtype=torch.bool))",  # neighbour: float std
+    # reflection/replication pads allocate their output dense in the input's suggested memory format,
+    # an empty one too (the decomposition's .contiguous() kept _unsafe_index's strides)
+    "out = F.pad(torch.zeros(0, 1, 2, dtype=torch.int16), (3, 2), mode='replicate')",
+    "out = F.pad(torch.zeros(0, 1, 1, 1, 2), (3, 2, 1, 1, 0, 0), mode='replicate')",
+    # float32 attention computed in double: a score upstream's float kernels overflow is +-inf
+    # there (opposite infinities NaN), a NaN row after softmax (Note [Float32 scores that overflow]);
+    # the math path's _safe_softmax zeros a fully masked row, which its matmul still multiplies
+    # into v (0 * inf is NaN)
+    "q = torch.tensor([[[1e30, 1e30]]]); k = torch.tensor([[[-1.25, 1e30], [1., 1.]]]); "
+    "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[[1e30, 1e30]]]]); k = torch.tensor([[[[-1.25, 1e30], [1., 1.]]]]); "
+    "v = torch.tensor([[[[1., 2.], [3., 4.]]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[3e19, 3e19]]]); k = torch.tensor([[[3e19, -3e19], [1., 1.]]]); "
+    "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
+    "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1334,6 +1370,12 @@ FUZZ_REFUSED = {
     "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(3))",
     # logsumexp into a complex out (upstream 2.13 takes it) needs a complex sum kernel
     "out = torch.logsumexp(torch.tensor([2, 5, 0], dtype=torch.uint8), [0], out=torch.tensor([1j, 2j]))",
+    # --- session 26, fz4 ---
+    # _log_softmax_backward_data's meta reads nothing and checks no size: its out= dtype precheck
+    # sees the C++ meta's dtype (grad's, not input_dtype), so our refusal of mismatched sizes
+    # (upstream's kernel reads past output's one element) stands
+    "a2 = torch.zeros(4, 2); r = torch._log_softmax_backward_data(torch.ones(1, 1, 2, 2), torch.tensor(-1.25), -1, "
+    "torch.int8, out=a2); out = (r, a2, r is a2)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
