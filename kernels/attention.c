@@ -606,10 +606,11 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
         tn_range_fn fn = dtype == TN_DTYPE_F64 ? sdpa_double_worker_f64 : sdpa_double_worker_f32;
         int64_t rows = B * Hq * L;
         int64_t grain = (int64_t)(65536.0 / ((double)S * (double)(E + Ev + 8) + 1.0)) + 1;
-        if (work < 65536.0)
+        if (work < 65536.0) {
             fn(&j, 0, rows);
-        else
+        } else {
             tn_parallel_for(rows, grain, fn, &j);
+        }
         return j.failed ? TN_ERR_NOMEM : TN_OK;
     }
 
@@ -642,10 +643,11 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
     else
         tn_parallel_for(tasks, 1, sdpa_worker, &j);
     if (j.nsplit > 1 && !j.failed) {
-        if (base == 1)
+        if (base == 1) {
             sdpa_combine(&j, 0, base);
-        else
+        } else {
             tn_parallel_for(base, 1, sdpa_combine, &j);
+        }
     }
     free(j.partial);
     return j.failed ? TN_ERR_NOMEM : TN_OK;

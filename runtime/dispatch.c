@@ -1172,7 +1172,7 @@ tn_wrap_structseq(int which, PyObject *result)
 }
 
 int
-tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels)
+tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels, const tn_out_check_entry *out_checks)
 {
     for (const tn_kernel_entry *k = kernels; k->fn; k++) {
         tn_op *op = &tn_ops[k->op];
@@ -1181,7 +1181,7 @@ tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels)
         op->dtype_names = k->dtype_names;
         op->dtype_mask = k->dtype_mask;
     }
-    for (const tn_out_check_entry *e = tn_out_check_table; e->check; e++)
+    for (const tn_out_check_entry *e = out_checks; e->check; e++)
         tn_ops[e->op].out_check = e->check;
     /* torch._C._return_types holds the structseq classes (named torch.return_types.<op>);
      * torch/return_types.py re-exports them. Like every submodule, it is in sys.modules. */

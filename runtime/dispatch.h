@@ -41,8 +41,9 @@ typedef struct {
     int (*check)(tn_out_call *c);
 } tn_out_check_entry;
 
-/* Generated tables the door reads: the kernel table (generated/kernel_glue.c, handed to
- * tn_dispatch_init by module init) and the structseq descriptions (generated/return_types.c). */
+/* Generated tables the door reads: the kernel and out check tables (generated/kernel_glue.c,
+ * handed to tn_dispatch_init by module init) and the structseq descriptions
+ * (generated/return_types.c). */
 extern const tn_kernel_entry tn_kernel_table[];
 extern const tn_out_check_entry tn_out_check_table[];
 extern const PyStructSequence_Desc tn_structseq_descs[TN_NUM_STRUCTSEQS];
@@ -64,8 +65,9 @@ tn_call(int op_id, tn_value *args)
     return tn_dispatch(tn_op_by_id(op_id), args);
 }
 
-/* Install the generated kernel table into the op table; make torch._C._return_types. */
-int tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels);
+/* Install the generated kernel and out check tables into the op table; make
+ * torch._C._return_types. */
+int tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels, const tn_out_check_entry *out_checks);
 
 /* The Python kernel registered for a dispatch key ("CPU", "Meta", ...) of op (borrowed), or
  * NULL; after changing op->py_kernels call tn_op_py_kernels_changed. */

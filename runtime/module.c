@@ -488,7 +488,7 @@ init(PyObject *m)
     if (tn_dtype_types_init(m) < 0 || tn_device_type_init(m) < 0 || tn_size_type_init(m) < 0 ||
         tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m) < 0 ||
         tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
-        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
+        tn_dispatch_init(m, tn_kernel_table, tn_out_check_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
         tn_profiler_init(m) < 0 || tn_dataloader_init(m) < 0 || tn_serialization_init(m) < 0 ||
         tn_c10d_init(m) < 0 || tn_linalg_error_init(m) < 0)
         return -1;
