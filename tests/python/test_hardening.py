@@ -1066,6 +1066,13 @@ FUZZ_CLASSES = [
     "b = torch.tensor([0.3, 0.7, 0.2, 0.9]); out = torch.threshold(b, 0.5, 1.0, out=b)",  # neighbour
     # complex linspace (upstream's complex<float> step arithmetic: lspace's kernel; fz2 had it refused)
     "out = torch.linspace(-0.5, (1+2j), 3)",
+    # Note [Empty attention]: the early return is for a query without rows or an empty value only;
+    # an empty query or key with rows runs the math path (its shape checks; a head size of 0 gives
+    # value's row mean)
+    "out = torch.nn.functional.scaled_dot_product_attention(torch.zeros(0, 3, 1), torch.zeros(0, 3, 1), torch.zeros(2, 4))",
+    "out = torch.nn.functional.scaled_dot_product_attention(torch.zeros(2, 3, 0), torch.zeros(2, 5, 0), torch.arange(40.).reshape(2, 5, 4))",
+    "out = torch.nn.functional.scaled_dot_product_attention(torch.zeros(2, 0, 4), torch.zeros(2, 5, 4), torch.zeros(2, 6, 3))",  # neighbour: early
+    "out = torch.nn.functional.scaled_dot_product_attention(torch.zeros(0, 3, 4), torch.zeros(0, 5, 3), torch.zeros(0, 5, 2))",  # neighbour: early
     "a0 = torch.tensor([7, 2, -1000, 1, -8, 1])[::2]; out = torch.ops.aten.set_.source_Storage(a0, torch.ones(12).untyped_storage())",  # neighbour: 6 elements, sizes change
     # --- session 26, fz1 ---
     # outer.out is mul.out(out, self.reshape(-1, 1), vec2): its TensorIterator checks out before
