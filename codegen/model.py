@@ -224,6 +224,16 @@ OUT_ALIASES = {
 DUNDER_ALIASES = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}
 
 
+def alias_target(n, dunder=False) -> str | None:
+    """The overload an alias overload names (OUT_ALIASES; with dunder, __and__ and friends too):
+    subtract_.Tensor -> sub_.Tensor, multiply.out -> mul.out; None for a name that is no alias."""
+    table = DUNDER_ALIASES if dunder and n.name.dunder_method else OUT_ALIASES
+    target = table.get(str(n.name.base))
+    if target is None or (n.name.dunder_method and not dunder):
+        return None
+    return target + ("_" if n.name.inplace else "") + (f".{n.overload_name}" if n.overload_name else "")
+
+
 def out_rule(f, kind, delegates=None) -> str:
     name = str(f.func.name)
     if kind.name == "inplace" and f.structured_delegate is not None and delegates is not None:
@@ -279,24 +289,11 @@ class Model:
         self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 
         structured_names = {str(f.func.name) for f in self.natives if f.structured}
-        alias_outs = set()
-        for f in self.natives:
-            n = f.func.name
-            target = OUT_ALIASES.get(str(n.name))
-            if target and f.func.kind().name == "out":
-                t = f"{target}.{n.overload_name}" if n.overload_name else target
-                if t in structured_names:
-                    alias_outs.add(str(n))
+        alias_outs = {str(f.func.name) for f in self.natives
+                      if f.func.kind().name == "out" and alias_target(f.func.name) in structured_names}
         pointwise_names = {str(f.func.name) for f in self.natives if "pointwise" in f.tags}
-        iter_aliases = set()
-        for f in self.natives:
-            n = f.func.name
-            target = OUT_ALIASES.get(str(n.name.base))
-            if target and f.func.kind().name in ("out", "inplace"):
-                base = f"{target}_" if f.func.kind().name == "inplace" else target
-                t = f"{base}.{n.overload_name}" if n.overload_name else base
-                if t in pointwise_names:
-                    iter_aliases.add(str(n))
+        iter_aliases = {str(f.func.name) for f in self.natives
+                        if f.func.kind().name in ("out", "inplace") and alias_target(f.func.name) in pointwise_names}
         ops = []
         delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
@@ -345,10 +342,9 @@ class Model:
         natives_by_name = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
             n = f.func.name
-            target = (DUNDER_ALIASES if n.name.dunder_method else OUT_ALIASES).get(str(n.name.base))
-            if not f.has_composite_implicit_autograd_kernel or target is None:
+            tname = alias_target(n, dunder=True)
+            if not f.has_composite_implicit_autograd_kernel or tname is None:
                 continue
-            tname = target + ("_" if n.name.inplace else "") + (f".{n.overload_name}" if n.overload_name else "")
             t = natives_by_name.get(tname)
             if t is not None and str(t.func.arguments) == str(f.func.arguments) and \
                     str(t.func.returns) == str(f.func.returns):
