@@ -1643,7 +1643,7 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
     }
     int nd = (int)repeats.n, lead = nd - self->ndim;
     /* view self as [1..., (1, s_i)...] expanded to [(r_i, s_i)...], then copy and reshape */
-    int64_t xs[2 * TN_MAX_NDIM], xst[2 * TN_MAX_NDIM], es[2 * TN_MAX_NDIM], out_shape[TN_MAX_NDIM];
+    int64_t xs[2 * TN_MAX_NDIM], xst[2 * TN_MAX_NDIM], out_shape[TN_MAX_NDIM];
     for (int i = 0; i < nd; i++) {
         int64_t s = i < lead ? 1 : self->sizes[i - lead];
         int64_t st = i < lead ? 0 : self->strides[i - lead];
@@ -1651,15 +1651,18 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
         xst[2 * i] = 0;
         xs[2 * i + 1] = s;
         xst[2 * i + 1] = st;
-        es[2 * i] = repeats.v[i];
-        es[2 * i + 1] = s;
         /* wraps as upstream's padded_size * repeats does; at::empty then checks the result */
         out_shape[i] = (int64_t)((uint64_t)repeats.v[i] * (uint64_t)s);
     }
-    (void)es;
     if (tn_check_size_nonnegative(nd, out_shape) < 0 ||
         tn_storage_nbytes(nd, out_shape, NULL, tn_dtype_size(self->dtype), 0) < 0)
         return NULL;
+    /* an empty result is upstream's at::empty(target) with nothing copied: the interleaved
+     * [(r_i, s_i)...] view below may hold a negative repeat beside an empty dim, or strides past
+     * int64 beside a zero (repeat(0, 2**63 - 1) of a (1, 3) tensor) */
+    for (int i = 0; i < nd; i++)
+        if (out_shape[i] == 0)
+            return (PyObject *)tn_tensor_empty(nd, out_shape, self->dtype, self->device);
     TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
     TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
     PyObject *r = NULL;

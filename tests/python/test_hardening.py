@@ -1349,6 +1349,14 @@ FUZZ_CLASSES = [
     "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
     "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
     "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    # --- session 27, lead: repeat to an empty result copies nothing (upstream's at::empty(target)),
+    # so its interleaved (r_i, s_i) view never meets a negative repeat beside an empty dim or
+    # strides past int64 beside a zero
+    "a0 = torch.tensor([[float('-inf'), -2.0, 0.0]]); out = a0.repeat(0, 2**63 - 1, 0)",
+    "a0 = torch.tensor([-2.0, 2.0]).reshape(2, 1); out = a0.repeat(1, 0, 2**62)",
+    "a0 = torch.tensor([], dtype=torch.float64).reshape(0, 4); out = a0.repeat(1, -2, 2)",
+    "a0 = torch.ones(2, 3); out = a0.repeat(1, -2, 2)",  # neighbour: a negative size is refused
+    "a0 = torch.arange(6.).reshape(2, 3); out = a0.repeat(2, 1, 2)",  # neighbour: values
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
