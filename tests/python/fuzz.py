@@ -37,6 +37,8 @@ from pathlib import Path
 
 import yaml
 
+from fuzz_artefacts import explain, tensors
+
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE_YAML = ROOT / "build" / "site" / "torchgen" / "packaged" / "ATen" / "native" / "native_functions.yaml"
 KERNELS_YAML = ROOT / "schemas" / "kernels.yaml"
@@ -528,8 +530,18 @@ WHY = {
 MACHINE_DEPENDENT = {("value", "F.gelu"), ("value", "torch.ops.aten.to.dtype")}
 
 
-def why(kind, code, op=None):
-    """The class a difference belongs to, for the pin file (tests/python/data/fuzz_known.txt)."""
+def tol_of(code, res):
+    """The comparison's tolerance for a call and one side's result (its first tensor's dtype)."""
+    ts = tensors(res)
+    return max(TOL.get(ts[0]["tensor"] if ts else None, 1e-12), _tol_floor(code))
+
+
+def why(kind, code, op=None, ours=None, up=None):
+    """The class a difference belongs to, for the pin file (tests/python/data/fuzz_known.txt): an
+    upstream artefact proven from the call (Note [Fuzz artefacts]) when the results are given."""
+    proven = ours is not None and explain(kind, code, op, ours, up, tol_of(code, up))
+    if proven:
+        return proven
     if (kind, op) in WHY and "device='meta'" not in code:
         return WHY[(kind, op)]
     if "device='meta'" in code:
@@ -572,9 +584,36 @@ def write_pins(seed, rounds, n, groups, path=PINS):
              "# (fuzz.verdict), the name the call reaches (fuzz.op_of), the class (fuzz.why). Exact counts;",
              "# a crash or a hang is never pinned. Rewrite: .venv/bin/python tests/python/fuzz.py --pin",
              f"# run: seed={seed} rounds={rounds} calls={n}"]
-    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1]), kv[0])):
-        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op)}")
+    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1], kv[1][0][1], kv[1][0][2]), kv[0])):
+        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op, v[0][1], v[0][2])}")
     path.write_text("\n".join(lines) + "\n")
+
+
+def explain_log(path):
+    """Each differing call of a `--show` log classed again (Note [Fuzz artefacts]): the artefacts by
+    class, then the unexplained by kind and the name the call reaches."""
+    import ast
+    lines = path.read_text().splitlines()
+    artefacts, unexplained = {}, {}
+    for i, line in enumerate(lines):
+        m = re.match(r"\[(\w+)\] #(\d+) (.*)$", line)
+        if not m or i + 2 >= len(lines):
+            continue
+        kind, _, code = m.groups()
+        o, u = (ast.literal_eval(lines[i + k].split(None, 1)[1]) for k in (1, 2))
+        op = op_of(code)
+        proven = kind not in ("crash", "hang") and explain(kind, code, op, o, u, tol_of(code, u))
+        if proven:
+            artefacts[proven] = artefacts.get(proven, 0) + 1
+        else:
+            unexplained.setdefault((kind, op), []).append(m.group(2))
+    n_art, n_un = sum(artefacts.values()), sum(map(len, unexplained.values()))
+    print(f"{path}: {n_art + n_un} differing calls, {n_art} upstream's artefacts, {n_un} unexplained")
+    for k, v in sorted(artefacts.items(), key=lambda kv: -kv[1]):
+        print(f"  artefact {v}: {k}")
+    for (kind, op), v in sorted(unexplained.items(), key=lambda kv: -len(kv[1])):
+        print(f"  {len(v)}\t{kind}\t{op}\t#{' #'.join(v[:4])}")
+    return 1 if n_un else 0
 
 
 # ---- the long run --------------------------------------------------------------------------------
@@ -590,7 +629,10 @@ def main(argv=None):
     ap.add_argument("--no-cache", action="store_true", help="do not keep upstream's answers (10^6 calls: ~GBs)")
     ap.add_argument("--show", action="store_true", help="print every differing call")
     ap.add_argument("--pin", action="store_true", help=f"rewrite {PINS.name} from the test's run")
+    ap.add_argument("--explain", metavar="LOG", help="reread a --show log: its differences, explained or not")
     a = ap.parse_args(argv)
+    if a.explain:
+        return explain_log(Path(a.explain))
     if a.pin:
         cs = gate_calls()
         groups, _ = differences(cs, *run_both(cs, a.timeout))
@@ -607,6 +649,8 @@ def main(argv=None):
         return 0
     per_round = len(round_keys())
     kinds: dict[str, int] = {}
+    artefacts: dict[str, int] = {}
+    unexplained: dict[str, int] = {}
     t0, bad = time.time(), 0
     for s in range(a.start, a.start + a.calls, a.chunk):
         cs = calls(a.seed, min(a.chunk, a.start + a.calls - s), s)
@@ -625,12 +669,22 @@ def main(argv=None):
             key = kind or ("refused" if refusal(o) else "raised" if "exc" in u else "equal")
             kinds[key] = kinds.get(key, 0) + 1
             if kind:
-                bad += 1
+                proven = kind not in ("crash", "hang") and explain(kind, code, op_of(code), o, u, tol_of(code, u))
+                if proven:
+                    artefacts[proven] = artefacts.get(proven, 0) + 1
+                else:
+                    bad += 1
+                    unexplained[kind] = unexplained.get(kind, 0) + 1
                 if a.show:
-                    print(f"[{kind}] #{s + j} {code}\n  ours {o}\n  up   {u}", flush=True)
+                    print(f"[{kind}] #{s + j} {code}\n  ours {o}\n  up   {u}"
+                          + (f"\n  artefact: {proven}" if proven else ""), flush=True)
         print(f"{s + len(cs) - a.start} calls (to call {s + len(cs)}, round {(s + len(cs)) / per_round:.2f} of "
-              f"{per_round} calls), {bad} differing, {time.time() - t0:.0f} s: "
+              f"{per_round} calls), {bad + sum(artefacts.values())} differing, {sum(artefacts.values())} of them "
+              f"upstream's artefacts (Note [Fuzz artefacts]), {bad} unexplained "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(unexplained.items())) or 'none'}), {time.time() - t0:.0f} s: "
               + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())), flush=True)
+    for k, v in sorted(artefacts.items(), key=lambda kv: -kv[1]):
+        print(f"artefact {v}: {k}")
     return 1 if bad else 0
 
 

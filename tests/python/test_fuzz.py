@@ -11,9 +11,11 @@ build/golden/summary-fuzz.txt (scripts/test.sh's SUMMARY line). Times and the 10
 docs/TESTING.md, "The fuzzer"."""
 from __future__ import annotations
 
+import math
 
 from fuzz import (MACHINE_DEPENDENT, PINS, ROUNDS, SEED, calls, differences, gate_calls, overloads, read_pins,
                   round_keys, verdict)
+from fuzz_artefacts import explain
 from isolated import ROOT, run_both
 
 SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
@@ -103,3 +105,57 @@ def test_a_new_overload_changes_no_other_call():
         assert not changed, f"{len(changed)} calls changed when the overload list did ({name}), e.g. {changed[:3]}"
     # the test's run is ROUNDS rounds of every drawn overload
     assert len(gate_calls()) == ROUNDS * len(round_keys())
+
+
+# Note [Fuzz artefacts]: each proof explains a difference of its shape and nothing else.
+def _t(values, shape, dtype="torch.float32"):
+    stride = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    return {"tensor": dtype, "shape": list(shape), "stride": stride, "device": "cpu", "values": values}
+
+
+def test_each_artefact_proof_can_fail():
+    tol = 2e-5
+    g = "a0 = torch.tensor([float('inf'), 1.0], dtype=torch.float32); out = F.gelu(a0)"
+    up = {"ok": _t(["nan", 0.8413447141647339], [2])}
+    assert explain("value", g, "F.gelu", {"ok": _t(["inf", 0.8413447141647339], [2])}, up, tol)
+    assert not explain("value", g, "F.gelu", {"ok": _t(["inf", 0.9], [2])}, up, tol)  # a finite element differs
+    assert not explain("value", g, "F.gelu", {"ok": _t(["nan", 0.8413447141647339], [2])},
+                       {"ok": _t(["inf", 0.8413447141647339], [2])}, tol)  # the other way round
+
+    det = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64); out = torch.linalg.det(a0)"
+    assert explain("value", det, "torch.linalg.det", {"ok": _t([0.0], [], "torch.float64")},
+                   {"ok": _t([4e-16], [], "torch.float64")}, 1e-12)  # singular: the pivot is 0 or rounding
+    good = "a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); out = torch.linalg.det(a0)"
+    assert not explain("value", good, "torch.linalg.det", {"ok": _t([6.5], [], "torch.float64")},
+                       {"ok": _t([6.0], [], "torch.float64")}, 1e-12)
+    inf = "a0 = torch.tensor([[float('inf'), 0.0], [0.0, 3.0]], dtype=torch.float64); out = torch.geqrf(a0)"
+    assert explain("value", inf, "torch.geqrf", {"ok": _t([1.0], [1])}, {"ok": _t([2.0], [1])}, tol)
+    assert not explain("value", good, "torch.add", {"ok": _t([6.5], [])}, {"ok": _t([6.0], [])}, tol)  # not LAPACK
+
+    eigh = good.replace("torch.linalg.det", "torch.linalg.eigh")
+    lam = _t([2.0, 3.0], [2], "torch.float64")
+    q = lambda v: {"ok": {"tuple": [lam, _t(v, [2, 2], "torch.float64")]}}
+    assert explain("value", eigh, "torch.linalg.eigh", q([-1.0, 0.0, 0.0, 1.0]), q([1.0, 0.0, 0.0, 1.0]), 1e-12)
+    assert not explain("value", eigh, "torch.linalg.eigh", q([0.0, 1.0, 1.0, 0.0]), q([1.0, 0.0, 0.0, 1.0]), 1e-12)
+
+    svd = good.replace("torch.linalg.det", "torch.linalg.svd")
+    s = _t([3.0, 2.0], [2], "torch.float64")
+    usv = lambda u, vh: {"ok": {"tuple": [_t(u, [2, 2], "torch.float64"), s, _t(vh, [2, 2], "torch.float64")]}}
+    up = usv([0.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0])
+    # the first singular pair flipped together: U's column 0 and Vh's row 0
+    assert explain("value", svd, "torch.linalg.svd", usv([0.0, 1.0, -1.0, 0.0], [0.0, -1.0, 1.0, 0.0]), up, 1e-12)
+    assert not explain("value", svd, "torch.linalg.svd", usv([0.0, 1.0, -1.0, 0.0], [0.0, 1.0, 1.0, 0.0]), up, 1e-12)
+
+    fft = "a0 = torch.tensor([1e30, 1.0, 0.0, 0.0], dtype=torch.float32); out = torch.fft.fft(a0)"
+    c = lambda v: {"ok": _t([[x, 0.0] for x in v], [4], "torch.complex64")}
+    assert explain("value", fft, "torch.fft.fft", c([1e30, 1e30, 1e30, 0.0]), c([1e30, 1e30, 1e30, 1e23]), tol)
+    assert not explain("value", fft, "torch.fft.fft", c([1e30, 1e30, 1e30, 1e30]), c([1e30, 1e30, 1e30, 2e30]), tol)
+    fin = fft.replace("1e30", "float('nan')")
+    assert explain("value", fin, "torch.fft.fft", c(["nan"] * 4), c(["nan", "nan", "nan", 1.0]), tol)
+    assert not explain("value", fin, "torch.fft.fftshift", c(["nan"] * 4), c(["nan", "nan", "nan", 1.0]), tol)
+
+    neg = "a0 = torch.ones(()); out = a0.expand(0, -2)"
+    rej = {"exc": "RuntimeError", "msg": "negative"}
+    assert explain("rejects", neg, ".expand", rej, {"ok": _t([], [0, -2])}, tol)
+    assert not explain("rejects", neg, ".expand", rej, {"ok": _t([], [0, 2])}, tol)
+    assert not explain("value", neg, ".expand", {"ok": _t([], [0, 2])}, {"ok": _t([], [0, -2])}, tol)
