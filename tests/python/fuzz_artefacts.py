@@ -104,7 +104,8 @@ def _align_signs(op, os_, us, null):
     with it column j of V (torch.svd) or row j of Vh (linalg.svd); a singular vector whose value is
     0 to working precision (`null`, per batch and j) is not tied to its partner and flips alone."""
     import numpy as np
-    vec = [i for i, x in enumerate(os_) if x.ndim >= 2]
+    top = max(x.ndim for x in os_)
+    vec = [i for i, x in enumerate(os_) if x.ndim == top >= 2]  # the vectors; the values have one dim less
     if not vec:
         return os_
     def sign(x, y, rows):
@@ -150,6 +151,10 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
         return None
     m = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist())
     m = m.reshape(-1, *m.shape[-2:])
+    if re.search(r"eigh|eigvalsh|cholesky|ldl", name(op)) and m.shape[-1] == m.shape[-2]:
+        # these read one triangle (the lower unless the call asks for the upper) as a Hermitian matrix
+        t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+        m = t + np.conj(np.swapaxes(t, -1, -2)) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
     n = max(m.shape[-2:])
     u = _UNIT.get(str(a.dtype), 2.0 ** -24)
     with np.errstate(all="ignore"):
@@ -227,7 +232,27 @@ def negative_size(kind, code, op, ours, up, tol):
     return None
 
 
-PROOFS = (lapack_conditioning, fft_nonfinite, gelu_inf, negative_size)
+_ITEMSIZE = {"torch.bool": 1, "torch.uint8": 1, "torch.int8": 1, "torch.int16": 2, "torch.uint16": 2,
+             "torch.float16": 2, "torch.bfloat16": 2, "torch.int32": 4, "torch.uint32": 4, "torch.float32": 4,
+             "torch.complex32": 4, "torch.int64": 8, "torch.uint64": 8, "torch.float64": 8, "torch.complex64": 8,
+             "torch.complex128": 16}
+
+
+def extent_overflow(kind, code, op, ours, up, tol):
+    """Upstream returns a view whose last element lies past 2**63 bytes (its storage-size check
+    overflows unseen, and it reads whatever the wrapped offsets reach); ours refuses it with
+    upstream's own overflow message (computeStorageNbytes)."""
+    if kind != "rejects" or "overflow" not in ours.get("msg", ""):
+        return None
+    for t in tensors(up):
+        if all(s > 0 for s in t["shape"]) and t["tensor"] in _ITEMSIZE:
+            reach = sum((s - 1) * abs(st) for s, st in zip(t["shape"], t["stride"])) + 1
+            if reach * _ITEMSIZE[t["tensor"]] >= 2 ** 63:
+                return "upstream views past 2**63 bytes (its storage-size check overflows); ours refuses it"
+    return None
+
+
+PROOFS = (lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow)
 
 
 def explain(kind, code, op, ours, up, tol):

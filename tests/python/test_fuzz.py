@@ -159,3 +159,11 @@ def test_each_artefact_proof_can_fail():
     assert explain("rejects", neg, ".expand", rej, {"ok": _t([], [0, -2])}, tol)
     assert not explain("rejects", neg, ".expand", rej, {"ok": _t([], [0, 2])}, tol)
     assert not explain("value", neg, ".expand", {"ok": _t([], [0, 2])}, {"ok": _t([], [0, -2])}, tol)
+
+    alias = "a0 = torch.ones(4, 1); out = torch.ops.aten._reshape_alias.default(a0, [4, 3], [2, 2**62])"
+    over = {"exc": "RuntimeError", "msg": "Storage size calculation overflowed with sizes=[4, 3] and strides=[2, 2**62]"}
+    past = {"ok": {**_t([1.0] * 12, [4, 3]), "stride": [2, 2 ** 62]}}
+    assert explain("rejects", alias, "torch.ops.aten._reshape_alias.default", over, past, tol)
+    assert not explain("rejects", alias, "torch.ops.aten._reshape_alias.default", over,
+                       {"ok": {**_t([1.0] * 12, [4, 3]), "stride": [2, 2 ** 40]}}, tol)  # reaches no overflow
+    assert not explain("rejects", alias, "torch.ops.aten._reshape_alias.default", rej, past, tol)  # another refusal
