@@ -252,7 +252,20 @@ def extent_overflow(kind, code, op, ours, up, tol):
     return None
 
 
-PROOFS = (lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow)
+def meta_heap_symint(kind, code, op, ours, up, tol):
+    """On the meta device upstream takes a size or stride below -2**62 (c10::SymInt's heap
+    encoding, which skips the checks a plain int meets) and returns a meta tensor holding it; its
+    CPU path refuses the same call with "SymIntArrayRef expected to contain only concrete
+    integers", and so does ours on either device."""
+    if kind != "rejects" or "concrete integers" not in ours.get("msg", ""):
+        return None
+    for t in tensors(up):
+        if t["device"] == "meta" and any(v < -2 ** 62 for v in t["shape"] + t["stride"]):
+            return "upstream's meta path takes a size or stride below -2**62 (SymInt's heap encoding); its CPU path and ours refuse it"
+    return None
+
+
+PROOFS = (lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -167,3 +167,10 @@ def test_each_artefact_proof_can_fail():
     assert not explain("rejects", alias, "torch.ops.aten._reshape_alias.default", over,
                        {"ok": {**_t([1.0] * 12, [4, 3]), "stride": [2, 2 ** 40]}}, tol)  # reaches no overflow
     assert not explain("rejects", alias, "torch.ops.aten._reshape_alias.default", rej, past, tol)  # another refusal
+
+    setm = "a0 = torch.empty(3, device='meta'); out = a0.set_(a0.untyped_storage(), 0, (4,), (-2**63,))"
+    conc = {"exc": "RuntimeError", "msg": "set_: SymIntArrayRef expected to contain only concrete integers"}
+    heap = {"ok": {**_t(None, [4]), "stride": [-2 ** 63], "device": "meta"}}
+    assert explain("rejects", setm, ".set_", conc, heap, tol)
+    assert not explain("rejects", setm, ".set_", conc, {"ok": {**heap["ok"], "device": "cpu"}}, tol)
+    assert not explain("rejects", setm, ".set_", conc, {"ok": {**heap["ok"], "stride": [-2 ** 62]}}, tol)
