@@ -507,23 +507,12 @@ def op_of(code):
     return m.group(0).strip() if m else last[:40]
 
 
-# what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
+# what is known about particular groups (kind, op) of the pin file that no proof of Note [Fuzz
+# artefacts] covers; the rest get a class by `why`
 WHY = {
-    ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop only; on the same machine "
-                         "a strided or one-element input takes its scalar loop and gives inf, as ours: upstream "
-                         "disagrees with itself (MACHINE_DEPENDENT)",
     ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
                                           "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "
                                           "vector (kernels/copy.c Note [Wide conversions]) (MACHINE_DEPENDENT)",
-    ("value", "torch.ops.aten.geqrf.default"): "geqrf of a matrix holding inf: upstream's LAPACK (MKL) applies a "
-                                               "reflector whose tau is 0 (0 * inf = NaN), the reference LAPACK ours "
-                                               "calls skips it (inf stays); neither is wrong: LAPACK leaves non-finite "
-                                               "input undefined",
-    ("value", "torch.ops.aten.fft_fft.default"): "an FFT of non-finite (or 1e30) elements: inf and NaN spread along the "
-                                                 "butterflies, so which bins are inf or NaN follows the algorithm "
-                                                 "(pocketfft's or ours), and a bin that is 0 in exact arithmetic holds "
-                                                 "rounding error of the input's size (1e30 * eps), past the per-element "
-                                                 "tolerance; not a defect",
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).
