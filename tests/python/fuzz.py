@@ -516,7 +516,7 @@ WHY = {
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).
-MACHINE_DEPENDENT = {("value", "F.gelu"), ("value", "torch.ops.aten.to.dtype")}
+MACHINE_DEPENDENT = {("value", "torch.ops.aten.to.dtype")}
 
 
 def tol_of(code, res):
@@ -525,12 +525,9 @@ def tol_of(code, res):
     return max(TOL.get(ts[0]["tensor"] if ts else None, 1e-12), _tol_floor(code))
 
 
-def why(kind, code, op=None, ours=None, up=None):
-    """The class a difference belongs to, for the pin file (tests/python/data/fuzz_known.txt): an
-    upstream artefact proven from the call (Note [Fuzz artefacts]) when the results are given."""
-    proven = ours is not None and explain(kind, code, op, ours, up, tol_of(code, up))
-    if proven:
-        return proven
+def why(kind, code, op=None):
+    """The class a difference no proof explains belongs to, for the pin file
+    (tests/python/data/fuzz_known.txt)."""
     if (kind, op) in WHY and "device='meta'" not in code:
         return WHY[(kind, op)]
     if "device='meta'" in code:
@@ -543,16 +540,27 @@ def why(kind, code, op=None, ours=None, up=None):
 PINS = ROOT / "tests" / "python" / "data" / "fuzz_known.txt"
 
 
+def classify(code, ours, up):
+    """(the kind of difference or None, the artefact class it is proven to be or None)."""
+    kind = verdict(code, ours, up)
+    proven = kind and kind not in ("crash", "hang") and explain(kind, code, op_of(code), ours, up, tol_of(code, up))
+    return kind, proven or None
+
+
 def differences(cs, ours, up):
-    """{(kind, op): [(code, ours, upstream)]} over the calls that differ, and the outcome counts."""
-    groups, counts = {}, {}
+    """({(kind, op): [(code, ours, upstream)]} over the calls that differ and no proof explains,
+    the outcome counts, and {artefact class: count} over those a proof explains (Note [Fuzz
+    artefacts])."""
+    groups, counts, artefacts = {}, {}, {}
     for code, o, u in zip(cs, ours, up):
-        kind = verdict(code, o, u)
+        kind, proven = classify(code, o, u)
         key = kind or ("refused" if refusal(o) else "raised" if "exc" in u else "equal")
         counts[key] = counts.get(key, 0) + 1
-        if kind:
+        if proven:
+            artefacts[proven] = artefacts.get(proven, 0) + 1
+        elif kind:
             groups.setdefault((kind, op_of(code)), []).append((code, o, u))
-    return groups, counts
+    return groups, counts, artefacts
 
 
 def read_pins(path=PINS):
@@ -568,13 +576,16 @@ def read_pins(path=PINS):
     return int(run.get("seed", -1)), int(run.get("rounds", -1)), pins
 
 
-def write_pins(seed, rounds, n, groups, path=PINS):
+def write_pins(seed, rounds, n, groups, artefacts=None, path=PINS):
     lines = ["# Differences from upstream the fuzzer still finds (tests/python/test_fuzz.py): count, kind",
              "# (fuzz.verdict), the name the call reaches (fuzz.op_of), the class (fuzz.why). Exact counts;",
              "# a crash or a hang is never pinned. Rewrite: .venv/bin/python tests/python/fuzz.py --pin",
+             "# Upstream's artefacts (Note [Fuzz artefacts]) are not pinned (their number follows upstream's",
+             "# CPU); at the pinning run: " + ("; ".join(f"{v} {k.split(':')[0]}" for k, v in sorted((artefacts or {}).items()))
+                                              or "none"),
              f"# run: seed={seed} rounds={rounds} calls={n}"]
-    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1], kv[1][0][1], kv[1][0][2]), kv[0])):
-        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op, v[0][1], v[0][2])}")
+    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1]), kv[0])):
+        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op)}")
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -624,12 +635,12 @@ def main(argv=None):
         return explain_log(Path(a.explain))
     if a.pin:
         cs = gate_calls()
-        groups, _ = differences(cs, *run_both(cs, a.timeout))
+        groups, _, artefacts = differences(cs, *run_both(cs, a.timeout))
         bad = [k for k in groups if k[0] in ("crash", "hang")]
         if bad:
             print(f"not pinned: crashes and hangs are fixed, never pinned: {bad}")
             return 1
-        write_pins(SEED, ROUNDS, len(cs), groups)
+        write_pins(SEED, ROUNDS, len(cs), groups, artefacts)
         by_kind = {}
         for (kind, _), v in groups.items():
             by_kind[kind] = by_kind.get(kind, 0) + len(v)
@@ -654,11 +665,10 @@ def main(argv=None):
         else:
             ours, up = run_both(cs, a.timeout)
         for j, (code, o, u) in enumerate(zip(cs, ours, up)):
-            kind = verdict(code, o, u)
+            kind, proven = classify(code, o, u)
             key = kind or ("refused" if refusal(o) else "raised" if "exc" in u else "equal")
             kinds[key] = kinds.get(key, 0) + 1
             if kind:
-                proven = kind not in ("crash", "hang") and explain(kind, code, op_of(code), o, u, tol_of(code, u))
                 if proven:
                     artefacts[proven] = artefacts.get(proven, 0) + 1
                 else:

@@ -4,7 +4,8 @@ public-API calls, a fifth of them misused; Note [Fuzz draw]), each run on ours a
 child interpreters (tests/python/isolated.py, many calls per child, a crash or hang re-run alone to
 name its call). Required for every call: no crash, no hang upstream does not have, upstream's
 exception class when upstream raises, and upstream's result (dtype, shape, strides, device,
-values within fuzz.TOL) or a refusal naming torchnative; except the differences pinned in
+values within fuzz.TOL) or a refusal naming torchnative; except upstream's artefacts, each proven
+for its call (Note [Fuzz artefacts] in fuzz_artefacts.py; counted, not pinned), and the differences pinned in
 tests/python/data/fuzz_known.txt by kind and the name the call reaches, which must still differ
 (exact counts, never floors; a crash or a hang is never pinned). The counts go to
 build/golden/summary-fuzz.txt (scripts/test.sh's SUMMARY line). Times and the 10^6-call command:
@@ -24,11 +25,12 @@ SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
 def test_fuzz():
     cs = gate_calls()
     assert len(cs) >= 20000, len(cs)  # issue 9's 20,000 calls in the test command
-    groups, counts = differences(cs, *run_both(cs, timeout=60.0))
+    groups, counts, artefacts = differences(cs, *run_both(cs, timeout=60.0))
     seed, rounds, pins = read_pins()
     SUMMARY.parent.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text(f"fuzz: {len(cs)} calls ({ROUNDS} rounds), {counts.get('equal', 0)} equal, {counts.get('raised', 0)} same exception, "
-                       f"{counts.get('refused', 0)} refused by name, {sum(map(len, groups.values()))} pinned "
+                       f"{counts.get('refused', 0)} refused by name, {sum(artefacts.values())} upstream's artefacts "
+                       f"(Note [Fuzz artefacts]), {sum(map(len, groups.values()))} pinned "
                        f"differences in {len(groups)} groups\n")
     fatal = {k: v for k, v in groups.items() if k[0] in ("crash", "hang")}
     assert not fatal, "crashes or hangs (never pinned):\n" + "\n".join(
