@@ -101,6 +101,12 @@ UPSTREAM_FAILS = {
 }
 
 
+# float64 gradients a comparison with upstream cannot resolve: upstream's float64 answer is
+# farther from the truth than ours (Note [Float64 error from the float32 run] in compare.py,
+# `tools/f64_truth.py` on both sides); their float32 cases stay
+NO_F64 = {"linalg_lu_solve"}
+
+
 def add_op(op: Op, overload: str) -> None:
     """The backward cases of `overload` from the forward spec `op` (the overload's own, or its
     functional's for an in-place overload without one)."""
@@ -109,7 +115,7 @@ def add_op(op: Op, overload: str) -> None:
     if "float32" not in claimed or f"{overload}/bwd" in CASES:
         return
     CASES[f"{overload}/bwd"] = {"code": backward_code(op, "float32", overload=overload), "tol": tol}
-    if "float64" in claimed:
+    if "float64" in claimed and overload not in NO_F64:
         CASES[f"{overload}/bwd_f64"] = {"code": backward_code(op, "float64", overload=overload), "tol": tol}
     if any(getattr(a, "shape", None) and len(a.shape) >= 2 for a in op.args):
         # a forward spec that lists its layouts without "t" excludes transposed inputs for a

@@ -100,7 +100,8 @@ class Suite:
     def verdict(self, key: str, ours: dict | None = None) -> compare.Verdict:
         up = self.oracle[key]
         return compare.compare(self.run(key) if ours is None else ours, up["result"], up.get("float64"),
-                               self.cases[key].get("tol", "exact"))
+                               self.cases[key].get("tol", "exact"),
+                               spread=compare.narrowed_floor(up.get("float32"), up.get("float64")))
 
     def refused(self, key: str) -> bool:
         """Ours refuses by name (Note [Refusals]) where upstream computes."""

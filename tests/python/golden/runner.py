@@ -29,6 +29,10 @@ ROOT = HERE.parents[2]
 # When True the floating-point inputs are made as float64 (same values): the float64 reference
 # run that measures upstream's own rounding error (see compare.py, the `derived` comparator).
 AS_FLOAT64 = False
+# When True float64 inputs are made as float32 (rounded): for a float64 result the float64 run is
+# no more precise, so upstream's float32 error, scaled by 2**-29, stands for its float64 one
+# (Note [Float64 error from the float32 run] in compare.py).
+AS_FLOAT32 = False
 
 # Exceptions that mean the snippet itself is wrong, not the torch under test.
 CASE_BUGS = (NameError, SyntaxError)
@@ -103,6 +107,8 @@ def _input(sig: str, build) -> torch.Tensor:
 
 
 def _widen(t: torch.Tensor) -> torch.Tensor:
+    if AS_FLOAT32:
+        return t.to({torch.float64: torch.float32, torch.complex128: torch.complex64}.get(t.dtype, t.dtype))
     return t.double() if AS_FLOAT64 and t.dtype.is_floating_point else t
 
 
@@ -412,12 +418,14 @@ NAMESPACE = {"torch": torch, "randn": randn, "arange": arange, "make": make, "li
              "requires_grad": requires_grad}
 
 
-def run_case(code: str, mode: str = "plain", records: list | None = None, float64: bool = False) -> tuple[dict, Context]:
+def run_case(code: str, mode: str = "plain", records: list | None = None, float64: bool = False,
+             float32: bool = False) -> tuple[dict, Context]:
     """Runs one snippet; returns (description of `out` or of the exception, the context with
-    recorded inputs and, on ours, the C kernels the case ran)."""
-    global _ctx, AS_FLOAT64
-    ctx = Context(mode, records, float64)
-    _ctx, AS_FLOAT64 = ctx, float64
+    recorded inputs and, on ours, the C kernels the case ran). float64 / float32: the reruns with
+    the inputs widened or narrowed (AS_FLOAT64, AS_FLOAT32), which record nothing."""
+    global _ctx, AS_FLOAT64, AS_FLOAT32
+    ctx = Context(mode, records, float64 or float32)
+    _ctx, AS_FLOAT64, AS_FLOAT32 = ctx, float64, float32
     ns = dict(NAMESPACE)
     if float64:  # Note [float64 stand-ins]
         for call, standin in FLOAT64_STANDINS.items():
@@ -449,7 +457,7 @@ def run_case(code: str, mode: str = "plain", records: list | None = None, float6
         _discard()
         return desc, ctx
     finally:
-        _ctx, AS_FLOAT64 = None, False
+        _ctx, AS_FLOAT64, AS_FLOAT32 = None, False, False
 
 
 def all_cases() -> dict[str, dict]:
@@ -484,6 +492,8 @@ def main() -> None:
             entry = {"result": result, "inputs": ctx.records}
             if spec.get("tol") == "derived":
                 entry["float64"] = run_case(spec["code"], "record", float64=True)[0]
+                if '"torch.float64"' in json.dumps(result) or '"torch.complex128"' in json.dumps(result):
+                    entry["float32"] = run_case(spec["code"], "record", float32=True)[0]
         except CaseError as e:
             broken.append(f"{key}: {e}")
             continue
