@@ -383,7 +383,7 @@ def _orders_pca(args, kwargs, perm):
 
 def _orders_similar(args, kwargs, perm):
     import torch
-    p = torch.tensor(perm)
+    p = torch.tensor(perm, dtype=torch.long)  # an empty matrix's order is ()
     a = list(args)
     a[0] = a[0][..., p, :][..., :, p]
     return a, kwargs, None  # P A P^T has A's determinant

@@ -138,7 +138,8 @@ FIRST = 8
 # at this commit, per dtype: OpInfos by verdict, "not supported" where upstream's OpInfo lists no
 # such CPU dtype
 EXPECTED_DTYPES = {
-    "float64": {"agree": 646, "refused": 8, "wrong": 16, "not measured": 6, "not supported": 26},
+    # float64's agree and wrong split by CPU (Note [Machine-dependent float64 OpInfos]): their sum, 662
+    "float64": {"agree or wrong": 662, "refused": 8, "not measured": 6, "not supported": 26},
     "bfloat16": {"agree": 540, "refused": 6, "wrong": 0, "not measured": 5, "not supported": 151},
     "float16": {"agree": 534, "refused": 7, "wrong": 0, "not measured": 5, "not supported": 156},
     "int64": {"agree": 453, "refused": 13, "wrong": 0, "not measured": 2, "not supported": 234},
@@ -147,13 +148,22 @@ EXPECTED_DTYPES = {
 }
 # per dtype, the OpInfos with at least one wrong sample among the first FIRST (their first
 # differences are printed by the command above; the full run's are in docs/opinfo_dtypes.md)
+# Note [Machine-dependent float64 OpInfos]: a float64 sample has no wider oracle; its E is one ulp
+# of the largest |up| or upstream's float32 run's error scaled to float64, and its bound 3E + ulp
+# (Note [Float64 error from the float32 run] in tests/python/golden/compare.py). Upstream's own
+# float64 answer moves by CPU (MKL's code paths) and is itself a few ulps from the truth
+# (tools/f64_truth.py measures one: upstream 1.95e-15 off, ours 6.1e-16), so which OpInfos land
+# a few float64 ulps past that bound depends on the CPU: 16 on the first machine (AVX-512 EPYC),
+# 16 on session 27's Xeon, 21 in all. The test requires the wrong ones to be among those, each by
+# value.derived alone (no dtype, shape, stride, exception or exact value differs), and the
+# number agreeing or wrong to stay 662 (none refused, crashed or unmeasured instead).
+FLOAT64_BELOW_RESOLUTION = {
+    "_native_batch_norm_legit", "_softmax_backward_data", "erfinv", "grid_sampler_2d", "linalg.cond", "linalg.eigh",
+    "linalg.eigvalsh", "linalg.lu", "linalg.multi_dot", "linalg.pinv.hermitian", "linalg.pinv.singular",
+    "linalg.tensorinv", "linalg.tensorsolve", "native_batch_norm", "nn.functional.instance_norm",
+    "nn.functional.interpolate.bicubic", "nn.functional.scaled_dot_product_attention", "pca_lowrank", "pinverse",
+    "signal.windows.kaiser", "svd_lowrank"}
 WRONG_DTYPES = {
-    # value.derived only, a few float64 ulps past the bound (E cannot be measured for float64, so
-    # it is one ulp of the largest |up64|: Note [The float64 rerun per dtype])
-    "float64": {"_native_batch_norm_legit", "_softmax_backward_data", "erfinv", "grid_sampler_2d", "linalg.eigh",
-                "linalg.eigvalsh", "linalg.pinv.hermitian", "linalg.pinv.singular", "linalg.tensorinv",
-                "native_batch_norm", "nn.functional.instance_norm", "nn.functional.interpolate.bicubic",
-                "nn.functional.scaled_dot_product_attention", "pca_lowrank", "pinverse", "svd_lowrank"},
     # bfloat16, float16, int64, bool: none (mode's index is upstream's introsort's (Note [Mode's index]),
     # kthvalue's its quickselect's, median of integers has no NaN step, avg_pool3d of int64 truncates,
     # soft_margin_loss and log_sigmoid round as upstream's kernels do)
@@ -174,12 +184,21 @@ def first_sample(dt: str, op: str) -> dict:
 
 def test_other_dtypes_counts_exact(dtype_rows):
     got = {dt: dict(opinfo.dtype_counts(rows, dt)) for dt, rows in dtype_rows.items()}
+    f64 = got.get("float64", {})  # Note [Machine-dependent float64 OpInfos]
+    f64["agree or wrong"] = f64.pop("agree", 0) + f64.pop("wrong", 0)
     assert got == {dt: {k: v for k, v in c.items() if v} for dt, c in EXPECTED_DTYPES.items()}
 
 
 def test_other_dtypes_wrong_ones_pinned(dtype_rows):
     for dt, rows in dtype_rows.items():
         wrong = {k: opinfo.first_problem(r["ours"]) for k, r in rows.items() if r["status"] == "wrong"}
+        if dt == "float64":  # Note [Machine-dependent float64 OpInfos]
+            outside = {k: v for k, v in wrong.items() if k not in FLOAT64_BELOW_RESOLUTION}
+            assert not outside, outside
+            not_derived = {k: v for k, v in wrong.items()
+                           if any(not p.startswith("[value.derived]") for p in v.split(" / "))}
+            assert not not_derived, not_derived
+            continue
         pinned = WRONG_DTYPES.get(dt, set())
         assert set(wrong) == pinned, (dt, {k: wrong.get(k, "agrees or refuses now") for k in set(wrong) ^ pinned})
 
