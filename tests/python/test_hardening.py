@@ -1349,6 +1349,15 @@ FUZZ_CLASSES = [
     "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
     "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
     "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    # --- session 27, hA ---
+    # linspace/logspace(out=) resize out with their own resize_: no deprecation warning
+    # (TN_OPF_OUT_QUIET_RESIZE); an elementwise out= is resize_output's, which warns
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.linspace(0, 1, 5, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.logspace(0, 1, 5, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.mul(torch.ones(5), 2, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
