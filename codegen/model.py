@@ -91,6 +91,8 @@ class Op:
     cia_alias: str | None = None   # cname of the op a CIA alias names (subtract_ -> sub_, OUT_ALIASES)
     out_rule: str = ""
     overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
+    numel_resize: bool = False     # an out= overload of NUMEL_RESIZE_OUT
+    quiet_resize: bool = False     # an out= overload of QUIET_RESIZE_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     kernel: dict | None = None     # entry from schemas/kernels.yaml
@@ -199,6 +201,13 @@ BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
 # histc and masked_select_out_impl_cpu (after its mask check) check it in their own words: their
 # out_checks in schemas/kernels.yaml (Note [Out checks]).
 SELF_DTYPE_OUT = {"logcumsumexp.out"}
+# The range factories' out= overloads (every overload of these names; RangeFactories.cpp) resize
+# out only when its numel differs from the result's: an out of the right numel keeps its shape, a
+# 0-dim one too (TN_OPF_OUT_NUMEL_RESIZE)...
+NUMEL_RESIZE_OUT = {"arange", "linspace", "logspace", "range"}
+# ... and these call resize_ on out themselves: a resized out gets no deprecation warning
+# (TN_OPF_OUT_QUIET_RESIZE; arange's does)
+QUIET_RESIZE_OUT = {"linspace", "logspace", "range"}
 
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured
@@ -311,6 +320,8 @@ class Model:
                 out_rule=out_rule(f, kind, delegates),
                 overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE | OVERLAP_UNCHECKED_OUT,
                 iter_alias=str(f.func.name) in iter_aliases,
+                numel_resize=kind.name == "out" and name in NUMEL_RESIZE_OUT,
+                quiet_resize=kind.name == "out" and name in QUIET_RESIZE_OUT,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),

@@ -1006,6 +1006,52 @@ tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2)
     return tn_op_outer(overload, self, vec2);
 }
 
+/* outer(out=) / ger(out=) (Note [Overlap rules] in runtime/overlap.c): upstream's out= is
+ * mul.out(out, self.reshape(-1, 1), vec2), so mul's TensorIterator checks the write, in place of the
+ * overlap rules' checks: out's internal overlap, its partial overlap with the column view of self
+ * and with vec2 (before out is resized), and an out that is vec2 itself is a read-write operand,
+ * which keeps its 1-D shape. Non-1-D arguments are left to the functional; a meta out checks no
+ * overlap. */
+static int
+outer_write_checks(const tn_value *fargs, const TensorObject *dst)
+{
+    if (fargs[0].tag != TN_V_TENSOR || fargs[1].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(fargs[0].u.t), *vec2 = TN_T(fargs[1].u.t);
+    if (self->ndim != 1 || vec2->ndim != 1 || dst->device == TN_DEVICE_META)
+        return 0;
+    if (tn_check_no_internal_overlap(dst) < 0)
+        return -1;
+    /* reshape views a 1-D tensor of stride s as (n, 1) with strides (s, s) (computeStride) */
+    int64_t sizes[2] = {self->sizes[0], 1}, strides[2] = {self->strides[0], self->strides[0]};
+    TensorObject *col = tn_tensor_from_storage(self->storage, self->offset, 2, sizes, strides, self->dtype);
+    if (!col)
+        return -1;
+    int rc = tn_check_no_partial_overlap(dst, col);
+    Py_DECREF((PyObject *)col);
+    if (rc < 0 || tn_check_no_partial_overlap(dst, vec2) < 0)
+        return -1;
+    if (dst == vec2) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, dst->ndim, dst->sizes);
+        tn_format_sizes(b, sizeof b, 2, (int64_t[]){self->sizes[0], vec2->sizes[0]});
+        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+        return -1;
+    }
+    return 0;
+}
+
+int
+tn_out_check_outer(tn_out_call *c)
+{
+    c->check_overlap = 0;
+    if (c->dst && outer_write_checks(c->fargs, c->dst) < 0) {
+        tn_out_call_argument_error_first(c);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- _grouped_mm: the mixture-of-experts product (upstream's CPU path, GroupedMMUtils.h) ----
  * Four shapes, each a loop of GEMMs over groups that `offs` (int32 cumulative ends) delimits:
  *   2d x 3d  a (rows, k), b (groups, k, n): rows [offs[g-1], offs[g]) of a times b[g]

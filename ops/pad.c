@@ -49,6 +49,7 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
 {
     int ndim = self->ndim;
     /* its CompositeExplicitAutograd wrapper takes the pad as concrete ints before the kernel */
+    /* not only the glue's: pad's "constant" mode and conv's "same" padding call this kernel directly */
     if (tn_check_concrete_ints("constant_pad_nd", pad.n, pad.v) < 0)
         return NULL;
     if (pad.n % 2) {
@@ -167,6 +168,7 @@ tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mo
         padv.n = pad.n;
         int id = m == 2 ? TN_OP__pad_circular : ids[m][k - 1];
         /* the padding kernels take concrete ints (their boxed wrapper converts first) */
+        /* not the glue's: reflection_pad* and replication_pad* are compositions here, with no glue */
         if (m != 2 && tn_check_concrete_ints(tn_op_by_id(id)->name, pad.n, pad.v) < 0)
             return NULL;
         return tn_dispatch(tn_op_by_id(id), (tn_value[]){tn_value_tensor((PyObject *)self), padv});

@@ -877,6 +877,12 @@ done:
         Py_DECREF(owned[i]);
 }
 
+void
+tn_out_call_argument_error_first(const tn_out_call *c)
+{
+    argument_error_first((tn_op *)c->f, c->fs, c->fargs);
+}
+
 static void
 precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
                       int kind)

@@ -41,6 +41,11 @@ typedef struct {
     int (*check)(tn_out_call *c);
 } tn_out_check_entry;
 
+/* For an out check that makes the write's overlap checks itself (Note [Overlap rules]), after one
+ * failed: when the functional refuses its arguments' meta twins, that error replaces the overlap
+ * error set, as it does after the shared overlap checks. */
+void tn_out_call_argument_error_first(const tn_out_call *c);
+
 /* Generated tables the door reads: the kernel and out check tables (generated/kernel_glue.c,
  * handed to tn_dispatch_init by module init) and the structseq descriptions
  * (generated/return_types.c). */

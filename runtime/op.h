@@ -30,6 +30,8 @@ enum {
     TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place / out= whose upstream kernel writes an overlapping self / out unchecked */
     TN_OPF_OUT_STRUCTURED = 1 << 14,   /* structured out=: a resized out takes the meta function's strides */
     TN_OPF_ITER_ALIAS = 1 << 15,       /* out= or in-place alias of a pointwise op (multiply.out is mul.out, fix_ is trunc_): its TensorIterator checks */
+    TN_OPF_OUT_NUMEL_RESIZE = 1 << 16, /* range factories' out=: resized only when its numel differs (an out of the right numel keeps its shape) */
+    TN_OPF_OUT_QUIET_RESIZE = 1 << 17, /* ... resized by the op's own resize_: no deprecation warning */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

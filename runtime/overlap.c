@@ -18,7 +18,8 @@
  *   cat: none with every input;
  *   outer, ger: out= is mul.out(out, self.reshape(-1, 1), vec2), so mul's TensorIterator checks:
  *     internal, partial with the column view of self and with vec2 (before out is resized), and
- *     out being vec2 itself makes it a read-write operand, which keeps its 1-D shape;
+ *     out being vec2 itself makes it a read-write operand, which keeps its 1-D shape (their out
+ *     check in ops/matmul.c, Note [Out checks] in dispatch.c, makes these in place of this table's);
  *   index_put_: none with values and indices, an expanded self only warns (ops_index.c);
  *   masked_fill_: an expanded self only warns, partial with mask (ops_index.c).
  * Where upstream lets an overlap through, it reads and writes the same memory in its own loop
@@ -27,8 +28,6 @@
 #include "overlap.h"
 #include "tensor_iter.h"
 #include "schema.h"
-#include "size.h"
-#include "device.h"
 
 #include <string.h>
 
@@ -55,42 +54,10 @@ check_one(int check, const TensorObject *dst, const TensorObject *in)
     return check == NONE ? tn_check_no_overlap(dst, in) : tn_check_no_partial_overlap(dst, in);
 }
 
-/* outer / ger (Note [Overlap rules]): the checks of mul.out(dst, self.reshape(-1, 1), vec2) */
-static int
-check_outer(const tn_value *fargs, const TensorObject *dst)
-{
-    if (fargs[0].tag != TN_V_TENSOR || fargs[1].tag != TN_V_TENSOR)
-        return 0;
-    const TensorObject *self = TN_T(fargs[0].u.t), *vec2 = TN_T(fargs[1].u.t);
-    if (self->ndim != 1 || vec2->ndim != 1 || dst->device == TN_DEVICE_META)
-        return 0;  /* outer's 1-D checks come first; a meta write checks no overlap */
-    if (tn_check_no_internal_overlap(dst) < 0)
-        return -1;
-    /* reshape views a 1-D tensor of stride s as (n, 1) with strides (s, s) (computeStride) */
-    int64_t sizes[2] = {self->sizes[0], 1}, strides[2] = {self->strides[0], self->strides[0]};
-    TensorObject *col = tn_tensor_from_storage(self->storage, self->offset, 2, sizes, strides, self->dtype);
-    if (!col)
-        return -1;
-    int rc = tn_check_no_partial_overlap(dst, col);
-    Py_DECREF((PyObject *)col);
-    if (rc < 0 || tn_check_no_partial_overlap(dst, vec2) < 0)
-        return -1;
-    if (dst == vec2) {
-        char a[256], b[256];
-        tn_format_sizes(a, sizeof a, dst->ndim, dst->sizes);
-        tn_format_sizes(b, sizeof b, 2, (int64_t[]){self->sizes[0], vec2->sizes[0]});
-        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
-        return -1;
-    }
-    return 0;
-}
-
 int
 tn_check_write_overlap(const tn_op *functional, const struct tn_schema *fs, const tn_value *fargs,
                        const TensorObject *dst)
 {
-    if (!strcmp(functional->name, "outer") || !strcmp(functional->name, "ger"))
-        return check_outer(fargs, dst);
     for (int r = 0; r < TN_ARRAY_LEN(overlap_rules); r++) {
         if (strcmp(overlap_rules[r].op, functional->name))
             continue;

@@ -426,11 +426,10 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
                      tn_dtype_legacy_name(r->dtype), tn_dtype_legacy_name(dst->dtype));
         return -1;
     }
-    /* arange / linspace / logspace / range resize their out only when its numel differs
-     * (result.numel() != size): an out of the right numel keeps its shape, a 0-dim one too */
+    /* the range factories resize their out only when its numel differs (result.numel() != size):
+     * an out of the right numel keeps its shape, a 0-dim one too */
     if (!inplace && r->ndim == 1 && dst->numel == r->numel && dst->ndim != 1 &&
-        (!strcmp(op->name, "arange") || !strcmp(op->name, "linspace") || !strcmp(op->name, "logspace") ||
-         !strcmp(op->name, "range"))) {
+        (op->flags & TN_OPF_OUT_NUMEL_RESIZE)) {
         int64_t cs[TN_MAX_NDIM];
         tn_contiguous_strides(dst->ndim, dst->sizes, cs);
         TensorObject *v = tn_tensor_from_storage(r->storage, r->offset, dst->ndim, dst->sizes, cs, r->dtype);
@@ -444,10 +443,7 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     if (inplace) {
         if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)
             return -1;
-    } else if (resize_output(dst, r->ndim, r->sizes,
-                             /* linspace / logspace / range call resize_ itself: no warning */
-                             strcmp(op->name, "linspace") && strcmp(op->name, "logspace") &&
-                                 strcmp(op->name, "range")) < 0) {
+    } else if (resize_output(dst, r->ndim, r->sizes, !(op->flags & TN_OPF_OUT_QUIET_RESIZE)) < 0) {
         return -1;
     }
     /* upstream's meta kernels never assert_no_internal_overlap (an expanded meta self takes

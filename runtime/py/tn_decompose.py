@@ -4764,7 +4764,7 @@ ALIASES = {
     "special_xlogy": "xlogy", "special_logsumexp": "logsumexp", "special_multigammaln": "mvlgamma",
     "special_polygamma": "polygamma", "special_gammainc": "igamma", "special_gammaincc": "igammac",
     "fix": "trunc", "negative": "neg", "absolute": "abs", "clip": "clamp",
-    "orgqr": "linalg_householder_product", "matrix_power": "linalg_matrix_power", "det": "linalg_det",
+    "matrix_power": "linalg_matrix_power",
 }
 
 

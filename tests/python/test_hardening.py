@@ -1357,6 +1357,15 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([], dtype=torch.float64).reshape(0, 4); out = a0.repeat(1, -2, 2)",
     "a0 = torch.ones(2, 3); out = a0.repeat(1, -2, 2)",  # neighbour: a negative size is refused
     "a0 = torch.arange(6.).reshape(2, 3); out = a0.repeat(2, 1, 2)",  # neighbour: values
+    # --- session 27, hA ---
+    # linspace/logspace(out=) resize out with their own resize_: no deprecation warning
+    # (TN_OPF_OUT_QUIET_RESIZE); an elementwise out= is resize_output's, which warns
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.linspace(0, 1, 5, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.logspace(0, 1, 5, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "o = torch.empty(2); torch.mul(torch.ones(5), 2, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
