@@ -86,8 +86,9 @@ def test_orders_bound_can_fail(torch, name):
     agrees, and is wrong once the orders record is dropped; moved just past the orders bound it is
     wrong by value.
     Which samples the orders widen is the machine's (the order upstream's kernels sum in is the
-    CPU's: on one AVX-512 machine sample 159 of MHA was 10.2x wider over orders, on another its own
-    run already was the widest of the 24, E over orders equal to its own). So what is asserted of
+    CPU's: on one AVX-512 machine upstream's orders of MHA's sample 159 reached 10.2x the bound of
+    its one run; on an AVX-512 Xeon that one run was already the widest of the 24, E over orders
+    equal to its own). So what is asserted of
     every sample holds on any machine (E over orders >= E of the one run, the identity being one
     of the orders; the orders ran), and the moved-element checks run on the sample and result where
     the orders widen the bound by the most float32 ulps of that element: they need room between the
