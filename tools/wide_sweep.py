@@ -16,15 +16,18 @@ Per architecture:
    ~/.cache/torchnative/wide/<arch>/<hash of the tiny config and RECIPE>/.
 2. Reference (upstream): the saved directory loaded back with from_pretrained, the fixed input
    (`fixed_input`: 2 rows of 8 tokens; seq2seq models also get 5 decoder tokens) run in float32
-   and, after model.double(), in float64; the logits saved beside the weights.
+   and, after model.double(), in float64; for the architectures in ORDERS also in float32 with
+   their hidden and feed-forward dimensions permuted (Note [Upstream's error over orders in the wide sweep]); the
+   logits saved beside the weights.
 3. Ours (.venv): the same directory loaded with from_pretrained, the same input in float32.
 Both sides run through tests/python/isolated.py's children (one per side, restarted after a
 crash or a hang, which becomes that architecture's result), so one architecture cannot stop the
 sweep. A verdict per architecture:
 - `agrees`: float32 logits within the golden harness's `derived` tolerance
-  (tests/python/golden/compare.py: |ours - up64| <= 2 max|up32 - up64| + ulp32, per tensor; an
-  element whose float64 reference is not finite while upstream's float32 one is is held to the
-  float32 answer under the same bound);
+  (tests/python/golden/compare.py: |ours - up64| <= 2 max|up32 - up64| + ulp32, per tensor, the
+  maximum taken over upstream's orders too for the architectures in ORDERS; an element whose
+  float64 reference is not finite while upstream's float32 one is is held to the float32 answer
+  under the same bound);
 - `disagrees`: shape, dtype or a value outside that bound (the first difference is shown);
 - `refuses`: ours raised NotImplementedError (the missing op or feature it names);
 - `errors`: ours raised anything else; `crashes` / `hangs`: the child died or timed out;
@@ -87,6 +90,50 @@ SIZES = {
 }
 TOKENS = {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2, "decoder_start_token_id": 1}
 LAYER_COUNTS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers", "decoder_layers")
+
+# Note [Upstream's error over orders in the wide sweep]: the derived bound's E, upstream's own
+# float32 error, is one draw of a rounding walk where a few elements amplify it (docs/TESTING.md,
+# "One order is one sample"; Note [Upstream's error over orders] in tools/opinfo_oracle.py for the
+# OpInfos, Note [Upstream's error on SmolLM2] in tools/train_check.py). switch_transformers: the
+# decoder's sparse MLP scales the chosen expert's output by its router probability, a softmax of
+# router logits up to 14 (their float32 rounding ~1e-6 absolute), and logit [1, 0, 24] (flat 664)
+# carries that: upstream's error there moved from +5.5e-7 to -2.0e-6 with MKL's code path alone
+# (MKL_CBWR=AVX512, AVX2, COMPATIBLE on one Xeon), its E from 1.0e-6 to 2.0e-6, so the bound of one
+# run was the CPU's: on this Xeon ours (the same AVX-512 GEMM kernels as on the AVX-512 machine
+# the document was made on, where it agreed; TN_GEMM_ISA=avx512 gives the same logits) was at
+# 1.055x of it. For the architectures here the reference
+# therefore also runs upstream float32 in N_ORDERS other orders: every parameter's hidden
+# (residual) and feed-forward dimensions permuted with seeded permutations, which is the same
+# function of the same float32 values (every product unchanged, logits' vocabulary order too),
+# only the order in which the sums over those dimensions add moves. E is upstream's largest error
+# over its own run and those orders (measured, not a factor). On that Xeon
+# (`.venv/bin/python tools/wide_sweep.py switch_transformers` and the reference's orders32): E of
+# upstream's one run is 1.03e-6 and 22 of its 24 orders land farther from float64 (up to 0.88x of
+# the one-run bound), E over them is 1.90e-6; ours is at 0.58x of that bound (1.055x of the
+# one-run one). Ours is compared in the order its own kernels sum in (a probe with ours' hidden
+# and feed-forward dimensions permuted put ours at 0.32x to 1.00x of the one-run bound).
+# Rules per architecture: parameter name -> the kind of each axis ("h" hidden, "f" feed-forward,
+# None untouched); a name no rule knows raises.
+
+def t5_axes(name: str) -> tuple:
+    """T5-family parameter names (switch_transformers): embeddings, attention, norms, MLP, router."""
+    if re.search(r"(^shared|lm_head|\.(q|k|v)|router\.classifier)\.weight$", name):
+        return (None, "h")
+    if name.endswith(".o.weight"):
+        return ("h", None)
+    if name.endswith("layer_norm.weight"):
+        return ("h",)
+    if name.endswith(".wi.weight"):
+        return ("f", "h")
+    if name.endswith(".wo.weight"):
+        return ("h", "f")
+    if name.endswith("relative_attention_bias.weight"):
+        return (None, None)
+    raise ValueError(f"no permutation rule for {name}")
+
+
+ORDERS = {"switch_transformers": t5_axes}
+N_ORDERS = 24  # seeded orders, as the OpInfo oracle's MAX_ORDERS
 
 
 # -- worker side: runs inside .venv or .venv-upstream (no torch import at module level) ----------
@@ -214,8 +261,36 @@ def reference(arch: str, out_dir: str) -> str:
     except (TypeError, ValueError):  # a model without experts
         model = auto.from_pretrained(out).eval()
     up64 = logits_of(torch, model.double(), kind)
-    save_file({"up32": up32, "up64": up64}, str(out / "reference.safetensors"))
+    saved = {"up32": up32, "up64": up64}
+    if arch in ORDERS:  # Note [Upstream's error over orders in the wide sweep]
+        saved["orders32"] = torch.stack([logits_of(torch, permuted(torch, auto.from_pretrained(out).eval(),
+                                                                   ORDERS[arch], seed), kind)
+                                         for seed in range(N_ORDERS)])
+    save_file(saved, str(out / "reference.safetensors"))
     return f"{list(up32.shape)}"
+
+
+def permuted(torch, model, axes, seed: int):
+    """model with every parameter axis of a kind in axes(name) permuted by that kind's seeded
+    permutation (Note [Upstream's error over orders in the wide sweep])."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    sizes = {}
+    params = list(model.named_parameters())
+    for name, p in params:
+        for ax, kind in enumerate(axes(name)):
+            if kind is not None and sizes.setdefault(kind, p.shape[ax]) != p.shape[ax]:
+                raise ValueError(f"{name}: axis {ax} of kind {kind} has {p.shape[ax]}, not {sizes[kind]}")
+    perms = {k: torch.from_numpy(rng.permutation(n)) for k, n in sorted(sizes.items())}
+    with torch.no_grad():
+        for name, p in params:
+            q = p
+            for ax, kind in enumerate(axes(name)):
+                if kind is not None:
+                    q = q.index_select(ax, perms[kind])
+            p.copy_(q)
+    return model
 
 
 def candidate(arch: str, out_dir: str) -> str:
@@ -284,10 +359,17 @@ def judge(arch: str, out_dir: Path, up: dict, ours: dict | None) -> dict:
     # the other elements give (|ours - up32| <= 2 max|up32 - up64| + ulp32)
     lost = np.isfinite(u32) & ~np.isfinite(u64)
     u64 = np.where(lost, u32, u64)
-    bad = compare.derived_errors(o, u32, u64, compare.ULP32, "logits")
+    floor, over = 0.0, ""
+    if "orders32" in ref:  # Note [Upstream's error over orders in the wide sweep]
+        orders = ref["orders32"].astype(np.float64).reshape(-1, u64.size)
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(orders) & np.isfinite(u64)
+            floor = float(np.max(np.where(ok, np.abs(orders - u64), 0.0), initial=0.0))
+        over = f", E over {len(orders)} orders of upstream's sums"
+    bad = compare.derived_errors(o, u32, u64, compare.ULP32, "logits", floor=floor)
     if bad:
-        return {**row, "verdict": "disagrees", "detail": bad[0], "max_err": err}
-    return {**row, "verdict": "agrees", "detail": f"logits {shape}, max |ours - up32| {err:.2e}", "max_err": err}
+        return {**row, "verdict": "disagrees", "detail": bad[0] + over, "max_err": err}
+    return {**row, "verdict": "agrees", "detail": f"logits {shape}, max |ours - up32| {err:.2e}{over}", "max_err": err}
 
 
 def golden_compare():

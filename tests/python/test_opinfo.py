@@ -56,26 +56,65 @@ def test_wrong_ones_pinned(rows):
     assert set(wrong) == WRONG, {k: wrong.get(k, "agrees or refuses now") for k in set(wrong) ^ WRONG}
 
 
-@pytest.mark.parametrize("name, index, path", [("pca_lowrank", 3, "out[0]"),
-                                               ("nn.functional.multi_head_attention_forward", 159, "out[1]")])
-def test_orders_bound_can_fail(torch, name, index, path):
-    """Note [Upstream's error over orders]: the oracle records E over 24 orders for these samples,
-    wider than its own run's; ours agrees; ours with one element (where upstream's own error is
-    largest) moved between the one-run bound and the orders bound agrees, and is wrong once the
-    orders record is dropped; moved just past the orders bound it is wrong by value."""
+def orders_records(name: str) -> list[tuple[int, str, float, float, "np.ndarray", "np.ndarray", dict]]:
+    """(sample index, result path, upstream's one-run E, E over orders, upstream's float32 and float64
+    values) for every floating result the oracle ran in other orders (Note [Upstream's error over
+    orders])."""
+    import numpy as np
+    import compare
+    path_, idx = opinfo.load_oracle()
+    out = []
+    for k, rec in enumerate(opinfo.load_samples(path_, idx["ops"][name])):
+        if "orders" not in rec:
+            continue
+        assert "error" not in rec["orders"], (k, rec["orders"])
+        ups, up64s = dict(opinfo.tensor_leaves(rec["result"])), dict(opinfo.tensor_leaves(rec["float64"]))
+        for path, wide in rec["orders"]["E"].items():
+            xu, xr = (compare.as_real(compare.array(d[path])) for d in (ups, up64s))
+            with np.errstate(invalid="ignore"):
+                ok = np.isfinite(xu) & np.isfinite(xr)
+            own = float(np.max(np.abs(xu - xr)[ok])) if ok.any() else 0.0
+            out.append((k, path, own, wide, xu, xr, rec))
+    return out
+
+
+@pytest.mark.parametrize("name", ["pca_lowrank", "nn.functional.multi_head_attention_forward"])
+def test_orders_bound_can_fail(torch, name):
+    """Note [Upstream's error over orders]: the oracle ran these samples in other orders and their
+    E is never below upstream's own run's, and wider on some; ours agrees; ours with one element
+    (where upstream's own error is largest) moved between the one-run bound and the orders bound
+    agrees, and is wrong once the orders record is dropped; moved just past the orders bound it is
+    wrong by value.
+    Which samples the orders widen is the machine's (the order upstream's kernels sum in is the
+    CPU's: on one AVX-512 machine upstream's orders of MHA's sample 159 reached 10.2x the bound of
+    its one run; on an AVX-512 Xeon that one run was already the widest of the 24, E over orders
+    equal to its own). So what is asserted of
+    every sample holds on any machine (E over orders >= E of the one run, the identity being one
+    of the orders; the orders ran), and the moved-element checks run on the sample and result where
+    the orders widen the bound by the most float32 ulps of that element: they need room between the
+    two bounds, which every machine's oracle has somewhere (an oracle where no sample widens fails
+    here: the orders would then measure nothing)."""
     import numpy as np
     import compare
     from torch.testing._internal.common_methods_invocations import op_db
-    path_, idx = opinfo.load_oracle()
-    rec = opinfo.load_samples(path_, idx["ops"][name])[index]
-    assert rec["orders"]["count"] == 24
-    up = dict(opinfo.tensor_leaves(rec["result"]))[path]
-    up64 = dict(opinfo.tensor_leaves(rec["float64"]))[path]
-    xu, xr = compare.as_real(compare.array(up)), compare.as_real(compare.array(up64))
-    own, wide = float(np.max(np.abs(xu - xr))), rec["orders"]["E"][path]
-    assert wide > own
-    i = int(np.argmax(np.abs(xu - xr)))
-    ulp = compare.ULP[up["dtype"]] * abs(xr[i])
+    rows = orders_records(name)
+    assert rows, f"the oracle ran no sample of {name} in other orders"
+    for k, path, own, wide, *_ in rows:
+        assert wide >= own, (k, path, own, wide)
+
+    def worst(xu, xr) -> int:
+        """the element where upstream's own error is largest"""
+        with np.errstate(invalid="ignore"):
+            return int(np.argmax(np.where(np.isfinite(xu) & np.isfinite(xr), np.abs(xu - xr), -1.0)))
+
+    def room(row) -> float:
+        """the gap between the two bounds there, in float32 spacings of that element"""
+        k, path, own, wide, xu, xr, rec = row
+        return 2 * (wide - own) / float(np.spacing(np.float32(abs(xr[worst(xu, xr)]))))
+    k, path, own, wide, xu, xr, rec = max(rows, key=room)
+    assert room((k, path, own, wide, xu, xr, rec)) > 8, "the orders widen no sample's bound"
+    i = worst(xu, xr)
+    ulp = compare.ULP32 * abs(xr[i])
     bound_own, bound = 2 * own + ulp, 2 * wide + ulp
     op = {opinfo.op_key(o): o for o in op_db}[name]
     assert opinfo.sample_verdict(op, rec) == {"s": "agree"}
@@ -93,9 +132,9 @@ def test_orders_bound_can_fail(torch, name, index, path):
 
     side = 1.0 if xu[i] >= xr[i] else -1.0
     between = np.float32(xr[i] + side * (bound_own + bound) / 2)
-    assert bound_own < abs(float(between) - xr[i]) < bound
+    assert bound_own < abs(float(between) - xr[i]) < bound, (k, path)
     assert opinfo.sample_verdict(moved(between), rec) == {"s": "agree"}
-    alone = {k: v for k, v in rec.items() if k != "orders"}
+    alone = {key: v for key, v in rec.items() if key != "orders"}
     assert opinfo.sample_verdict(moved(between), alone)["s"] == "wrong"
     past = np.float32(xr[i] + side * bound)
     while abs(float(past) - xr[i]) <= bound:
