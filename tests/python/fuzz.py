@@ -509,14 +509,11 @@ def op_of(code):
 
 # what is known about particular groups (kind, op) of the pin file that no proof of Note [Fuzz
 # artefacts] covers; the rest get a class by `why`
-WHY = {
-    ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
-                                          "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "
-                                          "vector (kernels/copy.c Note [Wide conversions]) (MACHINE_DEPENDENT)",
-}
+WHY: dict = {}
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
-# none (never pinned to one machine's answer).
-MACHINE_DEPENDENT = {("value", "torch.ops.aten.to.dtype")}
+# none (never pinned to one machine's answer). Since Note [Fuzz artefacts] none: a proven artefact
+# is counted, not pinned.
+MACHINE_DEPENDENT: set = set()
 
 
 def tol_of(code, res):

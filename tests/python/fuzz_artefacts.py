@@ -265,7 +265,30 @@ def meta_heap_symint(kind, code, op, ours, up, tol):
     return None
 
 
-PROOFS = (lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def unsigned_undefined(kind, code, op, ours, up, tol):
+    """A float converted to uint32 or uint64 where the value is NaN, infinite or outside the type's
+    range: undefined in C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its
+    vector (kernels/copy.c Note [Wide conversions]). Explained when every element that differs is
+    such a conversion of the same element of a0 and all else matches."""
+    if kind != "value":
+        return None
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or not a.is_floating_point() or a.device.type == "meta" or len(to) != 1 or len(tu) != 1:
+        return None
+    o, u = to[0], tu[0]
+    bits = {"torch.uint32": 32, "torch.uint64": 64}.get(u["tensor"])
+    if bits is None or {k: v for k, v in o.items() if k != "values"} != {k: v for k, v in u.items() if k != "values"} \
+            or o["shape"] != list(a.shape) or o["values"] is None or len(o["values"]) != a.numel():
+        return None
+    x = a.detach().double().reshape(-1).tolist()
+    differ = [i for i, (p, q) in enumerate(zip(o["values"], u["values"])) if p != q]
+    if differ and all(not (0 <= x[i] < 2.0 ** bits) for i in differ):  # NaN compares false
+        return "a float to uint32/uint64 of NaN, inf or out of range: undefined in C, upstream's vector lanes differ (MACHINE_DEPENDENT)"
+    return None
+
+
+PROOFS = (unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -176,3 +176,8 @@ def test_each_artefact_proof_can_fail():
     assert explain("rejects", setm, ".set_", conc, heap, tol)
     assert not explain("rejects", setm, ".set_", conc, {"ok": {**heap["ok"], "device": "cpu"}}, tol)
     assert not explain("rejects", setm, ".set_", conc, {"ok": {**heap["ok"], "stride": [-2 ** 62]}}, tol)
+
+    u32 = "a0 = torch.tensor([float('nan'), 2.0, -1.0]); out = a0.to(torch.uint32)"
+    v = lambda *x: {"ok": _t(list(x), [3], "torch.uint32")}
+    assert explain("value", u32, ".to", v(0, 2, 4294967295), v(2147483648, 2, 4294967295), tol)
+    assert not explain("value", u32, ".to", v(0, 3, 4294967295), v(2147483648, 2, 4294967295), tol)  # 2.0 differs
