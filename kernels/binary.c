@@ -1628,15 +1628,21 @@ static const tn_row_fn act_bw_table[TN_NUM_ACT_BW][2] = {
 
 /* Note [Activation NaN tails]
  * For elu, hardtanh and hardswish upstream's vector body and scalar tail (Note [Vector body and
- * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree only where x is NaN: the vector
- * code gives NaN (elu, hardswish) or 0 (hardtanh), the scalar code grad * c (c = elu's scale,
- * else 1). The rows compute the vector answer; this wrapper rewrites the scalar positions. */
+ * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree where a comparison is unordered.
+ * elu and hardswish: where x is NaN the vector code gives NaN, the scalar code grad * c (c =
+ * elu's scale, else 1). hardtanh: the vector code passes the gradient where
+ * (x > min && x < max), the scalar code where !(x <= min || x >= max); they differ where x, min
+ * or max is NaN (a NaN bound passes the gradient in the tail). The rows compute the vector
+ * answer; this wrapper rewrites the scalar positions. */
 typedef struct {
     tn_row_fn fn;
     void *fctx;
     int dtype;
     float c_f;
     double c_d;
+    int hardtanh;       /* the scalar form !(x <= lo || x >= hi) ? grad : 0 */
+    float lo_f, hi_f;   /* hardtanh's bounds, in the row's math type */
+    double lo_d, hi_d;
 } act_tail;
 
 static void
@@ -1649,21 +1655,29 @@ act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     for (int64_t i = body; i < n; i++) {
         switch (t->dtype) {
         case TN_DTYPE_F64: {
-            const double *x = (const double *)p[2];
-            if (x[i * s[2]] != x[i * s[2]])
-                ((double *)p[0])[i * s[0]] = ((const double *)p[1])[i * s[1]] * t->c_d;
+            double x = ((const double *)p[2])[i * s[2]], g = ((const double *)p[1])[i * s[1]];
+            if (t->hardtanh)
+                ((double *)p[0])[i * s[0]] = (x <= t->lo_d || x >= t->hi_d) ? 0.0 : g;
+            else if (x != x)
+                ((double *)p[0])[i * s[0]] = g * t->c_d;
             break;
         }
         case TN_DTYPE_F32: {
-            const float *x = (const float *)p[2];
-            if (x[i * s[2]] != x[i * s[2]])
-                ((float *)p[0])[i * s[0]] = ((const float *)p[1])[i * s[1]] * t->c_f;
+            float x = ((const float *)p[2])[i * s[2]], g = ((const float *)p[1])[i * s[1]];
+            if (t->hardtanh)
+                ((float *)p[0])[i * s[0]] = (x <= t->lo_f || x >= t->hi_f) ? 0.0f : g;
+            else if (x != x)
+                ((float *)p[0])[i * s[0]] = g * t->c_f;
             break;
         }
         default: {
             int bf = t->dtype == TN_DTYPE_BF16;
             uint16_t hx = ((const uint16_t *)p[2])[i * s[2]], hg = ((const uint16_t *)p[1])[i * s[1]];
             float xv = bf ? tn_bf16_to_f32(hx) : tn_f16_to_f32(hx);
+            if (t->hardtanh) {
+                ((uint16_t *)p[0])[i * s[0]] = (xv <= t->lo_f || xv >= t->hi_f) ? 0 : hg;
+                break;
+            }
             if (xv == xv)
                 break;
             float r = (bf ? tn_bf16_to_f32(hg) : tn_f16_to_f32(hg)) * t->c_f;
@@ -1726,7 +1740,7 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
         fn = tn_widen_row;
         ctx = &w;
     }
-    act_tail t = {fn, ctx, dtype, 1.0f, 1.0};
+    act_tail t = {fn, ctx, dtype, 1.0f, 1.0, op == TN_ACT_BW_HARDTANH, k.f[0], k.f[1], k.d[0], k.d[1]};
     if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT || op == TN_ACT_BW_HARDTANH ||
         op == TN_ACT_BW_HARDSWISH) {
         if (op != TN_ACT_BW_HARDTANH && op != TN_ACT_BW_HARDSWISH) {

@@ -1349,6 +1349,22 @@ FUZZ_CLASSES = [
     "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
     "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
     "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    # --- session 27, hB ---
+    # hardtanh_backward's scalar loop (strided rows, a contiguous row's tail) passes the gradient
+    # where !(x <= min || x >= max): a NaN bound passes it there, the vector body zeros it
+    # (Note [Activation NaN tails]); row lengths whose vector body is the same on AVX2 and AVX-512
+    "a0 = torch.tensor([1.0, -7e4, -0.0, 3.75, -2.0, 1.0, -7e4, float('-inf')], dtype=torch.float16)[::2]; "
+    "a1 = torch.tensor([0.0, float('nan'), 0.0, 0.5, -2.0, -2.0, -1.25, 2.0], dtype=torch.float64)[::2]; "
+    "out = torch.ops.aten.hardtanh_backward.default(a0, a1, float('nan'), 0)",
+    "a0 = torch.tensor([2.0, 0.5, float('-inf'), 0.5], dtype=torch.float16); "
+    "a1 = torch.tensor([-1.25, float('nan'), 1.0, float('inf')], dtype=torch.float16); "
+    "out = torch.ops.aten.hardtanh_backward.default(a0, a1, False, float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(40.), torch.linspace(2, -2, 40), float('nan'), 1.0)",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(20.).double(), torch.linspace(-2, 2, 20).double(), -1, "
+    "float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(70.).bfloat16(), torch.linspace(2, -2, 70).bfloat16(), "
+    "float('nan'), float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(6.), torch.tensor([float('nan'), 0.5, -1, 1, 2, -2]), -1, 1)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
