@@ -3535,9 +3535,23 @@ def pdist(self, p=2):
     return t.flatten().index_select(0, i[0] * n + i[1])
 
 
+# Note [Circular pad of mixed signs]
+# _pad_circular_symint allocates its output uninitialized, copies the input's kept part into the
+# middle, then per padded dim copies out[...] into its own ends with copy_ (corners written more
+# than once). With one pad negative those copies read the output itself:
+#   pad_l > 0 > pad_r: the left end reads [size + pad_r, size + pad_r + pad_l), whose part below
+#     pad_l was never written: upstream returns whatever memory held there (garbage);
+#   pad_r > 0 > pad_l: the right end [size + pad_l, W) reads [0, pad_r), overlapping itself from
+#     behind; copy_ (overlap too hard to check in a non-contiguous slice) runs it element by
+#     element in ascending order, so the end repeats the first size + pad_l elements.
+# (A contiguous slice, a single (N, C) plane, is refused by copy_'s overlap check on both sides.)
+# We compute the same copies without aliasing (index_select of the ascending order's source) on
+# an output that starts as zeros: every element upstream defines is upstream's value, every one it
+# leaves to uninitialized memory is 0.
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
-    ends copied from the other side (corners written more than once)."""
+    ends copied from the other side (corners written more than once); Note [Circular pad of mixed
+    signs]."""
     torch, aten = _aten()
     if len(pad) + 2 == 2 * self.dim():  # no batch dim: pad (1, C, ...) and drop the 1, as F.pad does
         return _pad_circular(self.unsqueeze(0), pad).squeeze(0)
@@ -3554,7 +3568,7 @@ def _pad_circular(self, pad):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if out_shape[-1] < 0:
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
-    out = self.new_empty(out_shape)
+    out = self.new_zeros(out_shape)  # Note [Circular pad of mixed signs]: what upstream leaves unwritten is 0
     out_slice, in_slice = out, self
     for i in range(ndim):
         dim = ndim - i + 1
@@ -3562,13 +3576,36 @@ def _pad_circular(self, pad):
         out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
         in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
     out_slice.copy_(in_slice)
+
+    def copy_within(dim, dst, src, n):
+        # out[dst:dst+n] = out[src:src+n] along dim in upstream's copy_ order. The slices span
+        # the dims after dim whole, so TensorIterator runs dim and those as one contiguous row:
+        # here flat, f[j] is the position whose value (before this copy) row element j receives.
+        if n <= 0 or dst == src:
+            return
+        inner = 1
+        for k in range(dim + 1, len(out_shape)):
+            inner *= out_shape[k]
+        flat = out.view(out_shape[:dim] + [out_shape[dim] * inner])
+        dst, src, n = dst * inner, src * inner, n * inner
+        d, f = dst - src, [src + j for j in range(n)]
+        if 0 < d < n:  # the source overlaps the destination from behind
+            block = max(64 // self.element_size(), 1)
+            full = n - n % block
+            for j in range(d, n):
+                # the row elements before `start` are written when j's source is read
+                start = j - j % block if j < full else j
+                if j - d < start:
+                    f[j] = f[j - d]
+        _slice(flat, dim, dst, dst + n).copy_(flat.index_select(dim, torch.tensor(f, dtype=torch.long)))
+
     for i in range(ndim):
         dim = ndim - i + 1
         pl, pr = pad[2 * i], pad[2 * i + 1]
         if pl > 0:
-            _slice(out, dim, 0, pl).copy_(_slice(out, dim, out_shape[dim] - pl - max(pr, 0), out_shape[dim] - max(pr, 0)))
+            copy_within(dim, 0, out_shape[dim] - pl - max(pr, 0), pl)
         if pr > 0:
-            _slice(out, dim, out_shape[dim] - pr, out_shape[dim]).copy_(_slice(out, dim, max(pl, 0), max(pl, 0) + pr))
+            copy_within(dim, out_shape[dim] - pr, max(pl, 0), pr)
     return out
 
 

@@ -1365,6 +1365,10 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.hardtanh_backward(torch.arange(70.).bfloat16(), torch.linspace(2, -2, 70).bfloat16(), "
     "float('nan'), float('nan'))",
     "out = torch.ops.aten.hardtanh_backward(torch.arange(6.), torch.tensor([float('nan'), 0.5, -1, 1, 2, -2]), -1, 1)",  # neighbour
+    # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
+    # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
+    "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
+    "out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70).double(), (-60, 70), mode='circular')",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1419,6 +1423,33 @@ def test_fuzz_classes_agree(fuzz_classes, i):
         assert ours.get("exc") == up["exc"], (case, ours, up)
     else:
         assert ours == up, (case, ours, up)
+
+
+# Circular pads whose ends upstream copies from never-written memory (Note [Circular pad of mixed
+# signs]): (snippet, is the flat index one upstream leaves to uninitialized memory). Ours is 0 there,
+# every other element is upstream's, and the same call gives the same bits twice.
+PAD_UNWRITTEN = [
+    ("a0 = torch.tensor([1e30, float('inf'), float('inf'), 1e-30, 0.5, 1e30, 3.75, 3.75, -1.25, 2.0, -7e4, 2.0])"
+     ".reshape((3, 4))[..., ::2]; out = F.pad(a0, (2, -1), mode='circular')", lambda i: i % 3 == 0),
+    ("out = F.pad(torch.arange(1., 69.).reshape(2, 34), (-30, 32), mode='circular')", lambda i: i % 36 >= 8),
+    ("out = F.pad(torch.arange(1., 337.).reshape(2, 3, 7, 8), (-6, 1, -4, 6), mode='circular')", None),
+    ("out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70), (-60, 70), mode='circular')", None),
+]
+
+
+def test_circular_pad_unwritten_elements_are_zero():
+    cases = [c for c, _ in PAD_UNWRITTEN]
+    ours, again, up = run_side("ours", cases), run_side("ours", cases), upstream_results(cases)
+    for (case, unwritten), o, o2, u in zip(PAD_UNWRITTEN, ours, again, up):
+        assert o == o2, case
+        ov, uv = o["ok"]["values"], u["ok"]["values"]
+        assert {k: v for k, v in o["ok"].items() if k != "values"} == {k: v for k, v in u["ok"].items() if k != "values"}
+        for i, (a, b) in enumerate(zip(ov, uv)):
+            # without a mask: written where ours is not 0 (the inputs hold no 0)
+            if (unwritten(i) if unwritten else a == 0):
+                assert a == 0.0, (case, i, a)
+            else:
+                assert a == b, (case, i, a, b)
 
 
 def test_a_crash_is_reported_not_fatal():
