@@ -1629,6 +1629,9 @@ static const tn_row_fn act_bw_table[TN_NUM_ACT_BW][2] = {
 /* Note [Activation NaN tails]
  * For elu, hardtanh and hardswish upstream's vector body and scalar tail (Note [Vector body and
  * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree where a comparison is unordered.
+ * elu_backward and hardswish_backward are registered for AVX-512 too
+ * (ALSO_REGISTER_AVX512_DISPATCH), so on an AVX-512 CPU their chunks are twice those; the
+ * hardtanh gradient (REGISTER_DISPATCH) runs the AVX2 build there.
  * elu and hardswish: where x is NaN the vector code gives NaN, the scalar code grad * c (c =
  * elu's scale, else 1). hardtanh: the vector code passes the gradient where
  * (x > min && x < max), the scalar code where !(x <= min || x >= max); they differ where x, min
@@ -1640,6 +1643,7 @@ typedef struct {
     int dtype;
     float c_f;
     double c_d;
+    int wide;           /* 2: upstream runs the AVX-512 build (elu, hardswish), chunks twice AVX2's */
     int hardtanh;       /* the scalar form !(x <= lo || x >= hi) ? grad : 0 */
     float lo_f, hi_f;   /* hardtanh's bounds, in the row's math type */
     double lo_d, hi_d;
@@ -1650,8 +1654,8 @@ act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
     const act_tail *t = ctx;
     t->fn(t->fctx, p, s, n);
-    int64_t body = vector_body(s, n, t->dtype == TN_DTYPE_F64 ? 8
-                                                                      : t->dtype == TN_DTYPE_F32 ? 16 : 32);
+    int64_t chunk = (t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32) * t->wide;
+    int64_t body = vector_body(s, n, chunk);
     for (int64_t i = body; i < n; i++) {
         switch (t->dtype) {
         case TN_DTYPE_F64: {
@@ -1740,7 +1744,8 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
         fn = tn_widen_row;
         ctx = &w;
     }
-    act_tail t = {fn, ctx, dtype, 1.0f, 1.0, op == TN_ACT_BW_HARDTANH, k.f[0], k.f[1], k.d[0], k.d[1]};
+    act_tail t = {fn,   ctx, dtype, 1.0f, 1.0, op != TN_ACT_BW_HARDTANH && tn_cpu_has_avx512() ? 2 : 1,
+                  op == TN_ACT_BW_HARDTANH, k.f[0], k.f[1], k.d[0], k.d[1]};
     if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT || op == TN_ACT_BW_HARDTANH ||
         op == TN_ACT_BW_HARDSWISH) {
         if (op != TN_ACT_BW_HARDTANH && op != TN_ACT_BW_HARDSWISH) {

@@ -1365,6 +1365,17 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.hardtanh_backward(torch.arange(70.).bfloat16(), torch.linspace(2, -2, 70).bfloat16(), "
     "float('nan'), float('nan'))",
     "out = torch.ops.aten.hardtanh_backward(torch.arange(6.), torch.tensor([float('nan'), 0.5, -1, 1, 2, -2]), -1, 1)",  # neighbour
+    # elu_backward and hardswish_backward run upstream's AVX-512 build on an AVX-512 CPU: chunks of
+    # 32 float32 / 16 float64 before the scalar tail, where a NaN x gives grad * scale
+    "a0 = torch.tensor(([-1.25, 2.0, 2.0, 2.0, 1e30, 0.0, -2.0, -2.0, 1.0, 2.0, float('nan'), -0.0] * 3)[:32])"
+    ".reshape((4, 2, 4))[1:]; a1 = torch.tensor(([1e30, -1.25, -1.25, -2.0, float('inf'), 3.75, 0.5, 0.5, 3.75, "
+    "float('nan'), 0.5, 2.0] * 2)[:24]).reshape((3, 2, 4)); out = torch.ops.aten.hardswish_backward.default(a0, a1)",
+    "a0 = torch.tensor(([-8, 0, 0, 1, -8, -1000, 1, 1, -8, -1, 300, 0] * 5)[:54], dtype=torch.int16)"
+    ".reshape((1, 3, 3, 6))[..., ::2]; a1 = torch.tensor(([2.0, 1e30, float('inf'), 0.5, 2.0, 3.75, 3.75, 2.0, 0.0, "
+    "0.5, float('nan'), 3.75] * 5)[:54], dtype=torch.float64).reshape((2, 3, 3, 3))[1:]; "
+    "out = torch.ops.aten.hardswish_backward.default(a0, a1)",
+    "out = torch.ops.aten.elu_backward(torch.ones(16), 1.0, 2.0, 1.0, False, torch.full((16,), float('nan')))",
+    "out = torch.ops.aten.elu_backward(torch.ones(40).double(), 1.0, 2.0, 1.0, True, torch.full((40,), float('nan')).double())",
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
