@@ -2112,6 +2112,35 @@ tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, Tensor
                              grad_output, self, NULL, p, (const tn_value *[]){min_val, max_val, NULL});
 }
 
+/* hardshrink_backward / softshrink_backward: Activation.cpp shrink_backward, the gradient where x
+ * is outside [-lambd, lambd] with lambd in the dtype (Scalar::to<scalar_t>); a NaN x or lambd
+ * gives 0 in the vector body, the gradient in the scalar loop (Note [Activation NaN tails]) */
+static PyObject *
+shrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, grad_out) < 0 || tn_result_type_update_tensor(&st, self) < 0)
+        return NULL;
+    int dt = tn_result_type_finish(&st);
+    double p[3] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd)), 0, 0};
+    return activation_grad_s(overload, ACT_GRAD("shrink_backward_cpu", -1, TN_ACT_BW_SHRINK, 0, 0, 0), grad_out,
+                             self, NULL, p, (const tn_value *[]){lambd, NULL});
+}
+
+PyObject *
+tn_op_hardshrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd)
+{
+    return shrink_backward(overload, grad_out, self, lambd);
+}
+
+PyObject *
+tn_op_softshrink_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                          const tn_value *lambd)
+{
+    return shrink_backward(overload, grad_output, self, lambd);
+}
+
 PyObject *
 tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
                           const tn_value *negative_slope, bool self_is_result)

@@ -5132,17 +5132,6 @@ def _decomp_in_format_of(name, arg):
     return run
 
 
-def _shrink_backward(grad_out, self, lambd):
-    """Activation.cpp shrink_backward (hardshrink_backward and softshrink_backward): the gradient
-    where self is outside [-lambd, lambd], zero inside; laid out as grad_out (TensorIterator's
-    first operand). A NaN self gives the gradient, as upstream's scalar loop does (its vectorized
-    loop gives zero: which one an element meets depends on the machine's vector width)."""
-    torch, aten = _aten()
-    dt = torch.result_type(grad_out, self)
-    g = grad_out if grad_out.dtype == dt else grad_out.to(dt)
-    return aten.masked_fill(g, aten.logical_and(self >= -lambd, self <= lambd), 0)
-
-
 def trace_backward(grad, sizes):
     """FunctionsManual.cpp trace_backward_symint: grad filled into the diagonal of a zero matrix."""
     torch, aten = _aten()
@@ -5174,7 +5163,6 @@ def _replication_pad_backward(grad_output, self, padding):
 
 
 COMPOSITIONS.update({
-    "hardshrink_backward": _shrink_backward, "softshrink_backward": _shrink_backward,
     "trace_backward": trace_backward, "replication_pad1d_backward": _replication_pad_backward,
     "replication_pad2d_backward": _replication_pad_backward, "replication_pad3d_backward": _replication_pad_backward,
     "reflection_pad2d_backward": _decomp_in_format_of("reflection_pad2d_backward", 1),

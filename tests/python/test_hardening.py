@@ -1376,6 +1376,13 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.hardswish_backward.default(a0, a1)",
     "out = torch.ops.aten.elu_backward(torch.ones(16), 1.0, 2.0, 1.0, False, torch.full((16,), float('nan')))",
     "out = torch.ops.aten.elu_backward(torch.ones(40).double(), 1.0, 2.0, 1.0, True, torch.full((40,), float('nan')).double())",
+    # hardshrink/softshrink_backward: the vector body passes the gradient where (x < -l || x > l),
+    # the scalar loop where !(x >= -l && x <= l): a NaN lambd or x passes it only in the tail
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(40.), torch.linspace(-2, 2, 40), float('nan'))",
+    "out = torch.ops.aten.softshrink_backward(torch.arange(70.).bfloat16(), torch.full((70,), float('nan')).bfloat16(), 0.5)",
+    "out = torch.ops.aten.softshrink_backward(torch.arange(20.).double(), torch.full((20,), float('nan')).double(), 0.5)",
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(6.)[::2], torch.tensor([float('nan'), 0.3, 2.0]), 0.3)",
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(4.).bfloat16(), torch.tensor([0.30078125, -0.30078125, 0.298828125, 1.]).bfloat16(), 0.3)",  # neighbour: lambd in bfloat16
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
