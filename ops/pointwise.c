@@ -2053,15 +2053,37 @@ tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
         PyErr_SetString(PyExc_RuntimeError, "approximate argument must be either none or tanh.");
         return NULL;
     }
-    /* Upstream hands a contiguous float32 input (bfloat16 where oneDNN has AVX512 bf16) of
-     * more than one element to oneDNN's gelu gradient, which refuses a grad_output of another
-     * shape or dtype (no broadcasting, no promotion) with a RuntimeError. */
+    /* Upstream hands a contiguous float32 input (bfloat16 where oneDNN has AVX512 bf16, float16
+     * where it has AVX512-FP16) of more than one element to oneDNN's gelu gradient, which refuses
+     * a grad_output of another shape (no broadcasting) with a RuntimeError. A float32 / bfloat16 /
+     * float16 grad_output of another dtype it reads as it is and computes in float, rounding the
+     * gradient to the input's dtype (then stored in the promoted result); a float64 one it
+     * refuses. */
     int onednn = self->dtype == TN_DTYPE_F32 ||
-                 (self->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"));
-    if (op == TN_BIN_GELU_BACKWARD && tn_context.mkldnn_enabled && onednn && self->numel > 1 &&
-        tn_tensor_is_contiguous(self) &&
-        (grad_output->dtype != self->dtype || grad_output->ndim != self->ndim ||
-         memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))) {
+                 (self->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512")) ||
+                 (self->dtype == TN_DTYPE_F16 && tn_cpu_has_avx512fp16());
+    int same_shape = grad_output->ndim == self->ndim &&
+                     !memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    int onednn_path = op == TN_BIN_GELU_BACKWARD && tn_context.mkldnn_enabled && onednn && self->numel > 1 &&
+                      tn_tensor_is_contiguous(self);
+    if (onednn_path && same_shape && grad_output->dtype != self->dtype && tn_dtype_is_floating(grad_output->dtype)) {
+        if (grad_output->dtype == TN_DTYPE_F64) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "itensor_view_from_dense expects float/bfloat16/half/int8/fp8 tensor inputDouble");
+            return NULL;
+        }
+        PyObject *r = activation_grad(overload, ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output,
+                                      self, NULL, NULL);
+        if (!r || self->dtype == TN_DTYPE_F32 || TN_T(r)->dtype == self->dtype)
+            return r;
+        /* the gradient rounded to the input's dtype */
+        TensorObject *h = tn_empty_on(TN_T(r)->ndim, TN_T(r)->sizes, self->dtype, TN_DEVICE_CPU);
+        if (!h || tn_copy_into(overload, h, TN_T(r)) < 0 || tn_copy_into(overload, TN_T(r), h) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF((PyObject *)h);
+        return r;
+    }
+    if (onednn_path && (grad_output->dtype != self->dtype || !same_shape)) {
         /* an integer grad_output of the input's shape oneDNN takes as its own integer type and
          * computes with (its answer depends on its version and the CPU): refused by name */
         if (!tn_dtype_is_floating(grad_output->dtype) && !tn_dtype_is_complex(grad_output->dtype) &&

@@ -1383,6 +1383,15 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.softshrink_backward(torch.arange(20.).double(), torch.full((20,), float('nan')).double(), 0.5)",
     "out = torch.ops.aten.hardshrink_backward(torch.arange(6.)[::2], torch.tensor([float('nan'), 0.3, 2.0]), 0.3)",
     "out = torch.ops.aten.hardshrink_backward(torch.arange(4.).bfloat16(), torch.tensor([0.30078125, -0.30078125, 0.298828125, 1.]).bfloat16(), 0.3)",  # neighbour: lambd in bfloat16
+    # gelu_backward of a contiguous float16 input (AVX512-FP16) / bfloat16 (AVX-512) goes to oneDNN,
+    # which takes a grad_output of another float dtype and rounds the gradient to the input's dtype
+    "a0 = torch.tensor([1e30, float('-inf'), -7e4, -1.25]).reshape((4, 1)); a1 = torch.tensor([float('-inf'), "
+    "float('-inf'), 3.75, float('inf')], dtype=torch.float16).reshape((4, 1)).expand((4, 1)); "
+    "out = torch.ops.aten.gelu_backward.default(a0, a1)",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]), torch.tensor([3.75, 1.0, -1.0]).half())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]), torch.tensor([3.75, 1.0, -1.0]).bfloat16())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]).double(), torch.tensor([3.75, 1.0, -1.0]).half())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4]), torch.tensor([3.75]).half())",  # neighbour: one element
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
