@@ -1392,6 +1392,16 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]), torch.tensor([3.75, 1.0, -1.0]).bfloat16())",
     "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]).double(), torch.tensor([3.75, 1.0, -1.0]).half())",
     "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4]), torch.tensor([3.75]).half())",  # neighbour: one element
+    # attention: a row with every score -inf or NaN gets zero probabilities, which the matmul still
+    # multiplies into v (0 * inf is NaN), in the flash kernel as in the math path
+    "a0 = torch.tensor(([-0.0, 1e30, 0.0, 0.0, float('inf'), -2.0, -0.0, 3.75, 1.0, 0.0, 2.0, -0.0] * 2)[:24], "
+    "dtype=torch.float64).reshape((1, 4, 2, 3)); a1 = torch.tensor(([0.0, -0.0, float('nan'), 3.75, -0.0, -0.0, 1.0, "
+    "1e30, 0.5, float('inf'), -2.0, 0.0] * 2)[:24], dtype=torch.float64).reshape((1, 4, 2, 3)); a2 = torch.tensor(("
+    "[float('inf'), 0.5, 2.0, 0.5, 3.75, -2.0, 1.0, 0.0, 1.0, 3.75, 1.0, -2.0] * 2)[:24], dtype=torch.float64)"
+    ".reshape((1, 4, 2, 3)); out = F.scaled_dot_product_attention(a0, a1, a2)",
+    "v = torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.]]).reshape(1, 1, 2, 3); "
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 3), torch.ones(1, 1, 2, 3), v, "
+    "attn_mask=torch.tensor([[False, False], [True, True]]).reshape(1, 1, 2, 2))",
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
