@@ -1402,6 +1402,15 @@ FUZZ_CLASSES = [
     "v = torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.]]).reshape(1, 1, 2, 3); "
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 3), torch.ones(1, 1, 2, 3), v, "
     "attn_mask=torch.tensor([[False, False], [True, True]]).reshape(1, 1, 2, 2))",
+    # std/var(out=) of a float32/float64 self into another floating dtype: make_reduction computes
+    # on self converted to out's dtype (1e30 in float16 is inf), except a complete reduction
+    # (std_var_all_cpu on self itself)
+    "a0 = torch.tensor([3.75, 1e30, -2.0, 1.0, 3.75, float('-inf'), 1.0, 3.75], dtype=torch.float32).reshape((4, 2)); "
+    "a1 = torch.tensor([-1.25, -1.25, 1e30, 1.0, -2.0, -1.25], dtype=torch.float16).reshape((2, 3))[1:]; "
+    "r = torch.std(a0, [1], correction=None, out=a1); out = (r, a1, r is a1)",
+    "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.float64))",
+    "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.bfloat16))",
+    "out = torch.std(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), out=torch.empty((), dtype=torch.float64))",  # neighbour
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
