@@ -1055,6 +1055,8 @@ PyObject *tn_op_softmax__int(const tn_op *overload, TensorObject *self, int64_t 
 PyObject *tn_op_softplus(const tn_op *overload, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
 PyObject *tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
+/* aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+PyObject *tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd);
 /* aten::softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor */
 PyObject *tn_op_softshrink_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *lambd);
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */

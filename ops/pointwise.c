@@ -20,6 +20,7 @@
 #include "kernels/copy.h"
 #include "kernels/unary.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1659,6 +1660,32 @@ tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, cons
         return NULL;
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
     return unary(overload, TN_UN_ELU, UK_SAME, self, p);
+}
+
+/* softshrink: Activation.cpp's softshrink_check (lambd in [0, the dtype's max]), then the kernel
+ * (kernels/unary.c: the vector body's +0 and the scalar tail's x * 0 inside [-lambd, lambd]) */
+PyObject *
+tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
+{
+    int dt = self->dtype;
+    if (!tn_dtype_is_floating(dt)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"softshrink_check\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dt));
+        return NULL;
+    }
+    double l = tn_scalar_to_double(lambd);
+    double max = dt == TN_DTYPE_F16 ? 65504.0 : dt == TN_DTYPE_BF16 ? 3.3895313892515355e38
+                                                : dt == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
+    if (!(l >= 0 && l <= max)) {
+        char a[32], b[32];  /* C++ stream output of a double: 6 significant digits */
+        snprintf(a, sizeof a, "%g", max);
+        snprintf(b, sizeof b, "%g", l);
+        PyErr_Format(PyExc_RuntimeError, "lambda must be in range [0, %s] for input dtype %s, but found %s", a,
+                     tn_dtype_legacy_name(dt), b);
+        return NULL;
+    }
+    double p[1] = {l};
+    return unary(overload, TN_UN_SOFTSHRINK, UK_SAME, self, p);
 }
 
 PyObject *

@@ -1411,6 +1411,15 @@ FUZZ_CLASSES = [
     "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.float64))",
     "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.bfloat16))",
     "out = torch.std(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), out=torch.empty((), dtype=torch.float64))",  # neighbour
+    # softshrink inside [-lambd, lambd]: the vector body gives +0, the scalar tail x * 0 (-0 for a
+    # negative x); a C kernel (was torch._decomp's reference, x * 0 everywhere). signbit: the
+    # comparison of values takes -0.0 == 0.0
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 5), 0.5))",
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 5).double()[::2], "
+    "0.5))",
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 9).bfloat16(), 0.5))",
+    "out = F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, float('nan'), -0.5, 0.5, 1.0] * 5), 0.5)",
+    "out = F.softshrink(torch.ones(2, dtype=torch.float16), 7e4)",
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
