@@ -1420,6 +1420,16 @@ FUZZ_CLASSES = [
     "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 9).bfloat16(), 0.5))",
     "out = F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, float('nan'), -0.5, 0.5, 1.0] * 5), 0.5)",
     "out = F.softshrink(torch.ones(2, dtype=torch.float16), 7e4)",
+    # random_(from, to) of a floating dtype moves from / to to values whose cast stays inside [from, to)
+    # (update_from / update_to): 2**25 into float32 draws below 2**25 - 2
+    "torch.manual_seed(0); out = torch.randint(2**33, [3], dtype=torch.bfloat16)",
+    "torch.manual_seed(0); out = torch.ops.aten.random_.to(torch.empty(2, dtype=torch.bfloat16), 2**33)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(0, 2**25)",
+    "torch.manual_seed(0); out = torch.empty(4, dtype=torch.float16).random_(-(2**40) - 3, 5)",
+    "torch.manual_seed(0); out = torch.empty(4, dtype=torch.float64).random_(-(2**60) - 3, 5)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(2**25 + 1)",
+    "out = torch.empty(2).random_(2**24 + 1, 2**24 + 2)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(0, 1000)",  # neighbour: exact in float32
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
