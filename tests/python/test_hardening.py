@@ -1430,6 +1430,15 @@ FUZZ_CLASSES = [
     "torch.manual_seed(0); out = torch.empty(4).random_(2**25 + 1)",
     "out = torch.empty(2).random_(2**24 + 1, 2**24 + 2)",
     "torch.manual_seed(0); out = torch.empty(4).random_(0, 1000)",  # neighbour: exact in float32
+    # float -> uint32 out of range or NaN: a contiguous row's vector blocks (4 float32/float64,
+    # 8 bfloat16) give what cvtt32 of x (or x - 2**31, top bit flipped) gives (Note [Wide conversions])
+    "a0 = torch.tensor(([1.0, 3.75, 0.5, -7e4, 3.75, 0.0, 2.0, -2.0, -1.25, float('nan'), 0.5, -1.25] * 3)[:27], "
+    "dtype=torch.bfloat16).reshape((3, 3, 3)); out = a0.type(torch.uint32)",
+    "out = torch.tensor([float('nan'), -1.0, 1e10, -1e10, 3e9, 5e9, 2**32, 4294967040.0, -0.5, 2**31, 1e20, "
+    "float('inf'), -float('inf'), 7e9, 1.0]).to(torch.uint32)",
+    "out = torch.tensor([float('nan'), -1.0, 1e10, -1e10, 3e9, 5e9, 2**32, 4294967040.0, -0.5, 2**31, 1e20, "
+    "float('inf'), -float('inf'), 7e9, 1.0], dtype=torch.float64).to(torch.uint32)",
+    "out = torch.tensor([float('nan'), 1e10, 5e9, -1e10] * 2)[::2].to(torch.uint32)",  # neighbour: strided, scalar
     # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
