@@ -3587,6 +3587,10 @@ def _pad_circular(self, pad):
         # here flat, f[j] is the position whose value (before this copy) row element j receives.
         if n <= 0 or dst == src:
             return
+        if min(dst, src) < 0 or max(dst, src) + n > out_shape[dim]:
+            # a pad past the input's size (pad_l < -size): upstream's slices wrap and clamp
+            _slice(out, dim, dst, dst + n).copy_(_slice(out, dim, src, src + n))
+            return
         inner = 1
         for k in range(dim + 1, len(out_shape)):
             inner *= out_shape[k]

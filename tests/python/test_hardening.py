@@ -1443,6 +1443,7 @@ FUZZ_CLASSES = [
     # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
     "out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70).double(), (-60, 70), mode='circular')",
+    "a0 = torch.tensor([3.75, float('inf')]).reshape((2, 1))[1:]; out = F.pad(a0, (-2, 1), mode='circular')",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
