@@ -3358,6 +3358,18 @@ glue_gt__Tensor(tn_value *a)
     );
 }
 
+/* aten::hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor */
+static PyObject *
+glue_hardshrink_backward(tn_value *a)
+{
+    return tn_op_hardshrink_backward(
+        &tn_ops[TN_OP_hardshrink_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
 /* aten::hardsigmoid(Tensor self) -> Tensor */
 static PyObject *
 glue_hardsigmoid(tn_value *a)
@@ -6463,6 +6475,29 @@ glue_softplus_backward(tn_value *a)
     );
 }
 
+/* aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+static PyObject *
+glue_softshrink(tn_value *a)
+{
+    return tn_op_softshrink(
+        &tn_ops[TN_OP_softshrink],
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
+/* aten::softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor */
+static PyObject *
+glue_softshrink_backward(tn_value *a)
+{
+    return tn_op_softshrink_backward(
+        &tn_ops[TN_OP_softshrink_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 static PyObject *
 glue_sort(tn_value *a)
@@ -7983,6 +8018,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_ger, glue_ger, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Scalar, glue_gt__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Tensor, glue_gt__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_hardshrink_backward, glue_hardshrink_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_hardsigmoid, glue_hardsigmoid, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_hardsigmoid_backward, glue_hardsigmoid_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_hardswish, glue_hardswish, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -8232,6 +8268,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_softmax__int, glue_softmax__int, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_softplus, glue_softplus, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_softplus_backward, glue_softplus_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_softshrink, glue_softshrink, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_softshrink_backward, glue_softshrink_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sort, glue_sort, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sort__stable, glue_sort__stable, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_airy_ai, glue_special_airy_ai, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

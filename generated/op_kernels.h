@@ -555,6 +555,8 @@ PyObject *tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec
 PyObject *tn_op_gt__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_gt__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor */
+PyObject *tn_op_hardshrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd);
 /* aten::hardsigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_hardsigmoid(const tn_op *overload, TensorObject *self);
 /* aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -1053,6 +1055,10 @@ PyObject *tn_op_softmax__int(const tn_op *overload, TensorObject *self, int64_t 
 PyObject *tn_op_softplus(const tn_op *overload, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
 PyObject *tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
+/* aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+PyObject *tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd);
+/* aten::softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor */
+PyObject *tn_op_softshrink_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *lambd);
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */

@@ -429,16 +429,19 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
             }
             for (int64_t e = 0; e < j->Ev; e++)
                 acc[e] = 0.0f;
-            if (m != -INFINITY) {
-                for (int64_t s = 0; s < j->nsplit; s++) {
-                    const float *pr = part + s * stride_split + r * (j->Ev + 2);
-                    if (pr[j->Ev] == -INFINITY)
-                        continue;
-                    float wgt = expf(pr[j->Ev] - m);
-                    l += wgt * pr[j->Ev + 1];
+            for (int64_t s = 0; s < j->nsplit; s++) {
+                const float *pr = part + s * stride_split + r * (j->Ev + 2);
+                if (pr[j->Ev] == -INFINITY) {
+                    /* a split with every key masked holds 0 * v: NaN where v is inf or NaN, as
+                     * upstream's zero probabilities times v give */
                     for (int64_t e = 0; e < j->Ev; e++)
-                        acc[e] += wgt * pr[e];
+                        acc[e] += pr[e];
+                    continue;
                 }
+                float wgt = expf(pr[j->Ev] - m);
+                l += wgt * pr[j->Ev + 1];
+                for (int64_t e = 0; e < j->Ev; e++)
+                    acc[e] += wgt * pr[e];
             }
             finish_row(j, t.b, t.hkv * j->G + r / t.nq, t.i0 + r % t.nq, acc, m, l);
         }
@@ -535,15 +538,14 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
             double l = 0.0;                                                                       \
             for (int64_t e = 0; e < j->Ev; e++)                                                   \
                 acc[e] = 0.0;                                                                     \
-            /* the math path's _safe_softmax gives a fully masked row zeros, which its matmul  \
-             * still multiplies into v (0 * inf is NaN) */                                        \
-            if (m != -INFINITY || j->nan_rows) {                                                  \
-                for (int64_t s = 0; s < j->S; s++) {                                              \
-                    double p = m == -INFINITY ? 0.0 : exp(sc[s] - m);                             \
-                    l += p;                                                                       \
-                    for (int64_t e = 0; e < j->Ev; e++)                                           \
-                        acc[e] += p * (double)v[s * j->vs[2] + e * j->vs[3]];                     \
-                }                                                                                 \
+            /* a fully masked row (every score -inf or NaN): the math path's _safe_softmax and \
+             * the flash kernel give it zeros, which their matmul still multiplies into v       \
+             * (0 * inf is NaN) */                                                                \
+            for (int64_t s = 0; s < j->S; s++) {                                                  \
+                double p = m == -INFINITY ? 0.0 : exp(sc[s] - m);                                 \
+                l += p;                                                                           \
+                for (int64_t e = 0; e < j->Ev; e++)                                               \
+                    acc[e] += p * (double)v[s * j->vs[2] + e * j->vs[3]];                         \
             }                                                                                     \
             double mm = m == -INFINITY ? 0.0 : m, ll = l == 0.0 ? 1.0 : l;                        \
             T *o = (T *)j->out + b * j->os[0] + h * j->os[1] + i * j->os[2];                      \

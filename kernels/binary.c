@@ -1565,7 +1565,8 @@ typedef struct {
     ACT_ROW(hardsigmoid_bw_##SN, T, (b > (T)-3 && b < (T)3) ? a * (T)(1.0f / 6.0f) : (T)0)          \
     ACT_ROW(hardswish_bw_##SN, T, b <= (T)-3 ? (T)0 : b >= (T)3 ? a : a * ((b / (T)3) + (T)0.5))     \
     ACT_ROW(mish_bw_##SN, T, mish_bw_##SN##_s(a, b))                                                 \
-    ACT_ROW(logit_bw_##SN, T, logit_bw_##SN##_s(a, b, k))
+    ACT_ROW(logit_bw_##SN, T, logit_bw_##SN##_s(a, b, k))                                           \
+    ACT_ROW(shrink_bw_##SN, T, (b < -P(0) || b > P(0)) ? a : (T)0)
 
 #define ACT_HELPERS(SN, T, M)                                                             \
     static inline T                                                                       \
@@ -1624,19 +1625,33 @@ static const tn_row_fn act_bw_table[TN_NUM_ACT_BW][2] = {
     [TN_ACT_BW_HARDSWISH] = {hardswish_bw_f32, hardswish_bw_f64},
     [TN_ACT_BW_MISH] = {mish_bw_f32, mish_bw_f64},
     [TN_ACT_BW_LOGIT] = {logit_bw_f32, logit_bw_f64},
+    [TN_ACT_BW_SHRINK] = {shrink_bw_f32, shrink_bw_f64},
 };
 
 /* Note [Activation NaN tails]
  * For elu, hardtanh and hardswish upstream's vector body and scalar tail (Note [Vector body and
- * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree only where x is NaN: the vector
- * code gives NaN (elu, hardswish) or 0 (hardtanh), the scalar code grad * c (c = elu's scale,
- * else 1). The rows compute the vector answer; this wrapper rewrites the scalar positions. */
+ * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree where a comparison is unordered.
+ * elu_backward and hardswish_backward are registered for AVX-512 too
+ * (ALSO_REGISTER_AVX512_DISPATCH), so on an AVX-512 CPU their chunks are twice those; the
+ * hardtanh gradient (REGISTER_DISPATCH) runs the AVX2 build there.
+ * elu and hardswish: where x is NaN the vector code gives NaN, the scalar code grad * c (c =
+ * elu's scale, else 1). hardtanh: the vector code passes the gradient where
+ * (x > min && x < max), the scalar code where !(x <= min || x >= max); they differ where x, min
+ * or max is NaN (a NaN bound passes the gradient in the tail). hardshrink/softshrink's gradient
+ * likewise: the vector code passes it where (x < -l || x > l), the scalar code where
+ * !(x >= -l && x <= l). The rows compute the vector answer; this wrapper rewrites the scalar
+ * positions. */
 typedef struct {
     tn_row_fn fn;
     void *fctx;
     int dtype;
     float c_f;
     double c_d;
+    int wide;           /* 2: upstream runs the AVX-512 build (elu, hardswish), chunks twice AVX2's */
+    int form;           /* 1: the scalar form !(x <= lo || x >= hi) ? grad : 0 (hardtanh);
+                         * 2: !(x >= lo && x <= hi) ? grad : 0 (shrink, lo = -lambd, hi = lambd) */
+    float lo_f, hi_f;   /* the bounds, in the row's math type */
+    double lo_d, hi_d;
 } act_tail;
 
 static void
@@ -1644,26 +1659,37 @@ act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
     const act_tail *t = ctx;
     t->fn(t->fctx, p, s, n);
-    int64_t body = vector_body(s, n, t->dtype == TN_DTYPE_F64 ? 8
-                                                                      : t->dtype == TN_DTYPE_F32 ? 16 : 32);
+    int64_t chunk = (t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32) * t->wide;
+    int64_t body = vector_body(s, n, chunk);
     for (int64_t i = body; i < n; i++) {
         switch (t->dtype) {
         case TN_DTYPE_F64: {
-            const double *x = (const double *)p[2];
-            if (x[i * s[2]] != x[i * s[2]])
-                ((double *)p[0])[i * s[0]] = ((const double *)p[1])[i * s[1]] * t->c_d;
+            double x = ((const double *)p[2])[i * s[2]], g = ((const double *)p[1])[i * s[1]];
+            if (t->form)
+                ((double *)p[0])[i * s[0]] = (t->form == 1 ? (x <= t->lo_d || x >= t->hi_d)
+                                                                : (x >= t->lo_d && x <= t->hi_d)) ? 0.0 : g;
+            else if (x != x)
+                ((double *)p[0])[i * s[0]] = g * t->c_d;
             break;
         }
         case TN_DTYPE_F32: {
-            const float *x = (const float *)p[2];
-            if (x[i * s[2]] != x[i * s[2]])
-                ((float *)p[0])[i * s[0]] = ((const float *)p[1])[i * s[1]] * t->c_f;
+            float x = ((const float *)p[2])[i * s[2]], g = ((const float *)p[1])[i * s[1]];
+            if (t->form)
+                ((float *)p[0])[i * s[0]] = (t->form == 1 ? (x <= t->lo_f || x >= t->hi_f)
+                                                               : (x >= t->lo_f && x <= t->hi_f)) ? 0.0f : g;
+            else if (x != x)
+                ((float *)p[0])[i * s[0]] = g * t->c_f;
             break;
         }
         default: {
             int bf = t->dtype == TN_DTYPE_BF16;
             uint16_t hx = ((const uint16_t *)p[2])[i * s[2]], hg = ((const uint16_t *)p[1])[i * s[1]];
             float xv = bf ? tn_bf16_to_f32(hx) : tn_f16_to_f32(hx);
+            if (t->form) {
+                int zero = t->form == 1 ? (xv <= t->lo_f || xv >= t->hi_f) : (xv >= t->lo_f && xv <= t->hi_f);
+                ((uint16_t *)p[0])[i * s[0]] = zero ? 0 : hg;
+                break;
+            }
             if (xv == xv)
                 break;
             float r = (bf ? tn_bf16_to_f32(hg) : tn_f16_to_f32(hg)) * t->c_f;
@@ -1726,10 +1752,21 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
         fn = tn_widen_row;
         ctx = &w;
     }
-    act_tail t = {fn, ctx, dtype, 1.0f, 1.0};
+    int shrink = op == TN_ACT_BW_SHRINK;
+    act_tail t = {fn,
+                  ctx,
+                  dtype,
+                  1.0f,
+                  1.0,
+                  op != TN_ACT_BW_HARDTANH && !shrink && tn_cpu_has_avx512() ? 2 : 1,
+                  op == TN_ACT_BW_HARDTANH ? 1 : shrink ? 2 : 0,
+                  shrink ? -k.f[0] : k.f[0],
+                  shrink ? k.f[0] : k.f[1],
+                  shrink ? -k.d[0] : k.d[0],
+                  shrink ? k.d[0] : k.d[1]};
     if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT || op == TN_ACT_BW_HARDTANH ||
-        op == TN_ACT_BW_HARDSWISH) {
-        if (op != TN_ACT_BW_HARDTANH && op != TN_ACT_BW_HARDSWISH) {
+        op == TN_ACT_BW_HARDSWISH || shrink) {
+        if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT) {
             t.c_f = k.f[1];
             t.c_d = k.d[1];
         }

@@ -140,6 +140,7 @@ typedef enum {
     TN_ACT_BW_HARDSWISH,
     TN_ACT_BW_MISH,
     TN_ACT_BW_LOGIT,        /* p: eps, negative for none */
+    TN_ACT_BW_SHRINK,       /* p: lambd: grad where x < -lambd or x > lambd, else 0 (hard/softshrink) */
     TN_NUM_ACT_BW
 } tn_act_bw_op;
 

@@ -1,7 +1,11 @@
 /* CPU features, asked once (see cpu.h), and the reference-loop switch. */
 #include "cpu.h"
 
-enum { HAS_AVX2 = 1, HAS_AVX512 = 2, HAS_AVX512BF16 = 4 };
+#if TN_X86
+#include <cpuid.h>
+#endif
+
+enum { HAS_AVX2 = 1, HAS_AVX512 = 2, HAS_AVX512BF16 = 4, HAS_AVX512FP16 = 8 };
 
 static int
 detect(void)
@@ -16,6 +20,9 @@ detect(void)
         f |= HAS_AVX512;
     if ((f & HAS_AVX512) && __builtin_cpu_supports("avx512bf16"))
         f |= HAS_AVX512BF16;
+    unsigned a7, b7, c7, d7;  /* CPUID.(7,0):EDX[23]; GCC 12's __builtin_cpu_supports misses it */
+    if ((f & HAS_AVX512) && __get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) && (d7 & (1u << 23)))
+        f |= HAS_AVX512FP16;
 #endif
     return f;
 }
@@ -45,6 +52,12 @@ int
 tn_cpu_has_avx512bf16(void)
 {
     return (features() & HAS_AVX512BF16) != 0;
+}
+
+int
+tn_cpu_has_avx512fp16(void)
+{
+    return (features() & HAS_AVX512FP16) != 0;
 }
 
 static int reference_mode;

@@ -28,6 +28,7 @@
 int tn_cpu_has_avx2(void);
 int tn_cpu_has_avx512(void);
 int tn_cpu_has_avx512bf16(void);
+int tn_cpu_has_avx512fp16(void); /* AVX512-FP16: oneDNN's float16 paths (mkldnn_fp16_device_check) */
 
 /* Tests only: when on, every kernel in copy.c, binary.c and unary.c runs its plain scalar
  * reference loop (one thread, element by element, no SIMD) so results can be compared with the

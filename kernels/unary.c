@@ -810,6 +810,42 @@ param_in_dtype(int dtype, tn_kscalar s, int64_t *iv)
     }
 }
 
+/* softshrink's two halves (Note [Vector body and tail] in binary.c; AVX2 chunks, upstream's
+ * softshrink kernel has no AVX-512 build): inside [-l, l] the vector body answers +0 (its
+ * masks select nothing), the scalar loop x * 0, a zero of x's sign. The row computes the
+ * body's answer; this wrapper rewrites the tail's zeros. */
+typedef struct {
+    tn_row_fn fn;
+    void *fctx;
+    int dtype;
+    double l;
+} shrink_tail;
+
+static void
+softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const shrink_tail *t = ctx;
+    t->fn(t->fctx, p, s, n);
+    int64_t chunk = t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32;
+    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % chunk : 0;
+    for (int64_t i = body; i < n; i++) {
+        double x;
+        switch (t->dtype) {
+        case TN_DTYPE_F64: x = ((const double *)p[1])[i * s[1]]; break;
+        case TN_DTYPE_F32: x = ((const float *)p[1])[i * s[1]]; break;
+        case TN_DTYPE_F16: x = tn_f16_to_f32(((const uint16_t *)p[1])[i * s[1]]); break;
+        default: x = tn_bf16_to_f32(((const uint16_t *)p[1])[i * s[1]]); break;
+        }
+        if (x != x || x > t->l || x < -t->l || !signbit(x))
+            continue;
+        switch (t->dtype) {
+        case TN_DTYPE_F64: ((double *)p[0])[i * s[0]] = -0.0; break;
+        case TN_DTYPE_F32: ((float *)p[0])[i * s[0]] = -0.0f; break;
+        default: ((uint16_t *)p[0])[i * s[0]] = 0x8000; break;
+        }
+    }
+}
+
 tn_status
 tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const double *p)
 {
@@ -913,6 +949,13 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
     }
     if (!fn)
         return TN_ERR_DTYPE;
+    shrink_tail st;
+    if (op == TN_UN_SOFTSHRINK) {
+        /* the comparisons see lambd in float for f16/bf16 (the reduced path), else in the dtype */
+        st = (shrink_tail){fn, ctx, dtype, dtype == TN_DTYPE_F64 ? c.k.d[0] : (double)c.k.f[0]};
+        fn = softshrink_tail_row;
+        ctx = &st;
+    }
     int size = tn_dtype_size(dtype);
     void *base[2] = {out, (void *)in};
     int elsize[2] = {unary_out_is_bool(op) ? 1 : size, size};

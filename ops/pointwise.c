@@ -20,6 +20,7 @@
 #include "kernels/copy.h"
 #include "kernels/unary.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1661,6 +1662,32 @@ tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, cons
     return unary(overload, TN_UN_ELU, UK_SAME, self, p);
 }
 
+/* softshrink: Activation.cpp's softshrink_check (lambd in [0, the dtype's max]), then the kernel
+ * (kernels/unary.c: the vector body's +0 and the scalar tail's x * 0 inside [-lambd, lambd]) */
+PyObject *
+tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
+{
+    int dt = self->dtype;
+    if (!tn_dtype_is_floating(dt)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"softshrink_check\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dt));
+        return NULL;
+    }
+    double l = tn_scalar_to_double(lambd);
+    double max = dt == TN_DTYPE_F16 ? 65504.0 : dt == TN_DTYPE_BF16 ? 3.3895313892515355e38
+                                                : dt == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
+    if (!(l >= 0 && l <= max)) {
+        char a[32], b[32];  /* C++ stream output of a double: 6 significant digits */
+        snprintf(a, sizeof a, "%g", max);
+        snprintf(b, sizeof b, "%g", l);
+        PyErr_Format(PyExc_RuntimeError, "lambda must be in range [0, %s] for input dtype %s, but found %s", a,
+                     tn_dtype_legacy_name(dt), b);
+        return NULL;
+    }
+    double p[1] = {l};
+    return unary(overload, TN_UN_SOFTSHRINK, UK_SAME, self, p);
+}
+
 PyObject *
 tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *negative_slope)
 {
@@ -2053,15 +2080,37 @@ tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
         PyErr_SetString(PyExc_RuntimeError, "approximate argument must be either none or tanh.");
         return NULL;
     }
-    /* Upstream hands a contiguous float32 input (bfloat16 where oneDNN has AVX512 bf16) of
-     * more than one element to oneDNN's gelu gradient, which refuses a grad_output of another
-     * shape or dtype (no broadcasting, no promotion) with a RuntimeError. */
+    /* Upstream hands a contiguous float32 input (bfloat16 where oneDNN has AVX512 bf16, float16
+     * where it has AVX512-FP16) of more than one element to oneDNN's gelu gradient, which refuses
+     * a grad_output of another shape (no broadcasting) with a RuntimeError. A float32 / bfloat16 /
+     * float16 grad_output of another dtype it reads as it is and computes in float, rounding the
+     * gradient to the input's dtype (then stored in the promoted result); a float64 one it
+     * refuses. */
     int onednn = self->dtype == TN_DTYPE_F32 ||
-                 (self->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"));
-    if (op == TN_BIN_GELU_BACKWARD && tn_context.mkldnn_enabled && onednn && self->numel > 1 &&
-        tn_tensor_is_contiguous(self) &&
-        (grad_output->dtype != self->dtype || grad_output->ndim != self->ndim ||
-         memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))) {
+                 (self->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512")) ||
+                 (self->dtype == TN_DTYPE_F16 && tn_cpu_has_avx512fp16());
+    int same_shape = grad_output->ndim == self->ndim &&
+                     !memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    int onednn_path = op == TN_BIN_GELU_BACKWARD && tn_context.mkldnn_enabled && onednn && self->numel > 1 &&
+                      tn_tensor_is_contiguous(self);
+    if (onednn_path && same_shape && grad_output->dtype != self->dtype && tn_dtype_is_floating(grad_output->dtype)) {
+        if (grad_output->dtype == TN_DTYPE_F64) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "itensor_view_from_dense expects float/bfloat16/half/int8/fp8 tensor inputDouble");
+            return NULL;
+        }
+        PyObject *r = activation_grad(overload, ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output,
+                                      self, NULL, NULL);
+        if (!r || self->dtype == TN_DTYPE_F32 || TN_T(r)->dtype == self->dtype)
+            return r;
+        /* the gradient rounded to the input's dtype */
+        TensorObject *h = tn_empty_on(TN_T(r)->ndim, TN_T(r)->sizes, self->dtype, TN_DEVICE_CPU);
+        if (!h || tn_copy_into(overload, h, TN_T(r)) < 0 || tn_copy_into(overload, TN_T(r), h) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF((PyObject *)h);
+        return r;
+    }
+    if (onednn_path && (grad_output->dtype != self->dtype || !same_shape)) {
         /* an integer grad_output of the input's shape oneDNN takes as its own integer type and
          * computes with (its answer depends on its version and the CPU): refused by name */
         if (!tn_dtype_is_floating(grad_output->dtype) && !tn_dtype_is_complex(grad_output->dtype) &&
@@ -2110,6 +2159,35 @@ tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, Tensor
     double p[3] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val), 0};
     return activation_grad_s(overload, ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0),
                              grad_output, self, NULL, p, (const tn_value *[]){min_val, max_val, NULL});
+}
+
+/* hardshrink_backward / softshrink_backward: Activation.cpp shrink_backward, the gradient where x
+ * is outside [-lambd, lambd] with lambd in the dtype (Scalar::to<scalar_t>); a NaN x or lambd
+ * gives 0 in the vector body, the gradient in the scalar loop (Note [Activation NaN tails]) */
+static PyObject *
+shrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, grad_out) < 0 || tn_result_type_update_tensor(&st, self) < 0)
+        return NULL;
+    int dt = tn_result_type_finish(&st);
+    double p[3] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd)), 0, 0};
+    return activation_grad_s(overload, ACT_GRAD("shrink_backward_cpu", -1, TN_ACT_BW_SHRINK, 0, 0, 0), grad_out,
+                             self, NULL, p, (const tn_value *[]){lambd, NULL});
+}
+
+PyObject *
+tn_op_hardshrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd)
+{
+    return shrink_backward(overload, grad_out, self, lambd);
+}
+
+PyObject *
+tn_op_softshrink_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                          const tn_value *lambd)
+{
+    return shrink_backward(overload, grad_output, self, lambd);
 }
 
 PyObject *

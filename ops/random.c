@@ -217,6 +217,57 @@ check_random_bound(int dtype, int64_t v, const char *what)
     return 0;
 }
 
+/* static_cast<int64_t>(static_cast<scalar_t>(v)) for a floating dtype (Half and BFloat16 through
+ * float, as their constructors take it); a value past int64 (or an infinity) is what x86's
+ * conversion gives, INT64_MIN */
+static int64_t
+float_round_trip(int dtype, int64_t v)
+{
+    double d;
+    switch (dtype) {
+    case TN_DTYPE_F32: d = (float)v; break;
+    case TN_DTYPE_F16: d = tn_f16_to_f32(tn_f32_to_f16((float)v)); break;
+    case TN_DTYPE_BF16: d = tn_bf16_to_f32(tn_f32_to_bf16((float)v)); break;
+    default: d = (double)v; break;
+    }
+    return d >= 9223372036854775808.0 || d < -9223372036854775808.0 || d != d ? INT64_MIN : (int64_t)d;
+}
+
+static int
+float_digits(int dtype)
+{
+    return dtype == TN_DTYPE_F32 ? 24 : dtype == TN_DTYPE_F16 ? 11 : dtype == TN_DTYPE_BF16 ? 8 : 53;
+}
+
+static int
+floor_log2(int64_t v)
+{
+    int n = 0;
+    while (v >>= 1)
+        ++n;
+    return n;
+}
+
+/* upstream's update_from / update_to (DistributionTemplates.h): `from` moved right and `to`
+ * left to the nearest values whose cast to the dtype stays inside [from, to) */
+static int64_t
+update_from(int dtype, int64_t from)
+{
+    int64_t p1 = float_round_trip(dtype, from + 1);
+    if (p1 < from)
+        from = p1 + ((int64_t)1 << (floor_log2(llabs(from + 1)) - float_digits(dtype) + 1));
+    return from;
+}
+
+static int64_t
+update_to(int dtype, int64_t to)
+{
+    int64_t m1 = float_round_trip(dtype, to - 1);
+    if (m1 >= to)
+        to = m1 - ((int64_t)1 << (floor_log2(llabs(to - 1)) - float_digits(dtype) + 1));
+    return to;
+}
+
 static PyObject *
 random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
@@ -235,10 +286,30 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
                          (long long)from, (long long)to.v);
             return NULL;
         }
+        if (tn_dtype_is_floating(self->dtype)) {
+            from = update_from(self->dtype, from);
+            to.v = update_to(self->dtype, to.v);
+            if (from >= to.v) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got "
+                             "from=%lld >= to=%lld", (long long)from, (long long)to.v);
+                return NULL;
+            }
+        }
         if (check_random_bound(self->dtype, from, "from") < 0 || check_random_bound(self->dtype, to.v - 1, "to - 1") < 0)
             return NULL;
         range = (uint64_t)to.v - (uint64_t)from;
     } else {
+        if (from != INT64_MIN && tn_dtype_is_floating(self->dtype)) {
+            int64_t to_inc = (int64_t)random_max(self->dtype);
+            from = update_from(self->dtype, from);
+            if (from >= to_inc) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
+                             "dtype, but got from=%lld > to_inc=%lld", (long long)from, (long long)to_inc);
+                return NULL;
+            }
+        }
         if (check_random_bound(self->dtype, from, "from") < 0)
             return NULL;
         if (from == INT64_MIN)

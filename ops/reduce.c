@@ -1376,15 +1376,19 @@ tn_out_check_std_var(tn_out_call *c)
     const TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
     int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
     int half_out = out->dtype == TN_DTYPE_F16 || out->dtype == TN_DTYPE_BF16;
-    if (!half_in || self->device == TN_DEVICE_META)
+    int wide_in = self->dtype == TN_DTYPE_F32 || self->dtype == TN_DTYPE_F64;
+    if (self->device == TN_DEVICE_META || (!half_in && !(wide_in && tn_dtype_is_floating(out->dtype))) ||
+        self->dtype == out->dtype)
         return 0;
     if (half_out) {
-        if (self->dtype != out->dtype)
+        c->self_dtype = out->dtype;
+        return 0;
+    }
+    if (self->numel == 0) {
+        if (!half_in)
             c->self_dtype = out->dtype;
         return 0;
     }
-    if (self->numel == 0)
-        return 0;
     uint8_t reduced[TN_MAX_NDIM] = {0};
     int all = 1;
     for (int j = 0; j < c->fs->nparams; j++) {
@@ -1403,8 +1407,14 @@ tn_out_check_std_var(tn_out_call *c)
     if (!tn_can_cast(self->dtype, out->dtype))
         return 0;  /* then the canCast(self, result) check, the op's own */
     for (int d = 0; d < self->ndim && !all; d++)
-        if (self->sizes[d] > 1 && !reduced[d])
+        if (self->sizes[d] > 1 && !reduced[d]) {
+            /* a partial reduction: make_reduction computes on self converted to out's dtype */
+            if (!half_in)
+                c->self_dtype = out->dtype;
             return 0;
+        }
+    if (!half_in)
+        return 0;  /* a complete one: std_var_all_cpu on self itself */
     PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
     return -1;
 }

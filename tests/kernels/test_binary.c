@@ -13,6 +13,7 @@
 
 #include "kernels/binary.h"
 #include "kernels/copy.h"
+#include "kernels/cpu.h"
 #include "tests/kernels/helpers.h"
 
 /* ---- helpers ---- */
@@ -514,19 +515,34 @@ Test(binary, activation_backward_hand_values)
 
 Test(binary, activation_backward_nan_tail_follows_vector_body)
 {
-    /* 17 contiguous float32: 16 in the vector body (NaN x gives NaN), the last in the tail */
-    float g[17], x[17], o[17];
-    for (int i = 0; i < 17; i++) {
+    /* 33 contiguous float32: 32 in the vector body (NaN x gives NaN), the last in the tail,
+     * for elu's AVX-512 chunks (32) and hardtanh's AVX2 ones (16) alike */
+    float g[33], x[33], o[33];
+    for (int i = 0; i < 33; i++) {
         g[i] = 2.0f;
         x[i] = NAN;
     }
-    tn_loop l = loop1(17, 3);
+    tn_loop l = loop1(33, 3);
     double p[3] = {1.0, 1.0, 1.0};
     cr_assert_eq(tn_activation_backward(TN_ACT_BW_ELU, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
-    cr_assert(isnan(o[15]));
-    cr_assert_eq(o[16], 2.0f);
+    cr_assert(isnan(o[31]));
+    cr_assert_eq(o[32], 2.0f);
     cr_assert_eq(tn_activation_backward(TN_ACT_BW_HARDTANH, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
     cr_assert_eq(o[0], 0.0f);
+    cr_assert_eq(o[32], 2.0f);
+    /* 17: elu's body is 16 on AVX2, none on AVX-512 (upstream's AVX-512 build); hardtanh's 16 */
+    l = loop1(17, 3);
+    cr_assert_eq(tn_activation_backward(TN_ACT_BW_ELU, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
+    cr_assert(tn_cpu_has_avx512() ? o[0] == 2.0f : isnan(o[0]));
+    cr_assert_eq(tn_activation_backward(TN_ACT_BW_HARDTANH, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
+    cr_assert_eq(o[15], 0.0f);
+    cr_assert_eq(o[16], 2.0f);
+    /* a NaN bound: the scalar tail passes the gradient, the vector body does not */
+    double pn[3] = {NAN, 1.0, 0};
+    for (int i = 0; i < 17; i++)
+        x[i] = 0.5f;
+    cr_assert_eq(tn_activation_backward(TN_ACT_BW_HARDTANH, TN_DTYPE_F32, &l, o, g, x, pn), TN_OK);
+    cr_assert_eq(o[15], 0.0f);
     cr_assert_eq(o[16], 2.0f);
 }
 

@@ -254,8 +254,12 @@ Test(copy, wide_conversions_like_upstream)
     cr_assert(u16[0] == 4464 && u16[1] == 61072 && u16[2] == 0 && u16[3] == 0 && u16[4] == 65535 && u16[5] == 3);
     uint32_t u32[6];
     cr_assert_eq(tn_copy(&l, TN_DTYPE_U32, u32, TN_DTYPE_F32, f), TN_OK);
-    cr_assert(u32[0] == 70000 && u32[1] == 4294897296u && u32[2] == 705032704u && u32[3] == 0 &&
+    /* the first 4 in upstream's vector block (5e9 -> 0, NaN -> 2^31), the last 2 its scalar tail */
+    cr_assert(u32[0] == 70000 && u32[1] == 4294897296u && u32[2] == 0 && u32[3] == 2147483648u &&
               u32[4] == 4294967295u && u32[5] == 3);
+    float g[6] = {NAN, 5e9f, 70000.0f, -1.0f, 5e9f, NAN};
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U32, u32, TN_DTYPE_F32, g), TN_OK);
+    cr_assert(u32[0] == 2147483648u && u32[1] == 0 && u32[4] == 705032704u && u32[5] == 0);
     double d[6] = {-5e9, 1e20, NAN, INFINITY, 5e9, 9223372036854775808.0};
     uint64_t u64[6];
     cr_assert_eq(tn_copy(&l, TN_DTYPE_U64, u64, TN_DTYPE_F64, d), TN_OK);

@@ -1366,6 +1366,101 @@ FUZZ_CLASSES = [
     "o = torch.empty(2); torch.logspace(0, 1, 5, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",
     "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
     "o = torch.empty(2); torch.mul(torch.ones(5), 2, out=o); cw.__exit__(None, None, None); out = (o, [str(m.message)[:40] for m in w])",  # neighbour
+    # --- session 27, hB ---
+    # hardtanh_backward's scalar loop (strided rows, a contiguous row's tail) passes the gradient
+    # where !(x <= min || x >= max): a NaN bound passes it there, the vector body zeros it
+    # (Note [Activation NaN tails]); row lengths whose vector body is the same on AVX2 and AVX-512
+    "a0 = torch.tensor([1.0, -7e4, -0.0, 3.75, -2.0, 1.0, -7e4, float('-inf')], dtype=torch.float16)[::2]; "
+    "a1 = torch.tensor([0.0, float('nan'), 0.0, 0.5, -2.0, -2.0, -1.25, 2.0], dtype=torch.float64)[::2]; "
+    "out = torch.ops.aten.hardtanh_backward.default(a0, a1, float('nan'), 0)",
+    "a0 = torch.tensor([2.0, 0.5, float('-inf'), 0.5], dtype=torch.float16); "
+    "a1 = torch.tensor([-1.25, float('nan'), 1.0, float('inf')], dtype=torch.float16); "
+    "out = torch.ops.aten.hardtanh_backward.default(a0, a1, False, float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(40.), torch.linspace(2, -2, 40), float('nan'), 1.0)",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(20.).double(), torch.linspace(-2, 2, 20).double(), -1, "
+    "float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(70.).bfloat16(), torch.linspace(2, -2, 70).bfloat16(), "
+    "float('nan'), float('nan'))",
+    "out = torch.ops.aten.hardtanh_backward(torch.arange(6.), torch.tensor([float('nan'), 0.5, -1, 1, 2, -2]), -1, 1)",  # neighbour
+    # elu_backward and hardswish_backward run upstream's AVX-512 build on an AVX-512 CPU: chunks of
+    # 32 float32 / 16 float64 before the scalar tail, where a NaN x gives grad * scale
+    "a0 = torch.tensor(([-1.25, 2.0, 2.0, 2.0, 1e30, 0.0, -2.0, -2.0, 1.0, 2.0, float('nan'), -0.0] * 3)[:32])"
+    ".reshape((4, 2, 4))[1:]; a1 = torch.tensor(([1e30, -1.25, -1.25, -2.0, float('inf'), 3.75, 0.5, 0.5, 3.75, "
+    "float('nan'), 0.5, 2.0] * 2)[:24]).reshape((3, 2, 4)); out = torch.ops.aten.hardswish_backward.default(a0, a1)",
+    "a0 = torch.tensor(([-8, 0, 0, 1, -8, -1000, 1, 1, -8, -1, 300, 0] * 5)[:54], dtype=torch.int16)"
+    ".reshape((1, 3, 3, 6))[..., ::2]; a1 = torch.tensor(([2.0, 1e30, float('inf'), 0.5, 2.0, 3.75, 3.75, 2.0, 0.0, "
+    "0.5, float('nan'), 3.75] * 5)[:54], dtype=torch.float64).reshape((2, 3, 3, 3))[1:]; "
+    "out = torch.ops.aten.hardswish_backward.default(a0, a1)",
+    "out = torch.ops.aten.elu_backward(torch.ones(16), 1.0, 2.0, 1.0, False, torch.full((16,), float('nan')))",
+    "out = torch.ops.aten.elu_backward(torch.ones(40).double(), 1.0, 2.0, 1.0, True, torch.full((40,), float('nan')).double())",
+    # hardshrink/softshrink_backward: the vector body passes the gradient where (x < -l || x > l),
+    # the scalar loop where !(x >= -l && x <= l): a NaN lambd or x passes it only in the tail
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(40.), torch.linspace(-2, 2, 40), float('nan'))",
+    "out = torch.ops.aten.softshrink_backward(torch.arange(70.).bfloat16(), torch.full((70,), float('nan')).bfloat16(), 0.5)",
+    "out = torch.ops.aten.softshrink_backward(torch.arange(20.).double(), torch.full((20,), float('nan')).double(), 0.5)",
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(6.)[::2], torch.tensor([float('nan'), 0.3, 2.0]), 0.3)",
+    "out = torch.ops.aten.hardshrink_backward(torch.arange(4.).bfloat16(), torch.tensor([0.30078125, -0.30078125, 0.298828125, 1.]).bfloat16(), 0.3)",  # neighbour: lambd in bfloat16
+    # gelu_backward of a contiguous float16 input (AVX512-FP16) / bfloat16 (AVX-512) goes to oneDNN,
+    # which takes a grad_output of another float dtype and rounds the gradient to the input's dtype
+    "a0 = torch.tensor([1e30, float('-inf'), -7e4, -1.25]).reshape((4, 1)); a1 = torch.tensor([float('-inf'), "
+    "float('-inf'), 3.75, float('inf')], dtype=torch.float16).reshape((4, 1)).expand((4, 1)); "
+    "out = torch.ops.aten.gelu_backward.default(a0, a1)",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]), torch.tensor([3.75, 1.0, -1.0]).half())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]), torch.tensor([3.75, 1.0, -1.0]).bfloat16())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4, 1.0, 2.0]).double(), torch.tensor([3.75, 1.0, -1.0]).half())",
+    "out = torch.ops.aten.gelu_backward(torch.tensor([-7e4]), torch.tensor([3.75]).half())",  # neighbour: one element
+    # attention: a row with every score -inf or NaN gets zero probabilities, which the matmul still
+    # multiplies into v (0 * inf is NaN), in the flash kernel as in the math path
+    "a0 = torch.tensor(([-0.0, 1e30, 0.0, 0.0, float('inf'), -2.0, -0.0, 3.75, 1.0, 0.0, 2.0, -0.0] * 2)[:24], "
+    "dtype=torch.float64).reshape((1, 4, 2, 3)); a1 = torch.tensor(([0.0, -0.0, float('nan'), 3.75, -0.0, -0.0, 1.0, "
+    "1e30, 0.5, float('inf'), -2.0, 0.0] * 2)[:24], dtype=torch.float64).reshape((1, 4, 2, 3)); a2 = torch.tensor(("
+    "[float('inf'), 0.5, 2.0, 0.5, 3.75, -2.0, 1.0, 0.0, 1.0, 3.75, 1.0, -2.0] * 2)[:24], dtype=torch.float64)"
+    ".reshape((1, 4, 2, 3)); out = F.scaled_dot_product_attention(a0, a1, a2)",
+    "v = torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.]]).reshape(1, 1, 2, 3); "
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 3), torch.ones(1, 1, 2, 3), v, "
+    "attn_mask=torch.tensor([[False, False], [True, True]]).reshape(1, 1, 2, 2))",
+    # std/var(out=) of a float32/float64 self into another floating dtype: make_reduction computes
+    # on self converted to out's dtype (1e30 in float16 is inf), except a complete reduction
+    # (std_var_all_cpu on self itself)
+    "a0 = torch.tensor([3.75, 1e30, -2.0, 1.0, 3.75, float('-inf'), 1.0, 3.75], dtype=torch.float32).reshape((4, 2)); "
+    "a1 = torch.tensor([-1.25, -1.25, 1e30, 1.0, -2.0, -1.25], dtype=torch.float16).reshape((2, 3))[1:]; "
+    "r = torch.std(a0, [1], correction=None, out=a1); out = (r, a1, r is a1)",
+    "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.float64))",
+    "out = torch.var(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), [1], out=torch.empty(2, dtype=torch.bfloat16))",
+    "out = torch.std(torch.tensor([[3.75, 1e30], [1000.1, 1000.3]]), out=torch.empty((), dtype=torch.float64))",  # neighbour
+    # softshrink inside [-lambd, lambd]: the vector body gives +0, the scalar tail x * 0 (-0 for a
+    # negative x); a C kernel (was torch._decomp's reference, x * 0 everywhere). signbit: the
+    # comparison of values takes -0.0 == 0.0
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 5), 0.5))",
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 5).double()[::2], "
+    "0.5))",
+    "out = torch.signbit(F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, 1.0, -0.5, 0.5, 1.0] * 9).bfloat16(), 0.5))",
+    "out = F.softshrink(torch.tensor([-0.0, -0.2, 0.2, 0.0, float('nan'), -0.5, 0.5, 1.0] * 5), 0.5)",
+    "out = F.softshrink(torch.ones(2, dtype=torch.float16), 7e4)",
+    # random_(from, to) of a floating dtype moves from / to to values whose cast stays inside [from, to)
+    # (update_from / update_to): 2**25 into float32 draws below 2**25 - 2
+    "torch.manual_seed(0); out = torch.randint(2**33, [3], dtype=torch.bfloat16)",
+    "torch.manual_seed(0); out = torch.ops.aten.random_.to(torch.empty(2, dtype=torch.bfloat16), 2**33)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(0, 2**25)",
+    "torch.manual_seed(0); out = torch.empty(4, dtype=torch.float16).random_(-(2**40) - 3, 5)",
+    "torch.manual_seed(0); out = torch.empty(4, dtype=torch.float64).random_(-(2**60) - 3, 5)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(2**25 + 1)",
+    "out = torch.empty(2).random_(2**24 + 1, 2**24 + 2)",
+    "torch.manual_seed(0); out = torch.empty(4).random_(0, 1000)",  # neighbour: exact in float32
+    # float -> uint32 out of range or NaN: a contiguous row's vector blocks (4 float32/float64,
+    # 8 bfloat16) give what cvtt32 of x (or x - 2**31, top bit flipped) gives (Note [Wide conversions])
+    "a0 = torch.tensor(([1.0, 3.75, 0.5, -7e4, 3.75, 0.0, 2.0, -2.0, -1.25, float('nan'), 0.5, -1.25] * 3)[:27], "
+    "dtype=torch.bfloat16).reshape((3, 3, 3)); out = a0.type(torch.uint32)",
+    "out = torch.tensor([float('nan'), -1.0, 1e10, -1e10, 3e9, 5e9, 2**32, 4294967040.0, -0.5, 2**31, 1e20, "
+    "float('inf'), -float('inf'), 7e9, 1.0]).to(torch.uint32)",
+    "out = torch.tensor([float('nan'), -1.0, 1e10, -1e10, 3e9, 5e9, 2**32, 4294967040.0, -0.5, 2**31, 1e20, "
+    "float('inf'), -float('inf'), 7e9, 1.0], dtype=torch.float64).to(torch.uint32)",
+    "out = torch.tensor([float('nan'), 1e10, 5e9, -1e10] * 2)[::2].to(torch.uint32)",  # neighbour: strided, scalar
+    # circular pad with pad_r > 0 > pad_l: the right end copies from itself in upstream's copy_
+    # order, 64-byte blocks along the contiguous row (Note [Circular pad of mixed signs])
+    "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
+    "out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70).double(), (-60, 70), mode='circular')",
+    "a0 = torch.tensor([3.75, float('inf')]).reshape((2, 1))[1:]; out = F.pad(a0, (-2, 1), mode='circular')",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -1420,6 +1515,33 @@ def test_fuzz_classes_agree(fuzz_classes, i):
         assert ours.get("exc") == up["exc"], (case, ours, up)
     else:
         assert ours == up, (case, ours, up)
+
+
+# Circular pads whose ends upstream copies from never-written memory (Note [Circular pad of mixed
+# signs]): (snippet, is the flat index one upstream leaves to uninitialized memory). Ours is 0 there,
+# every other element is upstream's, and the same call gives the same bits twice.
+PAD_UNWRITTEN = [
+    ("a0 = torch.tensor([1e30, float('inf'), float('inf'), 1e-30, 0.5, 1e30, 3.75, 3.75, -1.25, 2.0, -7e4, 2.0])"
+     ".reshape((3, 4))[..., ::2]; out = F.pad(a0, (2, -1), mode='circular')", lambda i: i % 3 == 0),
+    ("out = F.pad(torch.arange(1., 69.).reshape(2, 34), (-30, 32), mode='circular')", lambda i: i % 36 >= 8),
+    ("out = F.pad(torch.arange(1., 337.).reshape(2, 3, 7, 8), (-6, 1, -4, 6), mode='circular')", None),
+    ("out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70), (-60, 70), mode='circular')", None),
+]
+
+
+def test_circular_pad_unwritten_elements_are_zero():
+    cases = [c for c, _ in PAD_UNWRITTEN]
+    ours, again, up = run_side("ours", cases), run_side("ours", cases), upstream_results(cases)
+    for (case, unwritten), o, o2, u in zip(PAD_UNWRITTEN, ours, again, up):
+        assert o == o2, case
+        ov, uv = o["ok"]["values"], u["ok"]["values"]
+        assert {k: v for k, v in o["ok"].items() if k != "values"} == {k: v for k, v in u["ok"].items() if k != "values"}
+        for i, (a, b) in enumerate(zip(ov, uv)):
+            # without a mask: written where ours is not 0 (the inputs hold no 0)
+            if (unwritten(i) if unwritten else a == 0):
+                assert a == 0.0, (case, i, a)
+            else:
+                assert a == b, (case, i, a, b)
 
 
 def test_a_crash_is_reported_not_fatal():
