@@ -1349,6 +1349,18 @@ FUZZ_CLASSES = [
     "v = torch.tensor([[[1., 2.], [3., 4.]]]); out = F.scaled_dot_product_attention(q, k, v)",
     "q = torch.tensor([[[float('inf'), 1.]]]); k = torch.tensor([[[-1., 0.], [-2., 0.]]]); "
     "v = torch.tensor([[[1., float('inf')], [2., 3.]]]); out = F.scaled_dot_product_attention(q, k, v)",
+    # --- session 27, hC ---
+    # the FFT primitives check the input's kind, then the dims as permute wraps them (IndexError),
+    # then MKL's precision (float, double); was a RuntimeError for any dim and a refusal for dtypes
+    "out = torch._fft_r2c(torch.arange(18.).reshape(3, 3, 2), [3, 2, 1], 1, False)",
+    "out = torch.ops.aten._fft_r2c.default(torch.tensor([1e-30, -1.25])[::2], [-2, 0], 0, False)",
+    "out = torch._fft_r2c(torch.ones(3, 4), [0, 5, 1], 0, False, out=torch.zeros(0, dtype=torch.complex64))",
+    "out = torch._fft_r2c(torch.ones(2, 3, dtype=torch.float16), [4, 0], 0, True)",
+    "out = torch._fft_r2c(torch.ones(3, dtype=torch.bfloat16), [0], 0, True)",
+    "out = torch._fft_r2c(torch.ones(3, dtype=torch.int64), [5], 0, False)",
+    "out = torch._fft_r2c(torch.arange(3.) + 1j, [0], 0, False)",
+    "out = torch._fft_c2c(torch.ones(3), [0], 0, True)",
+    "out = torch._fft_c2r(torch.ones(3, dtype=torch.int32), [7], 0, 4)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
