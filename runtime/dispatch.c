@@ -398,6 +398,29 @@ static const char *const MIXING_OK[] = {
 
 static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n);
 
+/* Note [Meta out= through a Python meta]: an out= overload whose upstream C++ converts self and
+ * calls another out= overload (TN_OPF_OUT_COPY_DEVICES, codegen/model.py OUT_THROUGH_PY_META:
+ * log_softmax.int_out calls _log_softmax.out) reaches, on the meta device, that overload's Python
+ * meta function, whose out_wrapper first compares self's device with out's: different devices
+ * raise its copy error before the function checks its dim or dtypes. -1 with that error. */
+static int
+check_copy_devices(const tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    if (s->nparams < 1 || args[0].tag != TN_V_TENSOR)
+        return 0;
+    int from = TN_T(args[0].u.t)->device;
+    for (int i = 0; i < s->nparams; i++) {
+        if (!s->params[i].is_out || args[i].tag != TN_V_TENSOR || TN_T(args[i].u.t)->device == from)
+            continue;
+        int to = TN_T(args[i].u.t)->device;
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempting to copy from device %s to device %s, but cross-device copies are not allowed!",
+                     from == TN_DEVICE_META ? "meta" : "cpu", to == TN_DEVICE_META ? "meta" : "cpu");
+        return -1;
+    }
+    return 0;
+}
+
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
 {
@@ -638,6 +661,8 @@ tn_dispatch(tn_op *op, tn_value *args)
         PyObject *cia = py_kernel(op, "CompositeImplicitAutograd");
         if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
             return refuse_no_kernel(op, device);
+        if ((op->flags & TN_OPF_OUT_COPY_DEVICES) && check_copy_devices(op, s, args) < 0)
+            return NULL;
         if (check_mixed_devices(op, s, args, s->nparams) < 0)
             return NULL;
         if (op->kernel && op->meta_ok) {

@@ -30,6 +30,7 @@ enum {
     TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place / out= whose upstream kernel writes an overlapping self / out unchecked */
     TN_OPF_OUT_STRUCTURED = 1 << 14,   /* structured out=: a resized out takes the meta function's strides */
     TN_OPF_ITER_ALIAS = 1 << 15,       /* out= or in-place alias of a pointwise op (multiply.out is mul.out, fix_ is trunc_): its TensorIterator checks */
+    TN_OPF_OUT_COPY_DEVICES = 1 << 16, /* out= reaching a Python meta's out_wrapper: self and out share a device, checked first (Note [Meta out= through a Python meta]) */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

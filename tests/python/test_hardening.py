@@ -1361,6 +1361,16 @@ FUZZ_CLASSES = [
     "out = torch._fft_r2c(torch.arange(3.) + 1j, [0], 0, False)",
     "out = torch._fft_c2c(torch.ones(3), [0], 0, True)",
     "out = torch._fft_c2r(torch.ones(3, dtype=torch.int32), [7], 0, 4)",
+    # softmax/log_softmax(out=) hand self to _softmax.out/_log_softmax.out, whose Python meta's
+    # out_wrapper refuses self and out on different devices before any check (Note [Meta out=
+    # through a Python meta]); was the dim's IndexError, or our refusal of a CPU out
+    "a0 = torch.tensor(([0, 0, 200, 3, 3, 0, 2, 5, 7, 0, 5, 1] * 2)[:24], dtype=torch.uint8).reshape((4, 3, 2)); "
+    "a1 = torch.empty((4, 3, 2), dtype=torch.uint8, device='meta'); r = torch.log_softmax(a0, 100, torch.bool, out=a1); "
+    "out = (r, a1, r is a1)",
+    "out = torch.log_softmax(torch.tensor(1.), 9, out=torch.empty((), device='meta'))",
+    "out = torch.log_softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
+    "out = torch.softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
+    "out = torch.softmax(torch.ones(3, 4), 9, torch.float64, out=torch.empty(3, 4, device='meta'))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
