@@ -113,6 +113,37 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
     return (PyObject *)out;
 }
 
+/* Note [BLAS scalars]: upstream's addmm and baddbmm kernels, once the shapes are checked: an
+ * empty result needs nothing; with no contraction (K == 0) the result is self * beta by mul_
+ * when beta (as a complex number) is not 0, alpha unread, and mul_ refuses a floating beta on an
+ * integer result or a complex one on a real result ("result type Float can't be cast to the
+ * desired output type Char"); otherwise gemm takes beta and alpha converted, checked, to
+ * opmath_t (float for float16 and bfloat16: "value cannot be converted to type float without
+ * overflow" for 1e300, an imaginary part, or NaN into an integer). -1 with the error set. */
+static int
+check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, const tn_value *alpha)
+{
+    if (numel == 0)
+        return 0;
+    if (k == 0) {
+        if (tn_scalar_to_double(beta) == 0.0 && !(beta->tag == TN_V_COMPLEX && beta->im != 0))
+            return 0;
+        const char *promoted = NULL;
+        if (beta->tag == TN_V_COMPLEX && !tn_dtype_is_complex(dtype))
+            promoted = dtype == TN_DTYPE_F16 ? "ComplexHalf" : dtype == TN_DTYPE_F64 ? "ComplexDouble" : "ComplexFloat";
+        else if (beta->tag == TN_V_DOUBLE && tn_dtype_is_integral(dtype, true))
+            promoted = "Float";
+        if (promoted) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s", promoted,
+                         tn_dtype_legacy_name(dtype));
+            return -1;
+        }
+        return 0;
+    }
+    int opmath = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : dtype;
+    return tn_check_scalar_fits(beta, opmath) < 0 || tn_check_scalar_fits(alpha, opmath) < 0 ? -1 : 0;
+}
+
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
 PyObject *
 tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2,
@@ -141,7 +172,11 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
     TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta)
         return (PyObject *)out;
-    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    if (check_blas_scalars(mat1->dtype, out->numel, mat1->sizes[1], beta, alpha) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    double b = tn_scalar_to_double(beta), a = mat1->sizes[1] == 0 ? 0.0 : tn_scalar_to_double(alpha);
     if (b != 0.0) {
         expanded = tn_op_expand(overload, self, s, false);
         if (!expanded || tn_copy_into(overload, out, TN_T(expanded)) < 0) {
@@ -210,7 +245,11 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out)
         goto fail_expanded;
-    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    if (!meta && check_blas_scalars(batch1->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
+        Py_DECREF((PyObject *)out);
+        goto fail_expanded;
+    }
+    double b = tn_scalar_to_double(beta), a = batch1->sizes[2] == 0 ? 0.0 : tn_scalar_to_double(alpha);
     if (b != 0.0 && !meta && tn_copy_into(overload, out, TN_T(expanded)) < 0) {
         Py_DECREF((PyObject *)out);
         goto fail_expanded;
@@ -218,23 +257,6 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
-    /* upstream's baddbmm kernel converts beta and alpha to the integer scalar_t, checked
-     * (beta=inf: "value cannot be converted to type int64_t without overflow"), once it has
-     * elements to compute and a contraction to compute them from */
-    /* with no contraction it multiplies the result in place by beta instead (mul_), which
-     * refuses a floating or complex beta on an integer result */
-    if (out->numel > 0 && batch1->sizes[2] == 0 && tn_dtype_is_integral(batch1->dtype, true) && b != 0.0 &&
-        (beta->tag == TN_V_DOUBLE || beta->tag == TN_V_COMPLEX)) {
-        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                     beta->tag == TN_V_DOUBLE ? "Float" : "ComplexFloat", tn_dtype_legacy_name(batch1->dtype));
-        Py_DECREF((PyObject *)out);
-        return NULL;
-    }
-    if (out->numel > 0 && batch1->sizes[2] > 0 && tn_dtype_is_integral(batch1->dtype, true) &&
-        (tn_check_scalar_fits(beta, batch1->dtype) < 0 || tn_check_scalar_fits(alpha, batch1->dtype) < 0)) {
-        Py_DECREF((PyObject *)out);
-        return NULL;
-    }
     if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
         batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],

@@ -1216,7 +1216,7 @@ PyObject *
 tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max)
 {
     if (bins <= 0) {
-        PyErr_Format(PyExc_RuntimeError, "torch.histogramdd(): bins must be > 0, but got %lld for dimension 0",
+        PyErr_Format(PyExc_RuntimeError, "torch.histogram(): bins must be > 0, but got %lld for dimension 0",
                      (long long)bins);
         return NULL;
     }
@@ -1240,6 +1240,10 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         PyErr_SetString(PyExc_RuntimeError, "torch.histc: max must be larger than min");
         return NULL;
     }
+    /* upstream's linspace_out of the edges converts them to the input dtype, checked */
+    tn_value edge_lo = {.tag = TN_V_DOUBLE, .u.d = lo}, edge_hi = {.tag = TN_V_DOUBLE, .u.d = hi};
+    if (tn_check_scalar_fits(&edge_lo, self->dtype) < 0 || tn_check_scalar_fits(&edge_hi, self->dtype) < 0)
+        return NULL;
     if (self->dtype == TN_DTYPE_F32) {  /* the edges are float32 values */
         lo = (float)lo;
         hi = (float)hi;

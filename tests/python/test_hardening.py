@@ -1371,6 +1371,24 @@ FUZZ_CLASSES = [
     "out = torch.log_softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
     "out = torch.softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
     "out = torch.softmax(torch.ones(3, 4), 9, torch.float64, out=torch.empty(3, 4, device='meta'))",
+    # addmm/baddbmm: with no contraction, self * beta by mul_ (a float beta on an integer result, a
+    # complex one on a real result refused; alpha unread); else beta and alpha converted, checked,
+    # to opmath_t (Note [BLAS scalars]); were computed
+    "a0 = torch.tensor([-8, -128, 127, 0, 0, 5, -1, 2, 5], dtype=torch.int8).reshape((3, 3)); "
+    "a1 = torch.tensor([2, 127, 1, 127, 7, -1, 0, -3, -3], dtype=torch.int8).reshape((3, 3)); "
+    "out = torch.ops.aten.addmm.default(a0, a1, a1, beta=-0.5, alpha=float('inf'))",
+    "out = torch.addmm(torch.ones(3, 3, dtype=torch.int8), torch.ones(3, 0, dtype=torch.int8), "
+    "torch.ones(0, 3, dtype=torch.int8), beta=0.5)",
+    "out = torch.addmm(torch.ones(3, 3), torch.ones(3, 3), torch.ones(3, 3), beta=1j)",
+    "out = torch.addmm(torch.ones(3, 3, dtype=torch.float16), torch.ones(3, 0, dtype=torch.float16), "
+    "torch.ones(0, 3, dtype=torch.float16), alpha=1e300)",
+    "out = torch.baddbmm(torch.ones(2, 3, 3, dtype=torch.bfloat16), torch.ones(2, 3, 3, dtype=torch.bfloat16), "
+    "torch.ones(2, 3, 3, dtype=torch.bfloat16), alpha=1e300)",
+    "out = torch.baddbmm(torch.ones(2, 3, 3), torch.ones(2, 3, 0), torch.ones(2, 0, 3), beta=1j)",
+    # histc's edges are converted, checked, to the input dtype (upstream's linspace_out)
+    "a0 = torch.tensor([-2.0, float('-inf'), float('inf'), -0.0], dtype=torch.float32).reshape((4,)); "
+    "out = torch.ops.aten.histc.default(a0, 2, max=1e300)",
+    "out = torch.histc(torch.ones(0), 2, min=-1e300)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
