@@ -1389,6 +1389,17 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([-2.0, float('-inf'), float('inf'), -0.0], dtype=torch.float32).reshape((4,)); "
     "out = torch.ops.aten.histc.default(a0, 2, max=1e300)",
     "out = torch.histc(torch.ones(0), 2, min=-1e300)",
+    # CompositeImplicitAutograd out= overloads that decompose into a checked out= (concatenate.out
+    # -> cat.out, nanmean.out -> nansum.out): an input requiring grad is refused (CIA_OUT_CHECKED)
+    "a0 = torch.tensor([1e-30], dtype=torch.float32).reshape(()).requires_grad_(); a1 = torch.zeros(1, 4, 3); "
+    "r = torch.nanmean(a0, [], keepdim=False, dtype=None, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.ones(2, 2, 1); a1 = torch.ones(2, 2, 1).requires_grad_(); a2 = torch.zeros(2, 2, 2, dtype=torch.bfloat16); "
+    "r = torch.concatenate([a0, a1], dim=2, out=a2); out = (r, a2, r is a2)",
+    "out = torch.concat([torch.ones(2).requires_grad_()], out=torch.zeros(2))",
+    "out = torch.take_along_dim(torch.ones(3).requires_grad_(), torch.tensor([0]), out=torch.zeros(1))",
+    "out = torch.special.logsumexp(torch.ones(3).requires_grad_(), 0, out=torch.zeros(()))",
+    "out = torch.special.polygamma(1, torch.ones(3).requires_grad_(), out=torch.zeros(3))",
+    "out = torch._C._nn.nll_loss(torch.ones(2, 3).requires_grad_(), torch.tensor([0, 1]), out=torch.zeros(()))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
