@@ -1400,6 +1400,11 @@ FUZZ_CLASSES = [
     "out = torch.special.logsumexp(torch.ones(3).requires_grad_(), 0, out=torch.zeros(()))",
     "out = torch.special.polygamma(1, torch.ones(3).requires_grad_(), out=torch.zeros(3))",
     "out = torch._C._nn.nll_loss(torch.ones(2, 3).requires_grad_(), torch.tensor([0, 1]), out=torch.zeros(()))",
+    # Tensor.set_'s binding: a None storage_offset or size matches no signature (TypeError); a
+    # None passed was taken for an argument not given
+    "out = torch.zeros(1, 4, 1).set_(torch.ones(5).untyped_storage(), None)",
+    "a0 = torch.empty((4,), dtype=torch.bool, device='meta'); out = a0.set_(torch.zeros(2, 3, 2, dtype=torch.bool), None)",
+    "out = torch.zeros(2).set_(torch.ones(5).untyped_storage(), 0, None)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
