@@ -484,6 +484,18 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     memcpy(shape, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
     shape[input->ndim - 1] = out_f;
     int meta = any_meta(input, weight) || (bias && bias->device == TN_DEVICE_META);
+    if (bias && !meta) {
+        /* upstream's fused path is addmm(bias, input as rows, weight.t()), whose CPU kernel expands
+         * bias to [rows, out_features] first, for an empty result too */
+        int64_t rows = 1;
+        for (int i = 0; i < input->ndim - 1; i++)
+            rows *= input->sizes[i];
+        int64_t s2[2] = {rows, out_f};
+        PyObject *ob = tn_op_expand(overload, bias, (tn_ints){s2, 2, false}, false);
+        if (!ob)
+            return NULL;
+        Py_DECREF(ob);
+    }
     TensorObject *out = tn_tensor_empty(input->ndim, shape, input->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;

@@ -1405,6 +1405,11 @@ FUZZ_CLASSES = [
     "out = torch.zeros(1, 4, 1).set_(torch.ones(5).untyped_storage(), None)",
     "a0 = torch.empty((4,), dtype=torch.bool, device='meta'); out = a0.set_(torch.zeros(2, 3, 2, dtype=torch.bool), None)",
     "out = torch.zeros(2).set_(torch.ones(5).untyped_storage(), 0, None)",
+    # linear's fused path is addmm, whose CPU kernel expands bias to [rows, out_features] before
+    # anything, an empty result too (was skipped for an empty one)
+    "a0 = torch.tensor([0.0]); a1 = torch.tensor([]).reshape((0, 1)).expand((0, 1)); "
+    "a2 = torch.tensor([]).reshape((1, 0)).transpose(-1, -2); out = F.linear(a0, a1, a2)",
+    "out = F.linear(torch.zeros(2, 0, 1), torch.zeros(2, 1), torch.zeros(3))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
