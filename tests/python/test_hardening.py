@@ -1410,6 +1410,10 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([0.0]); a1 = torch.tensor([]).reshape((0, 1)).expand((0, 1)); "
     "a2 = torch.tensor([]).reshape((1, 0)).transpose(-1, -2); out = F.linear(a0, a1, a2)",
     "out = F.linear(torch.zeros(2, 0, 1), torch.zeros(2, 1), torch.zeros(3))",
+    # cumprod_backward's O(n^2) path copies each slice into grad_input.select(dim, k): copy_'s
+    # broadcast rule (a grad with more dims was stacked into a bigger result)
+    "a0 = torch.ones(3, 2, 4, dtype=torch.bfloat16); a1 = torch.tensor([-1, 300, -3, 300, -8, 0, 0, -8]).reshape((2, 4)); "
+    "out = torch.ops.aten.cumprod_backward.default(a0, a1, -2, torch.ones(3, 2, 4, dtype=torch.bfloat16))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
