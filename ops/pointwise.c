@@ -1856,9 +1856,23 @@ tn_op_resolve_neg(const tn_op *overload, TensorObject *self)
 
 /* the conjugate's values in a new tensor with no conj bit (upstream: of a conjugated tensor,
  * the clone of its conj(), i.e. its stored values) */
+/* upstream's conj kernel dispatches every dtype but the barebones unsigned ones, whatever the
+ * tensor's size (a meta tensor reaches no kernel) */
+static int
+check_conj_kernel_dtype(const TensorObject *self)
+{
+    if (self->device == TN_DEVICE_META ||
+        (self->dtype != TN_DTYPE_U16 && self->dtype != TN_DTYPE_U32 && self->dtype != TN_DTYPE_U64))
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError, "\"conj_cpu\" not implemented for '%s'", tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
 PyObject *
 tn_op__conj_physical(const tn_op *overload, TensorObject *self)
 {
+    if (check_conj_kernel_dtype(self) < 0)
+        return NULL;
     if (!tn_dtype_is_complex(self->dtype))
         return (PyObject *)tn_tensor_resolve_bits(self);
     PyObject *flipped = bit_view(self, 1, 0);
@@ -2270,6 +2284,11 @@ tn_out_check_conj_physical(tn_out_call *c)
 {
     if (c->kind == TN_OPK_INPLACE && c->args[0].tag == TN_V_TENSOR && !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
         return inplace_identity(c);
+    /* out= runs the kernel (the functional of a real tensor returns it): its dtype dispatch,
+     * after the TensorIterator's same-dtype check (left to the shared rules) */
+    if (c->kind == TN_OPK_OUT && c->dst && c->args[0].tag == TN_V_TENSOR && c->dst->device != TN_DEVICE_META &&
+        c->dst->dtype == TN_T(c->args[0].u.t)->dtype)
+        return check_conj_kernel_dtype(TN_T(c->args[0].u.t)) < 0 ? -1 : 0;
     return 0;
 }
 

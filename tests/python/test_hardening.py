@@ -1414,6 +1414,10 @@ FUZZ_CLASSES = [
     # broadcast rule (a grad with more dims was stacked into a bigger result)
     "a0 = torch.ones(3, 2, 4, dtype=torch.bfloat16); a1 = torch.tensor([-1, 300, -3, 300, -8, 0, 0, -8]).reshape((2, 4)); "
     "out = torch.ops.aten.cumprod_backward.default(a0, a1, -2, torch.ones(3, 2, 4, dtype=torch.bfloat16))",
+    # upstream's conj kernel has no uint16/32/64 (_conj_physical and conj_physical(out=) reach it)
+    "a0 = torch.tensor([9, 9, 7, 5, 5, 1], dtype=torch.uint16)[..., ::2]; out = torch._conj_physical(a0)",
+    "out = torch.conj_physical(torch.zeros(0, dtype=torch.uint64), out=torch.zeros(0, dtype=torch.uint64))",
+    "out = torch.conj_physical(torch.zeros(3, dtype=torch.uint32), out=torch.zeros(3))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
