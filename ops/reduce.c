@@ -302,15 +302,39 @@ tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepd
     return d < 0 ? NULL : reduce(overload, TN_RED_NANMEAN, self, dim, keepdim, d, 0);
 }
 
+/* amax/amin's meta function runs zero_numel_check_dims before the reduction's dim checks: for an
+ * empty self, each given dim in order is wrapped and must have a non-zero size (IndexError),
+ * before a repeated dim is refused */
+static int
+zero_numel_check_dims(const TensorObject *self, tn_ints dim, const char *name)
+{
+    if (self->numel != 0 || dim.none)
+        return 0;
+    for (Py_ssize_t i = 0; i < dim.n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dim.v[i], self->ndim, &d) < 0)
+            return -1;
+        if (self->ndim > 0 && self->sizes[d] == 0) {
+            PyErr_Format(PyExc_IndexError, "%s: Expected reduction dim %lld to have non-zero size.", name, (long long)d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_amax(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (zero_numel_check_dims(self, dim, "amax()") < 0)
+        return NULL;
     return reduce(overload, TN_RED_AMAX, self, dim, keepdim, self->dtype, 0);
 }
 
 PyObject *
 tn_op_amin(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (zero_numel_check_dims(self, dim, "amin()") < 0)
+        return NULL;
     return reduce(overload, TN_RED_AMIN, self, dim, keepdim, self->dtype, 0);
 }
 

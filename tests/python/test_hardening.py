@@ -1418,6 +1418,11 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([9, 9, 7, 5, 5, 1], dtype=torch.uint16)[..., ::2]; out = torch._conj_physical(a0)",
     "out = torch.conj_physical(torch.zeros(0, dtype=torch.uint64), out=torch.zeros(0, dtype=torch.uint64))",
     "out = torch.conj_physical(torch.zeros(3, dtype=torch.uint32), out=torch.zeros(3))",
+    # amax/amin's meta runs zero_numel_check_dims (each dim wrapped, then non-zero size: IndexError)
+    # before the reduction's repeated-dim check
+    "a0 = torch.tensor([-1.25], dtype=torch.float64).reshape((1, 1)).expand((0, 3)); "
+    "out = torch.ops.aten.amin.default(a0, dim=[0, 0], keepdim=True)",
+    "out = torch.amax(torch.zeros(0, 3), [1, 0, 0], out=torch.zeros(3))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
