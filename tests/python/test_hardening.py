@@ -1423,6 +1423,8 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([-1.25], dtype=torch.float64).reshape((1, 1)).expand((0, 3)); "
     "out = torch.ops.aten.amin.default(a0, dim=[0, 0], keepdim=True)",
     "out = torch.amax(torch.zeros(0, 3), [1, 0, 0], out=torch.zeros(3))",
+    # nll_loss_forward's kernel: its dtype dispatch (NotImplementedError) before weight's dtype
+    "out = torch.ops.aten.nll_loss_forward.default(torch.tensor([-8]), torch.tensor(5), torch.tensor([True]), 2, 1)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
