@@ -1425,6 +1425,10 @@ FUZZ_CLASSES = [
     "out = torch.amax(torch.zeros(0, 3), [1, 0, 0], out=torch.zeros(3))",
     # nll_loss_forward's kernel: its dtype dispatch (NotImplementedError) before weight's dtype
     "out = torch.ops.aten.nll_loss_forward.default(torch.tensor([-8]), torch.tensor(5), torch.tensor([True]), 2, 1)",
+    # layer_norm_cpu's mixed-dtype check comes first: parameters float, then input float16/bfloat16
+    "a0 = torch.tensor([2, 5], dtype=torch.uint8)[..., ::2]; "
+    "out = torch.ops.aten.layer_norm.default(a0, [1], bias=torch.tensor([-2.0]), eps=2.0)",
+    "out = torch.ops.aten.native_layer_norm.default(torch.zeros(0, 2, dtype=torch.uint8), [2], None, torch.ones(2), 1e-5)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
