@@ -2207,14 +2207,14 @@ complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, co
                      tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
         return NULL;
     }
-    if (re->dtype == TN_DTYPE_F16) {
-        tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
-        return NULL;
-    }
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(re->ndim, re->sizes, im->ndim, im->sizes, &nd, shape) < 0)
         return NULL;
+    if (re->dtype == TN_DTYPE_F16) {  /* after the iterator's shapes, as upstream's kernel */
+        tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
+        return NULL;
+    }
     int cd = re->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
     int device = re->device == TN_DEVICE_META || im->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_geom ins[2] = {tn_geom_of(la), tn_geom_of(lb)};
@@ -2246,6 +2246,11 @@ PyObject *
 tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle)
 {
     if (abs->dtype == TN_DTYPE_F16 && angle->dtype == TN_DTYPE_F16) {
+        /* the kernel's dtype dispatch, after the iterator's shapes */
+        int nd;
+        int64_t shape[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(abs->ndim, abs->sizes, angle->ndim, angle->sizes, &nd, shape) < 0)
+            return NULL;
         PyErr_SetString(PyExc_NotImplementedError, "\"polar_cpu\" not implemented for 'Half'");
         return NULL;
     }

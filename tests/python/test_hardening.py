@@ -1429,6 +1429,9 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([2, 5], dtype=torch.uint8)[..., ::2]; "
     "out = torch.ops.aten.layer_norm.default(a0, [1], bias=torch.tensor([-2.0]), eps=2.0)",
     "out = torch.ops.aten.native_layer_norm.default(torch.zeros(0, 2, dtype=torch.uint8), [2], None, torch.ones(2), 1e-5)",
+    # polar/complex: the iterator's broadcast before the float16 kernel's refusal
+    "out = torch.polar(torch.ones(1, 2, 2, dtype=torch.float16), torch.ones(2, 1, 3, 2, dtype=torch.float16))",
+    "out = torch.complex(torch.ones(2, dtype=torch.float16), torch.ones(3, dtype=torch.float16))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
