@@ -1432,6 +1432,11 @@ FUZZ_CLASSES = [
     # polar/complex: the iterator's broadcast before the float16 kernel's refusal
     "out = torch.polar(torch.ones(1, 2, 2, dtype=torch.float16), torch.ones(2, 1, 3, 2, dtype=torch.float16))",
     "out = torch.complex(torch.ones(2, dtype=torch.float16), torch.ones(3, dtype=torch.float16))",
+    # _foreach_ in-place ops check every self (a leaf requiring grad) before the kernel runs on any
+    "a0 = torch.ones(3, 4, dtype=torch.int16); a1 = torch.ones(3, 4, dtype=torch.bfloat16); "
+    "a2 = torch.empty((3, 3, 4), dtype=torch.float64, device='meta').requires_grad_(); "
+    "out = torch._foreach_clamp_max_([a0, a1, a2], (1+2j))",
+    "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.int16), torch.ones(3).requires_grad_()], 1j)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
