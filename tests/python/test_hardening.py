@@ -1437,6 +1437,11 @@ FUZZ_CLASSES = [
     "a2 = torch.empty((3, 3, 4), dtype=torch.float64, device='meta').requires_grad_(); "
     "out = torch._foreach_clamp_max_([a0, a1, a2], (1+2j))",
     "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.int16), torch.ones(3).requires_grad_()], 1j)",
+    # Tensor.to(memory_format=channels_last): _to_copy allocates in that format (its rank check)
+    # before the copy out of a meta tensor is refused
+    "a0 = torch.empty((3,), dtype=torch.int64, device='meta'); out = a0.to(torch.ones(3, 4, 2, 2, dtype=torch.int64), "
+    "memory_format=torch.channels_last)",
+    "out = torch.empty(3, device='meta').to('cpu', memory_format=torch.channels_last_3d)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
