@@ -1446,6 +1446,30 @@ out_dtype_is_self(const tn_out_call *c)
            c->dst->dtype == TN_T(c->args[0].u.t)->dtype;
 }
 
+/* max(out=) / min(out=) of the whole tensor: upstream's unary_out checks canCast, then writes
+ * the value with a checked conversion to out's dtype (through float for float16 and bfloat16):
+ * a maximum of 300 into an int8 out overflows. The rest is the shared rules' (0). */
+int
+tn_out_check_max_min(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device == TN_DEVICE_META || c->fs->nparams != 1 ||
+        c->fargs[0].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *self = TN_T(c->fargs[0].u.t);
+    if (self->numel == 0 || self->device == TN_DEVICE_META || !tn_can_cast(self->dtype, c->dst->dtype))
+        return 0;
+    PyObject *r = tn_call(c->f->id, c->fargs);
+    if (!r)
+        return -1;
+    tn_value v;
+    int rc = tn_tensor_item_value(TN_T(r), &v);
+    Py_DECREF(r);
+    if (rc < 0)
+        return -1;
+    int d = c->dst->dtype == TN_DTYPE_F16 || c->dst->dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : c->dst->dtype;
+    return tn_check_scalar_fits(&v, d) < 0 ? -1 : 0;
+}
+
 int
 tn_out_check_amax_amin(tn_out_call *c)
 {

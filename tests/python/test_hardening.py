@@ -1442,6 +1442,12 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((3,), dtype=torch.int64, device='meta'); out = a0.to(torch.ones(3, 4, 2, 2, dtype=torch.int64), "
     "memory_format=torch.channels_last)",
     "out = torch.empty(3, device='meta').to('cpu', memory_format=torch.channels_last_3d)",
+    # max/min(out=) of the whole tensor write the value with a checked conversion to out's dtype
+    "a0 = torch.tensor([300, -1], dtype=torch.int32); a1 = torch.tensor([-3, -3, 1], dtype=torch.int8)[1:]; "
+    "r = torch.max(a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.min(torch.tensor([-70000]), out=torch.zeros((), dtype=torch.int16))",
+    "out = torch.max(torch.tensor([1e300], dtype=torch.float64), out=torch.zeros(()))",
+    "out = torch.max(torch.tensor([70000]), out=torch.zeros((), dtype=torch.float16))",  # neighbour: through float
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
