@@ -1448,6 +1448,8 @@ FUZZ_CLASSES = [
     "out = torch.min(torch.tensor([-70000]), out=torch.zeros((), dtype=torch.int16))",
     "out = torch.max(torch.tensor([1e300], dtype=torch.float64), out=torch.zeros(()))",
     "out = torch.max(torch.tensor([70000]), out=torch.zeros((), dtype=torch.float16))",  # neighbour: through float
+    # take_along_dim with a dim of 0-dim tensors: _take_along_dim_helper reads indices.size(dim)
+    "out = torch.tensor(7).take_along_dim(torch.tensor(-3), -1)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
