@@ -169,6 +169,10 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
 OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out"}
+# Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
+# TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
+# writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
+ITER_OUT_UNTAGGED = {"floor_divide.out"}
 # Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError);
 # pow.Scalar_out's meta takes out's dtype and its kernel redispatches to pow.Tensor_Tensor_out
 # (a TensorIterator: can_cast), or fills 1 when the base is 1.
@@ -301,6 +305,7 @@ class Model:
         pointwise_names = {str(f.func.name) for f in self.natives if "pointwise" in f.tags}
         iter_aliases = {str(f.func.name) for f in self.natives
                         if f.func.kind().name in ("out", "inplace") and alias_target(f.func.name) in pointwise_names}
+        iter_aliases |= ITER_OUT_UNTAGGED
         ops = []
         delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:

@@ -1519,7 +1519,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"floor_divide", "", "aten::floor_divide(Tensor self, Tensor other) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1, -1},
     {"floor_divide", "Scalar", "aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1, -1},
     {"floor_divide", "Scalar_out", "aten::floor_divide.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_generated | TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_floor_divide__Scalar, -1},
-    {"floor_divide", "out", "aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_floor_divide, -1},
+    {"floor_divide", "out", "aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_ITER_ALIAS, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_floor_divide, -1},
     {"floor_divide_", "Scalar", "aten::floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pt2_compliant_tag, TN_OP_floor_divide__Scalar, -1},
     {"floor_divide_", "Tensor", "aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pt2_compliant_tag, TN_OP_floor_divide, -1},
     {"fmax", "", "aten::fmax(Tensor self, Tensor other) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1, -1},

@@ -379,7 +379,8 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
 
 /* Note [Meta of a CIA alias]: an alias upstream writes as a CompositeImplicitAutograd call of the
  * op it names (subtract_ -> sub_, true_divide -> div, clip -> clamp: codegen's OUT_ALIASES, the
- * same overload with the same arguments) reaches the meta device as that op, whose meta function
+ * same overload with the same arguments) runs as that op under autograd (the target records and
+ * checks: true_divide_ of an expanded self refuses its overlap) and reaches the meta device as that op, whose meta function
  * (often torch's Python one, which checks no devices) decides; ours would otherwise run the
  * alias's own kernel or functional sibling with their checks (a CPU other of a meta sub_ is fine
  * upstream, refused by the mixed-device check of subtract). */
@@ -635,10 +636,11 @@ tn_dispatch(tn_op *op, tn_value *args)
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;
-    /* autograd sits above every other key (Note [Autograd at the door]) */
+    /* autograd sits above every other key (Note [Autograd at the door]); a CIA alias decomposes
+     * into the op it names before autograd sees it (Note [Meta of a CIA alias]) */
     if (TN_UNLIKELY(op->ag_record != NULL) && !tn_tls.grad_disabled && !tn_tls.below_autograd &&
         tn_args_require_grad(args, s->nparams))
-        return op->ag_record(op, args);
+        return op->cia_alias >= 0 ? tn_dispatch(tn_op_by_id(op->cia_alias), args) : op->ag_record(op, args);
     if (TN_UNLIKELY(tn_torch_dispatch_active()))
         return dispatch_to_python_mode(op, args);
     int device = dispatch_device(op, args, s->nparams);

@@ -1450,6 +1450,16 @@ FUZZ_CLASSES = [
     "out = torch.max(torch.tensor([70000]), out=torch.zeros((), dtype=torch.float16))",  # neighbour: through float
     # take_along_dim with a dim of 0-dim tensors: _take_along_dim_helper reads indices.size(dim)
     "out = torch.tensor(7).take_along_dim(torch.tensor(-3), -1)",
+    # a CIA alias runs as the op it names under autograd too (true_divide_ -> div_: its overlap and
+    # in-place shape checks; divide_/multiply_/subtract_ were refused with an input requiring grad)
+    "a0 = torch.tensor(-0.0); a1 = torch.tensor([-2.0, 2.0, -1.25, -0.0]).reshape((4, 1)).requires_grad_(); "
+    "out = a0.unsqueeze(0).expand(2, *a0.shape).true_divide_(a1)",
+    "out = torch.zeros(2).multiply_(torch.ones(4, 1).requires_grad_())",
+    "x = torch.tensor([1., -2., 3.], requires_grad=True); y = (x * 1).subtract_(x, alpha=2); "
+    "out = (y, torch.autograd.grad(y.sum(), x)[0])",
+    # floor_divide(out=) is a TensorIterator without the pointwise tag: an out with internal overlap
+    "a0 = torch.tensor([2, 1]).reshape((1, 2)); a1 = torch.zeros(3, 1, 1, 1).expand((3, 4, 3, 4)); "
+    "r = torch.floor_divide(a0, float('nan'), out=a1); out = (r, a1, r is a1)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
