@@ -350,10 +350,17 @@ sub_kind(const tn_value *alpha)
     return alpha && alpha->tag == TN_V_INT && alpha->u.i == INT64_MIN ? TN_BIN_ADD : TN_BIN_SUB;
 }
 
+/* ... whose sub_check still refuses a bool operand (binary_into checks it for TN_BIN_SUB only) */
+static int
+check_sub_via_add(const tn_value *alpha, int a, int b)
+{
+    return sub_kind(alpha) == TN_BIN_ADD ? check_sub_bool(a, b) : 0;
+}
+
 PyObject *
 tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, self, other, NULL) < 0)
+    if (check_sub_via_add(alpha, self->dtype, other->dtype) < 0 || check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha);
 }
@@ -361,7 +368,7 @@ tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other
 PyObject *
 tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, self, NULL, other) < 0)
+    if (check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 || check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha);
 }
@@ -370,7 +377,7 @@ tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
 PyObject *
 tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, other, self, NULL) < 0)
+    if (check_sub_via_add(alpha, other->dtype, self->dtype) < 0 || check_alpha(alpha, other, self, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, other, self, NULL, alpha);
 }
@@ -382,7 +389,8 @@ tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
     if (!o)
         return NULL;
     o->wrapped_number = 1;
-    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
+    PyObject *r = check_sub_via_add(alpha, o->dtype, self->dtype) < 0 || check_alpha(alpha, o, self, NULL) < 0
+                      ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
                               self, NULL, alpha);
     Py_DECREF(o);
     return r;
@@ -1237,7 +1245,8 @@ tn_op_add___Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
 PyObject *
 tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_inplace(self, other, NULL) < 0 || check_alpha(alpha, self, other, NULL) < 0)
+    if (check_inplace(self, other, NULL) < 0 || check_sub_via_add(alpha, self->dtype, other->dtype) < 0 ||
+        check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha));
 }
@@ -1245,7 +1254,8 @@ tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 PyObject *
 tn_op_sub___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_inplace(self, NULL, NULL) < 0 || check_alpha(alpha, self, NULL, other) < 0)
+    if (check_inplace(self, NULL, NULL) < 0 || check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 ||
+        check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha));
 }

@@ -1460,6 +1460,9 @@ FUZZ_CLASSES = [
     # floor_divide(out=) is a TensorIterator without the pointwise tag: an out with internal overlap
     "a0 = torch.tensor([2, 1]).reshape((1, 2)); a1 = torch.zeros(3, 1, 1, 1).expand((3, 4, 3, 4)); "
     "r = torch.floor_divide(a0, float('nan'), out=a1); out = (r, a1, r is a1)",
+    # sub/rsub with alpha=-2**63 (computed as an add) still refuse a bool operand (sub_check)
+    "out = torch.ops.aten.rsub.Scalar(torch.ones(2, 1, 4, 4, dtype=torch.float64), False, -2**63)",
+    "out = torch.ones(3).sub_(torch.tensor([True]), alpha=-2**63)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
