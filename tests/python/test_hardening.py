@@ -1463,6 +1463,10 @@ FUZZ_CLASSES = [
     # sub/rsub with alpha=-2**63 (computed as an add) still refuse a bool operand (sub_check)
     "out = torch.ops.aten.rsub.Scalar(torch.ones(2, 1, 4, 4, dtype=torch.float64), False, -2**63)",
     "out = torch.ones(3).sub_(torch.tensor([True]), alpha=-2**63)",
+    # mse_loss_backward's kernel converts norm (2 / numel for 'mean') to the dtype, checked: an
+    # empty integer input overflows
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-1000, 300, -1000, 7]).reshape((4, 1)), "
+    "torch.tensor([], dtype=torch.int64).reshape((1, 0)), torch.tensor(2), 1)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
