@@ -1467,6 +1467,10 @@ FUZZ_CLASSES = [
     # empty integer input overflows
     "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-1000, 300, -1000, 7]).reshape((4, 1)), "
     "torch.tensor([], dtype=torch.int64).reshape((1, 0)), torch.tensor(2), 1)",
+    # scatter_reduce's kernel dispatch (mean has no bool kernel) comes before its index bounds
+    "a0 = torch.zeros(6, dtype=torch.bool)[..., ::2]; "
+    "out = a0.scatter_reduce(0, torch.tensor([5, 7, -1000]), torch.zeros(3, dtype=torch.bool), 'mean')",
+    "out = torch.zeros(3, dtype=torch.bool).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.ones(3, dtype=torch.bool), 'mean')",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
