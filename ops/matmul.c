@@ -84,6 +84,29 @@ tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
     return (PyObject *)out;
 }
 
+/* bmm / baddbmm's kernel on a non-empty product with a contraction: its dtype dispatch (no bool
+ * or barebones unsigned kernel: NotImplementedError), then batch2's data_ptr in batch1's dtype
+ * ("expected scalar type Float but found BFloat16"); upstream's meta function compares neither.
+ * Elsewhere (meta, an empty result, no contraction) ours keeps the dtype equality check. */
+static int
+bmm_operand_dtypes(const char *kname, const TensorObject *batch1, const TensorObject *batch2, int64_t numel,
+                   int64_t k, int meta)
+{
+    if (meta || numel == 0 || k == 0)
+        return same_dtype((TensorObject *)batch1, (TensorObject *)batch2, "batch1 and batch2");
+    int d = batch1->dtype;
+    if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname, tn_dtype_legacy_name(d));
+        return -1;
+    }
+    if (batch2->dtype != d) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(d),
+                     tn_dtype_legacy_name(batch2->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
 {
@@ -98,7 +121,8 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
                      (long long)mat2->sizes[1]);
         return NULL;
     }
-    if (same_dtype(self, mat2, "batch1 and batch2") < 0)
+    if (bmm_operand_dtypes("bmm", self, mat2, self->sizes[0] * self->sizes[1] * mat2->sizes[2], self->sizes[2],
+                           any_meta(self, mat2)) < 0)
         return NULL;
     int64_t shape[3] = {self->sizes[0], self->sizes[1], mat2->sizes[2]};
     TensorObject *out = tn_tensor_empty(3, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
@@ -239,7 +263,8 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
                      (long long)batch2->sizes[1]);
         goto fail_expanded;
     }
-    if (same_dtype(batch1, batch2, "batch1 and batch2") < 0)
+    if (bmm_operand_dtypes("baddbmm", batch1, batch2, shape[0] * shape[1] * shape[2], batch1->sizes[2],
+                           any_meta(batch1, batch2) || self->device == TN_DEVICE_META) < 0)
         goto fail_expanded;
     int meta = any_meta(batch1, batch2) || self->device == TN_DEVICE_META;
     TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);

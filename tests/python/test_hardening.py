@@ -1471,6 +1471,10 @@ FUZZ_CLASSES = [
     "a0 = torch.zeros(6, dtype=torch.bool)[..., ::2]; "
     "out = a0.scatter_reduce(0, torch.tensor([5, 7, -1000]), torch.zeros(3, dtype=torch.bool), 'mean')",
     "out = torch.zeros(3, dtype=torch.bool).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.ones(3, dtype=torch.bool), 'mean')",
+    # bmm/baddbmm: the kernel's dtype dispatch (no bool kernel) before batch2's dtype (data_ptr)
+    "a0 = torch.ones(3, 3, 3, dtype=torch.bool); a2 = torch.ones(3, 3, 3, dtype=torch.bfloat16); "
+    "out = torch.ops.aten.baddbmm.default(a0, a0, a2, alpha=2.5)",
+    "out = torch.bmm(torch.ones(2, 3, 3, dtype=torch.bool), torch.ones(2, 3, 3))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
