@@ -359,6 +359,37 @@ tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
 /* matmul: upstream's CompositeImplicitAutograd rules (1-D operands are unsqueezed and the
  * added dimension removed; batch dimensions broadcast), computed as one strided batched GEMM
  * over the broadcast batch with zero strides instead of expanded copies. */
+/* upstream's should_fold (LinearAlgebra.cpp): the larger operand (other transposed when self is
+ * smaller) folds into a matrix for mm / mv when it is at least 3-D against a 1-D or 2-D one and
+ * that needs no copy (its leading dims collapse), or always when the smaller requires grad */
+static int
+matmul_should_fold(const TensorObject *t1in, const TensorObject *t2in)
+{
+    int larger = t1in->ndim >= t2in->ndim;
+    const TensorObject *t1 = larger ? t1in : t2in;
+    int dim_t1 = t1->ndim, dim_t2 = larger ? t2in->ndim : t1in->ndim;
+    if (!(dim_t1 >= 3 && dim_t2 <= 2))
+        return 0;
+    if (tn_requires_grad((PyObject *)(larger ? t2in : t1in)))
+        return 1;
+    if (t1in->ndim == 2)
+        return 0;
+    if (t1->numel == 0)
+        return 1;
+    int64_t sz[TN_MAX_NDIM], st[TN_MAX_NDIM];
+    memcpy(sz, t1->sizes, sizeof(int64_t) * (size_t)dim_t1);
+    memcpy(st, t1->strides, sizeof(int64_t) * (size_t)dim_t1);
+    if (!larger) {  /* tensor2.mT() */
+        int64_t a = sz[dim_t1 - 1], b = st[dim_t1 - 1];
+        sz[dim_t1 - 1] = sz[dim_t1 - 2], st[dim_t1 - 1] = st[dim_t1 - 2];
+        sz[dim_t1 - 2] = a, st[dim_t1 - 2] = b;
+    }
+    for (int i = 0; i < dim_t1 - 2; i++)
+        if (st[i] != st[i + 1] * sz[i + 1])
+            return 0;
+    return 1;
+}
+
 PyObject *
 tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
@@ -374,7 +405,10 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
         return tn_op_mv(overload, self, other);
     if (d1 == 2 && d2 == 2)
         return tn_op_mm(overload, self, other);
-    if (same_dtype(self, other, "both arguments to matmul") < 0)
+    /* upstream reaches mm (a 2-D operand folded in, its meta compares the dtypes) or bmm on the
+     * expanded operands (its kernel's dtype dispatch first, after the shapes: bmm_operand_dtypes) */
+    int via_bmm = !(d1 <= 2 && d2 <= 2) && !matmul_should_fold(self, other);
+    if (!via_bmm && same_dtype(self, other, "both arguments to matmul") < 0)
         return NULL;
     /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
     int64_t n = d1 == 1 ? 1 : self->sizes[d1 - 2], k = self->sizes[d1 - 1];
@@ -393,6 +427,13 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     int64_t bshape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(nb1, self->sizes, nb2, other->sizes, &nbatch, bshape) < 0)
         return NULL;
+    if (via_bmm) {
+        int64_t numel = n * p;
+        for (int i = 0; i < nbatch; i++)
+            numel *= bshape[i];
+        if (bmm_operand_dtypes("bmm", self, other, numel, k, any_meta(self, other)) < 0)
+            return NULL;
+    }
     /* output shape: batch + (n if self is >= 2-D) + (p if other is >= 2-D) */
     int64_t oshape[TN_MAX_NDIM];
     int od = 0;
@@ -502,6 +543,16 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
                      (long long)(input->numel / (input->sizes[input->ndim - 1] ? input->sizes[input->ndim - 1] : 1)),
                      (long long)input->sizes[input->ndim - 1], (long long)in, (long long)out_f);
         return NULL;
+    }
+    if (!bias && input->dtype != weight->dtype) {
+        /* upstream's linear without a bias is matmul(input, weight.t()): its mm or bmm refuses the
+         * dtypes in its own order (bmm's kernel dispatch first) */
+        PyObject *wt = tn_op_t(overload, weight);
+        PyObject *r = wt ? tn_op_matmul(overload, input, TN_T(wt)) : NULL;
+        Py_XDECREF(wt);
+        if (!r)
+            return NULL;
+        Py_DECREF(r);
     }
     if (same_dtype(input, weight, "input and weight") < 0 || (bias && same_dtype(input, bias, "input and bias") < 0))
         return NULL;

@@ -1475,6 +1475,12 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(3, 3, 3, dtype=torch.bool); a2 = torch.ones(3, 3, 3, dtype=torch.bfloat16); "
     "out = torch.ops.aten.baddbmm.default(a0, a0, a2, alpha=2.5)",
     "out = torch.bmm(torch.ones(2, 3, 3, dtype=torch.bool), torch.ones(2, 3, 3))",
+    # matmul goes to bmm unless upstream's should_fold folds it into mm (then mm's dtype check);
+    # linear without a fused bias is that matmul
+    "out = torch.matmul(torch.ones(2, 3, 3, dtype=torch.bool).transpose(0, 1), torch.ones(3, 3, dtype=torch.bfloat16))",
+    "out = torch.matmul(torch.ones(3, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.bfloat16))",
+    "a0 = torch.tensor([2] * 192, dtype=torch.uint16).reshape((4, 3, 4, 4)).transpose(-1, -2); "
+    "out = F.linear(a0, torch.ones(4, 4, dtype=torch.bool), torch.zeros(4, 3, 4, 4, dtype=torch.bool))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
