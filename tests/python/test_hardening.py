@@ -1481,6 +1481,9 @@ FUZZ_CLASSES = [
     "out = torch.matmul(torch.ones(3, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.bfloat16))",
     "a0 = torch.tensor([2] * 192, dtype=torch.uint16).reshape((4, 3, 4, 4)).transpose(-1, -2); "
     "out = F.linear(a0, torch.ones(4, 4, dtype=torch.bool), torch.zeros(4, 3, 4, 4, dtype=torch.bool))",
+    # a boxed call's float argument takes a one-element real CPU tensor (toIValue's py::cast<double>)
+    "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [2, 2**63 - 1, 1], 'bogus', torch.tensor([[0.5]]))",
+    "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [1, 1], 'constant', torch.tensor([[2]]))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
