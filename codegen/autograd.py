@@ -47,7 +47,23 @@ CIA_OUT_CHECKED = {"std.out", "var.out",
                    "special_exp2.out", "special_expit.out", "special_expm1.out", "special_gammainc.out",
                    "special_gammaincc.out", "special_gammaln.out", "special_i0.out", "special_log1p.out",
                    "special_logit.out", "special_psi.out", "special_round.out", "special_sinc.out",
-                   "special_xlogy.out", "square.out", "subtract.out", "true_divide.out"}
+                   "special_xlogy.out", "square.out", "subtract.out", "true_divide.out",
+                   # session 27 (hC), by calling each upstream with an input requiring grad: the
+                   # ones ours computes (concatenate.out -> cat.out, nanmean.out -> nansum.out, ...)
+                   "concat.out", "concatenate.out", "nanmean.out", "nll_loss.out",
+                   "special_logsumexp.out", "special_polygamma.out", "take_along_dim.out",
+                   # ... and those ours refuses, so the autograd check comes first there too
+                   "chain_matmul.out", "column_stack.out", "cross.out", "divide.out_mode", "dstack.out",
+                   "fft_fft.out", "fft_fft2.out", "fft_fftn.out", "fft_hfft.out", "fft_hfft2.out", "fft_hfftn.out",
+                   "fft_ifft.out", "fft_ifft2.out", "fft_ifftn.out", "fft_ihfft.out", "fft_ihfft2.out",
+                   "fft_ihfftn.out", "fft_irfft.out", "fft_irfft2.out", "fft_irfftn.out", "fft_rfft.out",
+                   "fft_rfft2.out", "fft_rfftn.out", "float_power.Scalar_out", "float_power.Tensor_Scalar_out",
+                   "float_power.Tensor_Tensor_out", "frobenius_norm.out", "hstack.out", "inverse.out", "kron.out",
+                   "linalg_cholesky.out", "linalg_det.out", "linalg_eigvalsh.out", "linalg_inv.out",
+                   "linalg_matmul.out", "linalg_matrix_power.out", "linalg_multi_dot.out", "linalg_solve.out",
+                   "linalg_svdvals.out", "linalg_vecdot.out", "matrix_power.out", "multilabel_margin_loss.out",
+                   "qr.Q", "row_stack.out", "slogdet.out", "special_multigammaln.out",
+                   "special_xlogy.other_scalar_out", "special_xlogy.self_scalar_out", "svd.U", "vstack.out"}
 
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",

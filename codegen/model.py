@@ -95,6 +95,7 @@ class Op:
     quiet_resize: bool = False     # an out= overload of QUIET_RESIZE_OUT
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
+    out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
@@ -164,6 +165,16 @@ DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 # and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
              "where.self_out", "mv.out", "argsort.stable_out"}
+# Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
+# out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
+# calls _softmax.out, log_softmax_out _log_softmax.out): called with self and out on different
+# devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
+# from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
+OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out"}
+# Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
+# TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
+# writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
+ITER_OUT_UNTAGGED = {"floor_divide.out"}
 # Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError);
 # pow.Scalar_out's meta takes out's dtype and its kernel redispatches to pow.Tensor_Tensor_out
 # (a TensorIterator: can_cast), or fills 1 when the base is 1.
@@ -303,6 +314,7 @@ class Model:
         pointwise_names = {str(f.func.name) for f in self.natives if "pointwise" in f.tags}
         iter_aliases = {str(f.func.name) for f in self.natives
                         if f.func.kind().name in ("out", "inplace") and alias_target(f.func.name) in pointwise_names}
+        iter_aliases |= ITER_OUT_UNTAGGED
         ops = []
         delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
@@ -322,6 +334,7 @@ class Model:
                 iter_alias=str(f.func.name) in iter_aliases,
                 numel_resize=kind.name == "out" and name in NUMEL_RESIZE_OUT,
                 quiet_resize=kind.name == "out" and name in QUIET_RESIZE_OUT,
+                out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),

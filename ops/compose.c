@@ -256,6 +256,11 @@ tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, 
     if (tn_wrap_dim(dim, self->ndim, d) < 0)
         return -1;
     int nd = self->ndim, n;
+    if (nd == 0) {
+        /* _take_along_dim_helper reads indices.size(dim) of the 0-dim indices */
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)*d);
+        return -1;
+    }
     int64_t want[TN_MAX_NDIM];
     memcpy(want, self->sizes, sizeof(int64_t) * (size_t)nd);
     if (nd)

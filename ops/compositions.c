@@ -1935,6 +1935,36 @@ done:
     return r;
 }
 
+/* upstream's grad_input.select(d, k).copy_(slice): the slice broadcast to input's shape without
+ * dim d (copy_'s error when it would need to grow that shape). Steals slice. */
+static PyObject *
+into_select_shape(PyObject *slice, const TensorObject *in, int64_t d)
+{
+    int64_t sel[TN_MAX_NDIM], b[TN_MAX_NDIM];
+    int ns = 0, nb;
+    for (int i = 0; i < in->ndim; i++)
+        if (i != d)
+            sel[ns++] = in->sizes[i];
+    const TensorObject *sl = TN_T(slice);
+    if (sl->ndim == ns && !memcmp(sl->sizes, sel, sizeof(int64_t) * (size_t)ns))
+        return slice;
+    if (tn_broadcast_shapes(ns, sel, sl->ndim, sl->sizes, &nb, b) < 0) {
+        Py_DECREF(slice);
+        return NULL;
+    }
+    if (nb != ns || memcmp(b, sel, sizeof(int64_t) * (size_t)ns)) {
+        char x[256], y[256];
+        tn_format_sizes(x, sizeof x, ns, sel);
+        tn_format_sizes(y, sizeof y, nb, b);
+        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", x, y);
+        Py_DECREF(slice);
+        return NULL;
+    }
+    PyObject *r = at_expand(slice, (tn_ints){sel, ns, false});
+    Py_DECREF(slice);
+    return r;
+}
+
 /* grad mode on, a zero in the input: grad_input[k] = sum_j>=k grad[j] * prod_{i<=j, i!=k} input[i] */
 static PyObject *
 cumprod_backward_omitted(PyObject *grad, PyObject *input, int64_t d, int64_t n)
@@ -1978,7 +2008,7 @@ cumprod_backward_omitted(PyObject *grad, PyObject *input, int64_t d, int64_t n)
         PyObject *g = omitted ? slice_from(grad, d, k) : NULL;
         PyObject *p = g ? at_mul(g, omitted) : NULL;
         slices[k] = p ? at_sum_dims(p, &d, 1, 0) : NULL;
-        ok = slices[k] != NULL;
+        ok = slices[k] != NULL && (slices[k] = into_select_shape(slices[k], in, d)) != NULL;
         Py_XDECREF(omitted);
         Py_XDECREF(g);
         Py_XDECREF(p);

@@ -7,6 +7,7 @@
  * golden cases in tests/python/golden/cases_foreach.py.
  */
 #include "runtime/dispatch.h"
+#include "runtime/autograd.h"
 #include "runtime/scalar.h"
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
@@ -54,6 +55,16 @@ fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
 {
     if (fe_check(self, f) < 0)
         return NULL;
+    if (inplace) {
+        /* upstream's VariableType checks every self in place (check_inplace) before its kernel
+         * runs on any of them */
+        int any = 0;
+        for (Py_ssize_t i = 0; i < self.n; i++)
+            any |= tn_requires_grad(self.v[i]);
+        for (Py_ssize_t i = 0; any && i < self.n; i++)
+            if (tn_autograd_check_inplace(self.v[i], any) < 0)
+                return NULL;
+    }
     PyObject *out = inplace ? NULL : PyTuple_New(self.n);
     if (!inplace && !out)
         return NULL;

@@ -898,8 +898,25 @@ scatter_run(const tn_op *overload, TensorObject *self, int64_t d, TensorObject *
         Py_DECREF(target);
         return NULL;
     }
+    if (t->device != TN_DEVICE_META && index->numel == 0 && reduce == TN_SCATTER_MEAN && self->dtype == TN_DTYPE_BOOL) {
+        /* with nothing to scatter, mean's count division still runs (div_ with rounding floor) */
+        PyErr_SetString(PyExc_NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'");
+        Py_DECREF(target);
+        return NULL;
+    }
     if (t->device == TN_DEVICE_META || index->numel == 0)
         return target;
+    /* the kernel's dtype dispatch, before it reads an index: mean has no bool kernel, amax/amin
+     * no complex one */
+    const char *kname = reduce == TN_SCATTER_MEAN && self->dtype == TN_DTYPE_BOOL ? "mean"
+                      : reduce == TN_SCATTER_AMAX && tn_dtype_is_complex(self->dtype) ? "amax"
+                      : reduce == TN_SCATTER_AMIN && tn_dtype_is_complex(self->dtype) ? "amin" : NULL;
+    if (kname) {
+        PyErr_Format(PyExc_NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_%s\" not implemented for '%s'",
+                     kname, tn_dtype_legacy_name(self->dtype));
+        Py_DECREF(target);
+        return NULL;
+    }
     PyObject *srct = NULL;
     if (!src) {
         /* the value is converted to self's dtype, checked (Note [Scalar overflow] in runtime/scalar.c) */

@@ -76,14 +76,21 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
                      "tensor of shape: %s", (long long)classes, a);
         return NULL;
     }
+    int meta = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META;
+    /* upstream's kernel: its dtype dispatch (floating types), then weight's data_ptr<scalar_t> */
+    int d = self->dtype;
+    if (!meta && d != TN_DTYPE_F32 && d != TN_DTYPE_F64 && d != TN_DTYPE_F16 && d != TN_DTYPE_BF16) {
+        PyErr_Format(PyExc_NotImplementedError, "\"nll_loss_out_frame\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     if (weight && weight->dtype != self->dtype) {
-        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_name(self->dtype),
-                     tn_dtype_name(weight->dtype));
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(self->dtype),
+                     tn_dtype_legacy_name(weight->dtype));
         return NULL;
     }
     int per_sample = reduction == REDUCE_NONE && self->ndim == 2;
     int64_t batch = self->ndim == 2 ? self->sizes[0] : 1;
-    int meta = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META;
     int dev = meta ? TN_DEVICE_META : TN_DEVICE_CPU;
     TensorObject *out = tn_tensor_empty(per_sample ? 1 : 0, &batch, self->dtype, dev);
     TensorObject *tw = out ? tn_tensor_empty(0, NULL, self->dtype, dev) : NULL;

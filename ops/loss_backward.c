@@ -483,6 +483,11 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
             return NULL;
     }
     double norm = reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0;
+    /* the kernel converts norm to the common dtype, checked: 2 / 0 (an empty 'mean') into an integer
+     * overflows, however empty the result */
+    tn_value norm_v = tn_value_double(norm);
+    if (self->device != TN_DEVICE_META && tn_dtype_is_integral(compute, false) && tn_check_scalar_fits(&norm_v, compute) < 0)
+        return NULL;
     /* the iterator reads every input in the common dtype: a bool is 0 or 1 there, where sub
      * would refuse it, and an integer norm is truncated */
     PyObject *in[3] = {(PyObject *)self, (PyObject *)target, (PyObject *)grad_output};

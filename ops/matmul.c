@@ -84,6 +84,29 @@ tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
     return (PyObject *)out;
 }
 
+/* bmm / baddbmm's kernel on a non-empty product with a contraction: its dtype dispatch (no bool
+ * or barebones unsigned kernel: NotImplementedError), then batch2's data_ptr in batch1's dtype
+ * ("expected scalar type Float but found BFloat16"); upstream's meta function compares neither.
+ * Elsewhere (meta, an empty result, no contraction) ours keeps the dtype equality check. */
+static int
+bmm_operand_dtypes(const char *kname, const TensorObject *batch1, const TensorObject *batch2, int64_t numel,
+                   int64_t k, int meta)
+{
+    if (meta || numel == 0 || k == 0)
+        return same_dtype((TensorObject *)batch1, (TensorObject *)batch2, "batch1 and batch2");
+    int d = batch1->dtype;
+    if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname, tn_dtype_legacy_name(d));
+        return -1;
+    }
+    if (batch2->dtype != d) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(d),
+                     tn_dtype_legacy_name(batch2->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
 {
@@ -98,7 +121,8 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
                      (long long)mat2->sizes[1]);
         return NULL;
     }
-    if (same_dtype(self, mat2, "batch1 and batch2") < 0)
+    if (bmm_operand_dtypes("bmm", self, mat2, self->sizes[0] * self->sizes[1] * mat2->sizes[2], self->sizes[2],
+                           any_meta(self, mat2)) < 0)
         return NULL;
     int64_t shape[3] = {self->sizes[0], self->sizes[1], mat2->sizes[2]};
     TensorObject *out = tn_tensor_empty(3, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
@@ -111,6 +135,37 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
         return NULL;
     }
     return (PyObject *)out;
+}
+
+/* Note [BLAS scalars]: upstream's addmm and baddbmm kernels, once the shapes are checked: an
+ * empty result needs nothing; with no contraction (K == 0) the result is self * beta by mul_
+ * when beta (as a complex number) is not 0, alpha unread, and mul_ refuses a floating beta on an
+ * integer result or a complex one on a real result ("result type Float can't be cast to the
+ * desired output type Char"); otherwise gemm takes beta and alpha converted, checked, to
+ * opmath_t (float for float16 and bfloat16: "value cannot be converted to type float without
+ * overflow" for 1e300, an imaginary part, or NaN into an integer). -1 with the error set. */
+static int
+check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, const tn_value *alpha)
+{
+    if (numel == 0)
+        return 0;
+    if (k == 0) {
+        if (tn_scalar_to_double(beta) == 0.0 && !(beta->tag == TN_V_COMPLEX && beta->im != 0))
+            return 0;
+        const char *promoted = NULL;
+        if (beta->tag == TN_V_COMPLEX && !tn_dtype_is_complex(dtype))
+            promoted = dtype == TN_DTYPE_F16 ? "ComplexHalf" : dtype == TN_DTYPE_F64 ? "ComplexDouble" : "ComplexFloat";
+        else if (beta->tag == TN_V_DOUBLE && tn_dtype_is_integral(dtype, true))
+            promoted = "Float";
+        if (promoted) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s", promoted,
+                         tn_dtype_legacy_name(dtype));
+            return -1;
+        }
+        return 0;
+    }
+    int opmath = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : dtype;
+    return tn_check_scalar_fits(beta, opmath) < 0 || tn_check_scalar_fits(alpha, opmath) < 0 ? -1 : 0;
 }
 
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
@@ -141,7 +196,11 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
     TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta)
         return (PyObject *)out;
-    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    if (check_blas_scalars(mat1->dtype, out->numel, mat1->sizes[1], beta, alpha) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    double b = tn_scalar_to_double(beta), a = mat1->sizes[1] == 0 ? 0.0 : tn_scalar_to_double(alpha);
     if (b != 0.0) {
         expanded = tn_op_expand(overload, self, s, false);
         if (!expanded || tn_copy_into(overload, out, TN_T(expanded)) < 0) {
@@ -204,13 +263,18 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
                      (long long)batch2->sizes[1]);
         goto fail_expanded;
     }
-    if (same_dtype(batch1, batch2, "batch1 and batch2") < 0)
+    if (bmm_operand_dtypes("baddbmm", batch1, batch2, shape[0] * shape[1] * shape[2], batch1->sizes[2],
+                           any_meta(batch1, batch2) || self->device == TN_DEVICE_META) < 0)
         goto fail_expanded;
     int meta = any_meta(batch1, batch2) || self->device == TN_DEVICE_META;
     TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out)
         goto fail_expanded;
-    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    if (!meta && check_blas_scalars(batch1->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
+        Py_DECREF((PyObject *)out);
+        goto fail_expanded;
+    }
+    double b = tn_scalar_to_double(beta), a = batch1->sizes[2] == 0 ? 0.0 : tn_scalar_to_double(alpha);
     if (b != 0.0 && !meta && tn_copy_into(overload, out, TN_T(expanded)) < 0) {
         Py_DECREF((PyObject *)out);
         goto fail_expanded;
@@ -218,23 +282,6 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
-    /* upstream's baddbmm kernel converts beta and alpha to the integer scalar_t, checked
-     * (beta=inf: "value cannot be converted to type int64_t without overflow"), once it has
-     * elements to compute and a contraction to compute them from */
-    /* with no contraction it multiplies the result in place by beta instead (mul_), which
-     * refuses a floating or complex beta on an integer result */
-    if (out->numel > 0 && batch1->sizes[2] == 0 && tn_dtype_is_integral(batch1->dtype, true) && b != 0.0 &&
-        (beta->tag == TN_V_DOUBLE || beta->tag == TN_V_COMPLEX)) {
-        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                     beta->tag == TN_V_DOUBLE ? "Float" : "ComplexFloat", tn_dtype_legacy_name(batch1->dtype));
-        Py_DECREF((PyObject *)out);
-        return NULL;
-    }
-    if (out->numel > 0 && batch1->sizes[2] > 0 && tn_dtype_is_integral(batch1->dtype, true) &&
-        (tn_check_scalar_fits(beta, batch1->dtype) < 0 || tn_check_scalar_fits(alpha, batch1->dtype) < 0)) {
-        Py_DECREF((PyObject *)out);
-        return NULL;
-    }
     if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
         batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
@@ -312,6 +359,37 @@ tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
 /* matmul: upstream's CompositeImplicitAutograd rules (1-D operands are unsqueezed and the
  * added dimension removed; batch dimensions broadcast), computed as one strided batched GEMM
  * over the broadcast batch with zero strides instead of expanded copies. */
+/* upstream's should_fold (LinearAlgebra.cpp): the larger operand (other transposed when self is
+ * smaller) folds into a matrix for mm / mv when it is at least 3-D against a 1-D or 2-D one and
+ * that needs no copy (its leading dims collapse), or always when the smaller requires grad */
+static int
+matmul_should_fold(const TensorObject *t1in, const TensorObject *t2in)
+{
+    int larger = t1in->ndim >= t2in->ndim;
+    const TensorObject *t1 = larger ? t1in : t2in;
+    int dim_t1 = t1->ndim, dim_t2 = larger ? t2in->ndim : t1in->ndim;
+    if (!(dim_t1 >= 3 && dim_t2 <= 2))
+        return 0;
+    if (tn_requires_grad((PyObject *)(larger ? t2in : t1in)))
+        return 1;
+    if (t1in->ndim == 2)
+        return 0;
+    if (t1->numel == 0)
+        return 1;
+    int64_t sz[TN_MAX_NDIM], st[TN_MAX_NDIM];
+    memcpy(sz, t1->sizes, sizeof(int64_t) * (size_t)dim_t1);
+    memcpy(st, t1->strides, sizeof(int64_t) * (size_t)dim_t1);
+    if (!larger) {  /* tensor2.mT() */
+        int64_t a = sz[dim_t1 - 1], b = st[dim_t1 - 1];
+        sz[dim_t1 - 1] = sz[dim_t1 - 2], st[dim_t1 - 1] = st[dim_t1 - 2];
+        sz[dim_t1 - 2] = a, st[dim_t1 - 2] = b;
+    }
+    for (int i = 0; i < dim_t1 - 2; i++)
+        if (st[i] != st[i + 1] * sz[i + 1])
+            return 0;
+    return 1;
+}
+
 PyObject *
 tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
@@ -327,7 +405,10 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
         return tn_op_mv(overload, self, other);
     if (d1 == 2 && d2 == 2)
         return tn_op_mm(overload, self, other);
-    if (same_dtype(self, other, "both arguments to matmul") < 0)
+    /* upstream reaches mm (a 2-D operand folded in, its meta compares the dtypes) or bmm on the
+     * expanded operands (its kernel's dtype dispatch first, after the shapes: bmm_operand_dtypes) */
+    int via_bmm = !(d1 <= 2 && d2 <= 2) && !matmul_should_fold(self, other);
+    if (!via_bmm && same_dtype(self, other, "both arguments to matmul") < 0)
         return NULL;
     /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
     int64_t n = d1 == 1 ? 1 : self->sizes[d1 - 2], k = self->sizes[d1 - 1];
@@ -346,6 +427,13 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     int64_t bshape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(nb1, self->sizes, nb2, other->sizes, &nbatch, bshape) < 0)
         return NULL;
+    if (via_bmm) {
+        int64_t numel = n * p;
+        for (int i = 0; i < nbatch; i++)
+            numel *= bshape[i];
+        if (bmm_operand_dtypes("bmm", self, other, numel, k, any_meta(self, other)) < 0)
+            return NULL;
+    }
     /* output shape: batch + (n if self is >= 2-D) + (p if other is >= 2-D) */
     int64_t oshape[TN_MAX_NDIM];
     int od = 0;
@@ -456,12 +544,34 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
                      (long long)input->sizes[input->ndim - 1], (long long)in, (long long)out_f);
         return NULL;
     }
+    if (!bias && input->dtype != weight->dtype) {
+        /* upstream's linear without a bias is matmul(input, weight.t()): its mm or bmm refuses the
+         * dtypes in its own order (bmm's kernel dispatch first) */
+        PyObject *wt = tn_op_t(overload, weight);
+        PyObject *r = wt ? tn_op_matmul(overload, input, TN_T(wt)) : NULL;
+        Py_XDECREF(wt);
+        if (!r)
+            return NULL;
+        Py_DECREF(r);
+    }
     if (same_dtype(input, weight, "input and weight") < 0 || (bias && same_dtype(input, bias, "input and bias") < 0))
         return NULL;
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
     shape[input->ndim - 1] = out_f;
     int meta = any_meta(input, weight) || (bias && bias->device == TN_DEVICE_META);
+    if (bias && !meta) {
+        /* upstream's fused path is addmm(bias, input as rows, weight.t()), whose CPU kernel expands
+         * bias to [rows, out_features] first, for an empty result too */
+        int64_t rows = 1;
+        for (int i = 0; i < input->ndim - 1; i++)
+            rows *= input->sizes[i];
+        int64_t s2[2] = {rows, out_f};
+        PyObject *ob = tn_op_expand(overload, bias, (tn_ints){s2, 2, false}, false);
+        if (!ob)
+            return NULL;
+        Py_DECREF(ob);
+    }
     TensorObject *out = tn_tensor_empty(input->ndim, shape, input->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;

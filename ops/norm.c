@@ -216,6 +216,20 @@ tn_op_native_layer_norm(const tn_op *overload, TensorObject *input, tn_ints norm
 {
     int64_t rows, n;
     int axis;
+    /* upstream's layer_norm_cpu checks mixed dtypes first (is_mixed_type: the first parameter given
+     * has another dtype than input; check_mixed_data_type: then every parameter must be float and
+     * input float16 or bfloat16), before the shapes */
+    const TensorObject *first = weight ? weight : bias;
+    if (input->device != TN_DEVICE_META && first && first->dtype != input->dtype) {
+        if ((weight && weight->dtype != TN_DTYPE_F32) || (bias && bias->dtype != TN_DTYPE_F32)) {
+            PyErr_SetString(PyExc_RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float");
+            return NULL;
+        }
+        if (input->dtype != TN_DTYPE_F16 && input->dtype != TN_DTYPE_BF16) {
+            PyErr_SetString(PyExc_RuntimeError, "mixed dtype (CPU): all inputs must share same datatype.");
+            return NULL;
+        }
+    }
     if (check_param_shape("weight", weight, normalized_shape) < 0 ||
         check_param_shape("bias", bias, normalized_shape) < 0 ||
         normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)

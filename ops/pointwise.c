@@ -351,10 +351,17 @@ sub_kind(const tn_value *alpha)
     return alpha && alpha->tag == TN_V_INT && alpha->u.i == INT64_MIN ? TN_BIN_ADD : TN_BIN_SUB;
 }
 
+/* ... whose sub_check still refuses a bool operand (binary_into checks it for TN_BIN_SUB only) */
+static int
+check_sub_via_add(const tn_value *alpha, int a, int b)
+{
+    return sub_kind(alpha) == TN_BIN_ADD ? check_sub_bool(a, b) : 0;
+}
+
 PyObject *
 tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, self, other, NULL) < 0)
+    if (check_sub_via_add(alpha, self->dtype, other->dtype) < 0 || check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha);
 }
@@ -362,7 +369,7 @@ tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other
 PyObject *
 tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, self, NULL, other) < 0)
+    if (check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 || check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha);
 }
@@ -371,7 +378,7 @@ tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
 PyObject *
 tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_alpha(alpha, other, self, NULL) < 0)
+    if (check_sub_via_add(alpha, other->dtype, self->dtype) < 0 || check_alpha(alpha, other, self, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, other, self, NULL, alpha);
 }
@@ -383,7 +390,8 @@ tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
     if (!o)
         return NULL;
     o->wrapped_number = 1;
-    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
+    PyObject *r = check_sub_via_add(alpha, o->dtype, self->dtype) < 0 || check_alpha(alpha, o, self, NULL) < 0
+                      ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
                               self, NULL, alpha);
     Py_DECREF(o);
     return r;
@@ -1238,7 +1246,8 @@ tn_op_add___Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
 PyObject *
 tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_inplace(self, other, NULL) < 0 || check_alpha(alpha, self, other, NULL) < 0)
+    if (check_inplace(self, other, NULL) < 0 || check_sub_via_add(alpha, self->dtype, other->dtype) < 0 ||
+        check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha));
 }
@@ -1246,7 +1255,8 @@ tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 PyObject *
 tn_op_sub___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_inplace(self, NULL, NULL) < 0 || check_alpha(alpha, self, NULL, other) < 0)
+    if (check_inplace(self, NULL, NULL) < 0 || check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 ||
+        check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha));
 }
@@ -1883,9 +1893,23 @@ tn_op_resolve_neg(const tn_op *overload, TensorObject *self)
 
 /* the conjugate's values in a new tensor with no conj bit (upstream: of a conjugated tensor,
  * the clone of its conj(), i.e. its stored values) */
+/* upstream's conj kernel dispatches every dtype but the barebones unsigned ones, whatever the
+ * tensor's size (a meta tensor reaches no kernel) */
+static int
+check_conj_kernel_dtype(const TensorObject *self)
+{
+    if (self->device == TN_DEVICE_META ||
+        (self->dtype != TN_DTYPE_U16 && self->dtype != TN_DTYPE_U32 && self->dtype != TN_DTYPE_U64))
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError, "\"conj_cpu\" not implemented for '%s'", tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
 PyObject *
 tn_op__conj_physical(const tn_op *overload, TensorObject *self)
 {
+    if (check_conj_kernel_dtype(self) < 0)
+        return NULL;
     if (!tn_dtype_is_complex(self->dtype))
         return (PyObject *)tn_tensor_resolve_bits(self);
     PyObject *flipped = bit_view(self, 1, 0);
@@ -2271,14 +2295,14 @@ complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, co
                      tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
         return NULL;
     }
-    if (re->dtype == TN_DTYPE_F16) {
-        tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
-        return NULL;
-    }
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(re->ndim, re->sizes, im->ndim, im->sizes, &nd, shape) < 0)
         return NULL;
+    if (re->dtype == TN_DTYPE_F16) {  /* after the iterator's shapes, as upstream's kernel */
+        tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
+        return NULL;
+    }
     int cd = re->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
     int device = re->device == TN_DEVICE_META || im->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_geom ins[2] = {tn_geom_of(la), tn_geom_of(lb)};
@@ -2310,6 +2334,11 @@ PyObject *
 tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle)
 {
     if (abs->dtype == TN_DTYPE_F16 && angle->dtype == TN_DTYPE_F16) {
+        /* the kernel's dtype dispatch, after the iterator's shapes */
+        int nd;
+        int64_t shape[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(abs->ndim, abs->sizes, angle->ndim, angle->sizes, &nd, shape) < 0)
+            return NULL;
         PyErr_SetString(PyExc_NotImplementedError, "\"polar_cpu\" not implemented for 'Half'");
         return NULL;
     }
@@ -2348,6 +2377,11 @@ tn_out_check_conj_physical(tn_out_call *c)
 {
     if (c->kind == TN_OPK_INPLACE && c->args[0].tag == TN_V_TENSOR && !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
         return inplace_identity(c);
+    /* out= runs the kernel (the functional of a real tensor returns it): its dtype dispatch,
+     * after the TensorIterator's same-dtype check (left to the shared rules) */
+    if (c->kind == TN_OPK_OUT && c->dst && c->args[0].tag == TN_V_TENSOR && c->dst->device != TN_DEVICE_META &&
+        c->dst->dtype == TN_T(c->args[0].u.t)->dtype)
+        return check_conj_kernel_dtype(TN_T(c->args[0].u.t)) < 0 ? -1 : 0;
     return 0;
 }
 

@@ -302,15 +302,39 @@ tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepd
     return d < 0 ? NULL : reduce(overload, TN_RED_NANMEAN, self, dim, keepdim, d, 0);
 }
 
+/* amax/amin's meta function runs zero_numel_check_dims before the reduction's dim checks: for an
+ * empty self, each given dim in order is wrapped and must have a non-zero size (IndexError),
+ * before a repeated dim is refused */
+static int
+zero_numel_check_dims(const TensorObject *self, tn_ints dim, const char *name)
+{
+    if (self->numel != 0 || dim.none)
+        return 0;
+    for (Py_ssize_t i = 0; i < dim.n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dim.v[i], self->ndim, &d) < 0)
+            return -1;
+        if (self->ndim > 0 && self->sizes[d] == 0) {
+            PyErr_Format(PyExc_IndexError, "%s: Expected reduction dim %lld to have non-zero size.", name, (long long)d);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_amax(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (zero_numel_check_dims(self, dim, "amax()") < 0)
+        return NULL;
     return reduce(overload, TN_RED_AMAX, self, dim, keepdim, self->dtype, 0);
 }
 
 PyObject *
 tn_op_amin(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (zero_numel_check_dims(self, dim, "amin()") < 0)
+        return NULL;
     return reduce(overload, TN_RED_AMIN, self, dim, keepdim, self->dtype, 0);
 }
 
@@ -1216,7 +1240,7 @@ PyObject *
 tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max)
 {
     if (bins <= 0) {
-        PyErr_Format(PyExc_RuntimeError, "torch.histogramdd(): bins must be > 0, but got %lld for dimension 0",
+        PyErr_Format(PyExc_RuntimeError, "torch.histogram(): bins must be > 0, but got %lld for dimension 0",
                      (long long)bins);
         return NULL;
     }
@@ -1240,6 +1264,10 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         PyErr_SetString(PyExc_RuntimeError, "torch.histc: max must be larger than min");
         return NULL;
     }
+    /* upstream's linspace_out of the edges converts them to the input dtype, checked */
+    tn_value edge_lo = {.tag = TN_V_DOUBLE, .u.d = lo}, edge_hi = {.tag = TN_V_DOUBLE, .u.d = hi};
+    if (tn_check_scalar_fits(&edge_lo, self->dtype) < 0 || tn_check_scalar_fits(&edge_hi, self->dtype) < 0)
+        return NULL;
     if (self->dtype == TN_DTYPE_F32) {  /* the edges are float32 values */
         lo = (float)lo;
         hi = (float)hi;
@@ -1426,6 +1454,30 @@ out_dtype_is_self(const tn_out_call *c)
 {
     return c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR ||
            c->dst->dtype == TN_T(c->args[0].u.t)->dtype;
+}
+
+/* max(out=) / min(out=) of the whole tensor: upstream's unary_out checks canCast, then writes
+ * the value with a checked conversion to out's dtype (through float for float16 and bfloat16):
+ * a maximum of 300 into an int8 out overflows. The rest is the shared rules' (0). */
+int
+tn_out_check_max_min(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device == TN_DEVICE_META || c->fs->nparams != 1 ||
+        c->fargs[0].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *self = TN_T(c->fargs[0].u.t);
+    if (self->numel == 0 || self->device == TN_DEVICE_META || !tn_can_cast(self->dtype, c->dst->dtype))
+        return 0;
+    PyObject *r = tn_call(c->f->id, c->fargs);
+    if (!r)
+        return -1;
+    tn_value v;
+    int rc = tn_tensor_item_value(TN_T(r), &v);
+    Py_DECREF(r);
+    if (rc < 0)
+        return -1;
+    int d = c->dst->dtype == TN_DTYPE_F16 || c->dst->dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : c->dst->dtype;
+    return tn_check_scalar_fits(&v, d) < 0 ? -1 : 0;
 }
 
 int

@@ -104,12 +104,27 @@ operand(const TensorObject *t)
     return o;
 }
 
-/* Checks dims into w[]; -1 with a RuntimeError otherwise. The primitives take dims already
- * wrapped by torch.fft (upstream's CPU kernels assert on a negative or repeated one). An empty
- * tensor is refused as MKL refuses it. */
+/* Checks the input and dims into w[]; -1 with the error set. Upstream's CPU kernels check, in this
+ * order: the input's kind (real for r2c, complex for c2c/c2r: RuntimeError); the dims, which
+ * nothing wraps before `permute` in _exec_fft wraps them (maybe_wrap_dim: IndexError for one out
+ * of range); then the precision when MKL plans (float and double only). The primitives take dims
+ * already wrapped by torch.fft: upstream reads its sizes and strides at a negative or repeated dim
+ * unchecked (garbage or an internal assert), so we refuse those with a RuntimeError, as we refuse
+ * an empty tensor as MKL does. Where upstream's own out-of-range read comes first (a dim that
+ * its partition drops from permute's list), it raises an internal assert instead: an artefact. */
 static int
-check_dims(const TensorObject *self, tn_ints dim, int64_t *w)
+check_input(const TensorObject *self, int complex_input, tn_ints dim, int64_t *w)
 {
+    if (complex_input ? !tn_dtype_is_complex(self->dtype) : !tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "Only supports %s dtypes, but found: %s",
+                     complex_input ? "complex" : "floating-point", tn_dtype_legacy_name(self->dtype));
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < dim.n && self->ndim > 0; i++) {  /* a 0-dim tensor's permute takes no dims */
+        int64_t wrapped;
+        if (tn_wrap_dim(dim.v[i], self->ndim, &wrapped) < 0)
+            return -1;
+    }
     if (dim.n == 0 || dim.n > self->ndim) {
         PyErr_SetString(PyExc_RuntimeError, dim.n == 0 ? "fft: torchnative needs at least one dimension to transform"
                                                        : "fft: more dimensions to transform than the input has");
@@ -118,12 +133,18 @@ check_dims(const TensorObject *self, tn_ints dim, int64_t *w)
     uint8_t seen[TN_MAX_NDIM] = {0};
     for (Py_ssize_t i = 0; i < dim.n; i++) {
         w[i] = dim.v[i];
-        if (w[i] < 0 || w[i] >= self->ndim || seen[w[i]]) {
-            PyErr_Format(PyExc_RuntimeError, "fft: dim %lld is out of range or repeated (the primitives take "
+        if (w[i] < 0 || seen[w[i]]) {
+            PyErr_Format(PyExc_RuntimeError, "fft: dim %lld is negative or repeated (the primitives take "
                          "wrapped, distinct dims)", (long long)w[i]);
             return -1;
         }
         seen[w[i]] = 1;
+    }
+    int value = self->dtype == TN_DTYPE_C32 ? TN_DTYPE_F16 : self->dtype == TN_DTYPE_C64 ? TN_DTYPE_F32
+              : self->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : self->dtype;
+    if (value != TN_DTYPE_F32 && value != TN_DTYPE_F64) {
+        PyErr_Format(PyExc_RuntimeError, "MKL FFT doesn't support tensors of type: %s", tn_dtype_legacy_name(value));
+        return -1;
     }
     if (self->numel == 0) {
         PyErr_SetString(PyExc_RuntimeError, "MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent configuration parameters");
@@ -170,7 +191,7 @@ PyObject *
 tn_op__fft_c2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool forward)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (check_dims(self, dim, dims) < 0)
+    if (check_input(self, 1, dim, dims) < 0)
         return NULL;
     int k = (int)dim.n;
     sort_by_stride(dims, k, self->strides);
@@ -193,7 +214,7 @@ PyObject *
 tn_op__fft_r2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool onesided)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
-    if (check_dims(self, dim, dims) < 0)
+    if (check_input(self, 0, dim, dims) < 0)
         return NULL;
     int k = (int)dim.n;
     int64_t last = dims[k - 1];
@@ -227,7 +248,7 @@ PyObject *
 tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, int64_t last_dim_size)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
-    if (check_dims(self, dim, dims) < 0)
+    if (check_input(self, 1, dim, dims) < 0)
         return NULL;
     if (last_dim_size < 1) {
         PyErr_Format(PyExc_RuntimeError, "Invalid number of data points (%lld) specified", (long long)last_dim_size);

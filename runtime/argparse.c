@@ -1398,6 +1398,13 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                        v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
                 o = Py_NewRef(tn_dtype_objs[v]);
+            } else if (p && p->type == TN_P_DOUBLE && is_tensor(o) && TN_T(o)->numel == 1 &&
+                       TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
+                /* toIValue's FloatType is py::cast<double>: a one-element real CPU tensor's
+                 * __float__ (pad(x, p, 'constant', torch.tensor([[0.5]]))); others get the
+                 * schema's error */
+                tn_value iv;
+                o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
             } else if (p && p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
                 /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
                  * its rows (a 0-dim one is not iterable: the schema's own error follows) */

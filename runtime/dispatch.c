@@ -379,7 +379,8 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
 
 /* Note [Meta of a CIA alias]: an alias upstream writes as a CompositeImplicitAutograd call of the
  * op it names (subtract_ -> sub_, true_divide -> div, clip -> clamp: codegen's OUT_ALIASES, the
- * same overload with the same arguments) reaches the meta device as that op, whose meta function
+ * same overload with the same arguments) runs as that op under autograd (the target records and
+ * checks: true_divide_ of an expanded self refuses its overlap) and reaches the meta device as that op, whose meta function
  * (often torch's Python one, which checks no devices) decides; ours would otherwise run the
  * alias's own kernel or functional sibling with their checks (a CPU other of a meta sub_ is fine
  * upstream, refused by the mixed-device check of subtract). */
@@ -397,6 +398,29 @@ static const char *const MIXING_OK[] = {
     "_has_compatible_shallow_copy_type", "_has_same_storage_numel", "result_type", NULL};
 
 static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n);
+
+/* Note [Meta out= through a Python meta]: an out= overload whose upstream C++ converts self and
+ * calls another out= overload (TN_OPF_OUT_COPY_DEVICES, codegen/model.py OUT_THROUGH_PY_META:
+ * log_softmax.int_out calls _log_softmax.out) reaches, on the meta device, that overload's Python
+ * meta function, whose out_wrapper first compares self's device with out's: different devices
+ * raise its copy error before the function checks its dim or dtypes. -1 with that error. */
+static int
+check_copy_devices(const tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    if (s->nparams < 1 || args[0].tag != TN_V_TENSOR)
+        return 0;
+    int from = TN_T(args[0].u.t)->device;
+    for (int i = 0; i < s->nparams; i++) {
+        if (!s->params[i].is_out || args[i].tag != TN_V_TENSOR || TN_T(args[i].u.t)->device == from)
+            continue;
+        int to = TN_T(args[i].u.t)->device;
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempting to copy from device %s to device %s, but cross-device copies are not allowed!",
+                     from == TN_DEVICE_META ? "meta" : "cpu", to == TN_DEVICE_META ? "meta" : "cpu");
+        return -1;
+    }
+    return 0;
+}
 
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
@@ -612,10 +636,11 @@ tn_dispatch(tn_op *op, tn_value *args)
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;
-    /* autograd sits above every other key (Note [Autograd at the door]) */
+    /* autograd sits above every other key (Note [Autograd at the door]); a CIA alias decomposes
+     * into the op it names before autograd sees it (Note [Meta of a CIA alias]) */
     if (TN_UNLIKELY(op->ag_record != NULL) && !tn_tls.grad_disabled && !tn_tls.below_autograd &&
         tn_args_require_grad(args, s->nparams))
-        return op->ag_record(op, args);
+        return op->cia_alias >= 0 ? tn_dispatch(tn_op_by_id(op->cia_alias), args) : op->ag_record(op, args);
     if (TN_UNLIKELY(tn_torch_dispatch_active()))
         return dispatch_to_python_mode(op, args);
     int device = dispatch_device(op, args, s->nparams);
@@ -638,6 +663,8 @@ tn_dispatch(tn_op *op, tn_value *args)
         PyObject *cia = py_kernel(op, "CompositeImplicitAutograd");
         if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
             return refuse_no_kernel(op, device);
+        if ((op->flags & TN_OPF_OUT_COPY_DEVICES) && check_copy_devices(op, s, args) < 0)
+            return NULL;
         if (check_mixed_devices(op, s, args, s->nparams) < 0)
             return NULL;
         if (op->kernel && op->meta_ok) {

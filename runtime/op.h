@@ -32,6 +32,7 @@ enum {
     TN_OPF_ITER_ALIAS = 1 << 15,       /* out= or in-place alias of a pointwise op (multiply.out is mul.out, fix_ is trunc_): its TensorIterator checks */
     TN_OPF_OUT_NUMEL_RESIZE = 1 << 16, /* range factories' out=: resized only when its numel differs (an out of the right numel keeps its shape) */
     TN_OPF_OUT_QUIET_RESIZE = 1 << 17, /* ... resized by the op's own resize_: no deprecation warning */
+    TN_OPF_OUT_COPY_DEVICES = 1 << 18, /* out= reaching a Python meta's out_wrapper: self and out share a device, checked first (Note [Meta out= through a Python meta]) */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

@@ -358,6 +358,16 @@ tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt)
             return NULL;
         }
     }
+    /* upstream's _to_copy allocates the result in memory_format before copying into it: a
+     * channels-last format of the wrong rank is refused first */
+    if (memfmt == TN_MEMFMT_CHANNELS_LAST && t->ndim != 4) {
+        PyErr_SetString(PyExc_RuntimeError, "required rank 4 tensor to use channels_last format");
+        return NULL;
+    }
+    if (memfmt == TN_MEMFMT_CHANNELS_LAST_3D && t->ndim != 5) {
+        PyErr_SetString(PyExc_RuntimeError, "required rank 5 tensor to use channels_last_3d format");
+        return NULL;
+    }
     if (target_device == TN_DEVICE_CPU && t->device == TN_DEVICE_META) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of "

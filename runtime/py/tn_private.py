@@ -148,7 +148,7 @@ def _typemeta_names():
 _NOT_GIVEN = object()
 
 
-def tensor_set_(self, source=_NOT_GIVEN, storage_offset=None, size=None, stride=None):
+def tensor_set_(self, source=_NOT_GIVEN, storage_offset=_NOT_GIVEN, size=_NOT_GIVEN, stride=_NOT_GIVEN):
     """Tensor.set_(): onto another tensor's storage, onto a storage, or to an empty storage;
     through the ATen set_ overloads so the door sees them."""
     import torch
@@ -156,26 +156,32 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=None, size=None, stride=
     ops = torch.ops.aten
     if not _TYPEMETA:
         _TYPEMETA.update(_typemeta_names())
+    given = [a for a in (source, storage_offset, size, stride) if a is not _NOT_GIVEN]
+
     def no_match():
-        # upstream's binding matches no signature: a TypeError naming the arguments
+        # upstream's binding matches no signature: a TypeError naming the arguments given (a
+        # None among them)
         return TypeError(f"set_() received an invalid combination of arguments - got "
-                         f"({', '.join(type(a).__name__ for a in (source, storage_offset, size, stride) if a is not None)}),"
+                         f"({', '.join(type(a).__name__ for a in given)}),"
                          f" but expected one of: (), (Storage source), (Storage source, int storage_offset, tuple of "
                          f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
                          f"tuple of ints size, tuple of ints stride)")
 
-    if source is _NOT_GIVEN and storage_offset is None and size is None and stride is None:
+    if not given:
         return ops.set_.default(self)
     if source is _NOT_GIVEN or source is None:
         # no signature takes a None source (upstream's set_(None) is a TypeError, not set_())
-        source = None
         raise no_match()
-    # the signatures with an offset need an int offset and a size; the others take neither
-    if storage_offset is None:
-        if size is not None or stride is not None:
+    # the signatures with an offset need an int offset and a size (neither None: they are not
+    # optional there); the others take neither; only stride may be None
+    if stride is None:
+        stride = _NOT_GIVEN
+    if storage_offset is _NOT_GIVEN:
+        if size is not _NOT_GIVEN or stride is not _NOT_GIVEN:
             raise no_match()
+        storage_offset = None
     else:
-        if size is None:
+        if size is _NOT_GIVEN or size is None or storage_offset is None:
             raise no_match()
         try:
             offset = operator.index(storage_offset)
@@ -184,8 +190,9 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=None, size=None, stride=
         if not -2**63 <= offset < 2**63:  # the binding's SymInt unpack (THPUtils_unpackLong)
             raise ValueError("Overflow when unpacking long long")
         # size and stride are SymIntArrayRef without a fixed length: a bare int matches neither
-        if any(v is not None and not isinstance(v, (list, tuple)) for v in (size, stride)):
+        if any(v is not _NOT_GIVEN and not isinstance(v, (list, tuple)) for v in (size, stride)):
             raise no_match()
+    stride = None if stride is _NOT_GIVEN else stride
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
             # upstream's THPVariable_set_ checks this overload's dtypes (the op itself, and the

@@ -1461,6 +1461,141 @@ FUZZ_CLASSES = [
     "out = F.pad(torch.arange(1., 81.).reshape(1, 2, 40), (-20, 39), mode='circular')",
     "out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70).double(), (-60, 70), mode='circular')",
     "a0 = torch.tensor([3.75, float('inf')]).reshape((2, 1))[1:]; out = F.pad(a0, (-2, 1), mode='circular')",
+    # --- session 27, hC ---
+    # the FFT primitives check the input's kind, then the dims as permute wraps them (IndexError),
+    # then MKL's precision (float, double); was a RuntimeError for any dim and a refusal for dtypes
+    "out = torch._fft_r2c(torch.arange(18.).reshape(3, 3, 2), [3, 2, 1], 1, False)",
+    "out = torch.ops.aten._fft_r2c.default(torch.tensor([1e-30, -1.25])[::2], [-2, 0], 0, False)",
+    "out = torch._fft_r2c(torch.ones(3, 4), [0, 5, 1], 0, False, out=torch.zeros(0, dtype=torch.complex64))",
+    "out = torch._fft_r2c(torch.ones(2, 3, dtype=torch.float16), [4, 0], 0, True)",
+    "out = torch._fft_r2c(torch.ones(3, dtype=torch.bfloat16), [0], 0, True)",
+    "out = torch._fft_r2c(torch.ones(3, dtype=torch.int64), [5], 0, False)",
+    "out = torch._fft_r2c(torch.arange(3.) + 1j, [0], 0, False)",
+    "out = torch._fft_c2c(torch.ones(3), [0], 0, True)",
+    "out = torch._fft_c2r(torch.ones(3, dtype=torch.int32), [7], 0, 4)",
+    # softmax/log_softmax(out=) hand self to _softmax.out/_log_softmax.out, whose Python meta's
+    # out_wrapper refuses self and out on different devices before any check (Note [Meta out=
+    # through a Python meta]); was the dim's IndexError, or our refusal of a CPU out
+    "a0 = torch.tensor(([0, 0, 200, 3, 3, 0, 2, 5, 7, 0, 5, 1] * 2)[:24], dtype=torch.uint8).reshape((4, 3, 2)); "
+    "a1 = torch.empty((4, 3, 2), dtype=torch.uint8, device='meta'); r = torch.log_softmax(a0, 100, torch.bool, out=a1); "
+    "out = (r, a1, r is a1)",
+    "out = torch.log_softmax(torch.tensor(1.), 9, out=torch.empty((), device='meta'))",
+    "out = torch.log_softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
+    "out = torch.softmax(torch.ones(3, 4, device='meta'), 0, out=torch.empty(3, 4))",
+    "out = torch.softmax(torch.ones(3, 4), 9, torch.float64, out=torch.empty(3, 4, device='meta'))",
+    # addmm/baddbmm: with no contraction, self * beta by mul_ (a float beta on an integer result, a
+    # complex one on a real result refused; alpha unread); else beta and alpha converted, checked,
+    # to opmath_t (Note [BLAS scalars]); were computed
+    "a0 = torch.tensor([-8, -128, 127, 0, 0, 5, -1, 2, 5], dtype=torch.int8).reshape((3, 3)); "
+    "a1 = torch.tensor([2, 127, 1, 127, 7, -1, 0, -3, -3], dtype=torch.int8).reshape((3, 3)); "
+    "out = torch.ops.aten.addmm.default(a0, a1, a1, beta=-0.5, alpha=float('inf'))",
+    "out = torch.addmm(torch.ones(3, 3, dtype=torch.int8), torch.ones(3, 0, dtype=torch.int8), "
+    "torch.ones(0, 3, dtype=torch.int8), beta=0.5)",
+    "out = torch.addmm(torch.ones(3, 3), torch.ones(3, 3), torch.ones(3, 3), beta=1j)",
+    "out = torch.addmm(torch.ones(3, 3, dtype=torch.float16), torch.ones(3, 0, dtype=torch.float16), "
+    "torch.ones(0, 3, dtype=torch.float16), alpha=1e300)",
+    "out = torch.baddbmm(torch.ones(2, 3, 3, dtype=torch.bfloat16), torch.ones(2, 3, 3, dtype=torch.bfloat16), "
+    "torch.ones(2, 3, 3, dtype=torch.bfloat16), alpha=1e300)",
+    "out = torch.baddbmm(torch.ones(2, 3, 3), torch.ones(2, 3, 0), torch.ones(2, 0, 3), beta=1j)",
+    # histc's edges are converted, checked, to the input dtype (upstream's linspace_out)
+    "a0 = torch.tensor([-2.0, float('-inf'), float('inf'), -0.0], dtype=torch.float32).reshape((4,)); "
+    "out = torch.ops.aten.histc.default(a0, 2, max=1e300)",
+    "out = torch.histc(torch.ones(0), 2, min=-1e300)",
+    # CompositeImplicitAutograd out= overloads that decompose into a checked out= (concatenate.out
+    # -> cat.out, nanmean.out -> nansum.out): an input requiring grad is refused (CIA_OUT_CHECKED)
+    "a0 = torch.tensor([1e-30], dtype=torch.float32).reshape(()).requires_grad_(); a1 = torch.zeros(1, 4, 3); "
+    "r = torch.nanmean(a0, [], keepdim=False, dtype=None, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.ones(2, 2, 1); a1 = torch.ones(2, 2, 1).requires_grad_(); a2 = torch.zeros(2, 2, 2, dtype=torch.bfloat16); "
+    "r = torch.concatenate([a0, a1], dim=2, out=a2); out = (r, a2, r is a2)",
+    "out = torch.concat([torch.ones(2).requires_grad_()], out=torch.zeros(2))",
+    "out = torch.take_along_dim(torch.ones(3).requires_grad_(), torch.tensor([0]), out=torch.zeros(1))",
+    "out = torch.special.logsumexp(torch.ones(3).requires_grad_(), 0, out=torch.zeros(()))",
+    "out = torch.special.polygamma(1, torch.ones(3).requires_grad_(), out=torch.zeros(3))",
+    "out = torch._C._nn.nll_loss(torch.ones(2, 3).requires_grad_(), torch.tensor([0, 1]), out=torch.zeros(()))",
+    # Tensor.set_'s binding: a None storage_offset or size matches no signature (TypeError); a
+    # None passed was taken for an argument not given
+    "out = torch.zeros(1, 4, 1).set_(torch.ones(5).untyped_storage(), None)",
+    "a0 = torch.empty((4,), dtype=torch.bool, device='meta'); out = a0.set_(torch.zeros(2, 3, 2, dtype=torch.bool), None)",
+    "out = torch.zeros(2).set_(torch.ones(5).untyped_storage(), 0, None)",
+    # linear's fused path is addmm, whose CPU kernel expands bias to [rows, out_features] before
+    # anything, an empty result too (was skipped for an empty one)
+    "a0 = torch.tensor([0.0]); a1 = torch.tensor([]).reshape((0, 1)).expand((0, 1)); "
+    "a2 = torch.tensor([]).reshape((1, 0)).transpose(-1, -2); out = F.linear(a0, a1, a2)",
+    "out = F.linear(torch.zeros(2, 0, 1), torch.zeros(2, 1), torch.zeros(3))",
+    # cumprod_backward's O(n^2) path copies each slice into grad_input.select(dim, k): copy_'s
+    # broadcast rule (a grad with more dims was stacked into a bigger result)
+    "a0 = torch.ones(3, 2, 4, dtype=torch.bfloat16); a1 = torch.tensor([-1, 300, -3, 300, -8, 0, 0, -8]).reshape((2, 4)); "
+    "out = torch.ops.aten.cumprod_backward.default(a0, a1, -2, torch.ones(3, 2, 4, dtype=torch.bfloat16))",
+    # upstream's conj kernel has no uint16/32/64 (_conj_physical and conj_physical(out=) reach it)
+    "a0 = torch.tensor([9, 9, 7, 5, 5, 1], dtype=torch.uint16)[..., ::2]; out = torch._conj_physical(a0)",
+    "out = torch.conj_physical(torch.zeros(0, dtype=torch.uint64), out=torch.zeros(0, dtype=torch.uint64))",
+    "out = torch.conj_physical(torch.zeros(3, dtype=torch.uint32), out=torch.zeros(3))",
+    # amax/amin's meta runs zero_numel_check_dims (each dim wrapped, then non-zero size: IndexError)
+    # before the reduction's repeated-dim check
+    "a0 = torch.tensor([-1.25], dtype=torch.float64).reshape((1, 1)).expand((0, 3)); "
+    "out = torch.ops.aten.amin.default(a0, dim=[0, 0], keepdim=True)",
+    "out = torch.amax(torch.zeros(0, 3), [1, 0, 0], out=torch.zeros(3))",
+    # nll_loss_forward's kernel: its dtype dispatch (NotImplementedError) before weight's dtype
+    "out = torch.ops.aten.nll_loss_forward.default(torch.tensor([-8]), torch.tensor(5), torch.tensor([True]), 2, 1)",
+    # layer_norm_cpu's mixed-dtype check comes first: parameters float, then input float16/bfloat16
+    "a0 = torch.tensor([2, 5], dtype=torch.uint8)[..., ::2]; "
+    "out = torch.ops.aten.layer_norm.default(a0, [1], bias=torch.tensor([-2.0]), eps=2.0)",
+    "out = torch.ops.aten.native_layer_norm.default(torch.zeros(0, 2, dtype=torch.uint8), [2], None, torch.ones(2), 1e-5)",
+    # polar/complex: the iterator's broadcast before the float16 kernel's refusal
+    "out = torch.polar(torch.ones(1, 2, 2, dtype=torch.float16), torch.ones(2, 1, 3, 2, dtype=torch.float16))",
+    "out = torch.complex(torch.ones(2, dtype=torch.float16), torch.ones(3, dtype=torch.float16))",
+    # _foreach_ in-place ops check every self (a leaf requiring grad) before the kernel runs on any
+    "a0 = torch.ones(3, 4, dtype=torch.int16); a1 = torch.ones(3, 4, dtype=torch.bfloat16); "
+    "a2 = torch.empty((3, 3, 4), dtype=torch.float64, device='meta').requires_grad_(); "
+    "out = torch._foreach_clamp_max_([a0, a1, a2], (1+2j))",
+    "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.int16), torch.ones(3).requires_grad_()], 1j)",
+    # Tensor.to(memory_format=channels_last): _to_copy allocates in that format (its rank check)
+    # before the copy out of a meta tensor is refused
+    "a0 = torch.empty((3,), dtype=torch.int64, device='meta'); out = a0.to(torch.ones(3, 4, 2, 2, dtype=torch.int64), "
+    "memory_format=torch.channels_last)",
+    "out = torch.empty(3, device='meta').to('cpu', memory_format=torch.channels_last_3d)",
+    # max/min(out=) of the whole tensor write the value with a checked conversion to out's dtype
+    "a0 = torch.tensor([300, -1], dtype=torch.int32); a1 = torch.tensor([-3, -3, 1], dtype=torch.int8)[1:]; "
+    "r = torch.max(a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.min(torch.tensor([-70000]), out=torch.zeros((), dtype=torch.int16))",
+    "out = torch.max(torch.tensor([1e300], dtype=torch.float64), out=torch.zeros(()))",
+    "out = torch.max(torch.tensor([70000]), out=torch.zeros((), dtype=torch.float16))",  # neighbour: through float
+    # take_along_dim with a dim of 0-dim tensors: _take_along_dim_helper reads indices.size(dim)
+    "out = torch.tensor(7).take_along_dim(torch.tensor(-3), -1)",
+    # a CIA alias runs as the op it names under autograd too (true_divide_ -> div_: its overlap and
+    # in-place shape checks; divide_/multiply_/subtract_ were refused with an input requiring grad)
+    "a0 = torch.tensor(-0.0); a1 = torch.tensor([-2.0, 2.0, -1.25, -0.0]).reshape((4, 1)).requires_grad_(); "
+    "out = a0.unsqueeze(0).expand(2, *a0.shape).true_divide_(a1)",
+    "out = torch.zeros(2).multiply_(torch.ones(4, 1).requires_grad_())",
+    "x = torch.tensor([1., -2., 3.], requires_grad=True); y = (x * 1).subtract_(x, alpha=2); "
+    "out = (y, torch.autograd.grad(y.sum(), x)[0])",
+    # floor_divide(out=) is a TensorIterator without the pointwise tag: an out with internal overlap
+    "a0 = torch.tensor([2, 1]).reshape((1, 2)); a1 = torch.zeros(3, 1, 1, 1).expand((3, 4, 3, 4)); "
+    "r = torch.floor_divide(a0, float('nan'), out=a1); out = (r, a1, r is a1)",
+    # sub/rsub with alpha=-2**63 (computed as an add) still refuse a bool operand (sub_check)
+    "out = torch.ops.aten.rsub.Scalar(torch.ones(2, 1, 4, 4, dtype=torch.float64), False, -2**63)",
+    "out = torch.ones(3).sub_(torch.tensor([True]), alpha=-2**63)",
+    # mse_loss_backward's kernel converts norm (2 / numel for 'mean') to the dtype, checked: an
+    # empty integer input overflows
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-1000, 300, -1000, 7]).reshape((4, 1)), "
+    "torch.tensor([], dtype=torch.int64).reshape((1, 0)), torch.tensor(2), 1)",
+    # scatter_reduce's kernel dispatch (mean has no bool kernel) comes before its index bounds
+    "a0 = torch.zeros(6, dtype=torch.bool)[..., ::2]; "
+    "out = a0.scatter_reduce(0, torch.tensor([5, 7, -1000]), torch.zeros(3, dtype=torch.bool), 'mean')",
+    "out = torch.zeros(3, dtype=torch.bool).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.ones(3, dtype=torch.bool), 'mean')",
+    # bmm/baddbmm: the kernel's dtype dispatch (no bool kernel) before batch2's dtype (data_ptr)
+    "a0 = torch.ones(3, 3, 3, dtype=torch.bool); a2 = torch.ones(3, 3, 3, dtype=torch.bfloat16); "
+    "out = torch.ops.aten.baddbmm.default(a0, a0, a2, alpha=2.5)",
+    "out = torch.bmm(torch.ones(2, 3, 3, dtype=torch.bool), torch.ones(2, 3, 3))",
+    # matmul goes to bmm unless upstream's should_fold folds it into mm (then mm's dtype check);
+    # linear without a fused bias is that matmul
+    "out = torch.matmul(torch.ones(2, 3, 3, dtype=torch.bool).transpose(0, 1), torch.ones(3, 3, dtype=torch.bfloat16))",
+    "out = torch.matmul(torch.ones(3, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.bfloat16))",
+    "a0 = torch.tensor([2] * 192, dtype=torch.uint16).reshape((4, 3, 4, 4)).transpose(-1, -2); "
+    "out = F.linear(a0, torch.ones(4, 4, dtype=torch.bool), torch.zeros(4, 3, 4, 4, dtype=torch.bool))",
+    # a boxed call's float argument takes a one-element real CPU tensor (toIValue's py::cast<double>)
+    "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [2, 2**63 - 1, 1], 'bogus', torch.tensor([[0.5]]))",
+    "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [1, 1], 'constant', torch.tensor([[2]]))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
