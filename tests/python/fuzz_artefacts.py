@@ -10,15 +10,16 @@ proofs below holds for that call: each recomputes its condition from the call's 
 `aN = ...` statements, rebuilt by this process's torch) and both results, never from the op's
 name alone, and a difference that is not of the proof's shape stays unexplained (test_fuzz.py
 feeds each proof a difference it must not explain). The long run reports explained and
-unexplained calls apart (`fuzz.py --show` marks each explained call with its class); the test's
-pins name the class (fuzz.why).
+unexplained calls apart (`fuzz.py --show` marks each explained call with its class); the test
+counts them on the SUMMARY line and pins only the unexplained (their number follows upstream's
+CPU: gelu's loop, MKL's paths).
 """
 from __future__ import annotations
 
 import math
 import re
 
-# the float comparison tolerance of fuzz.TOL, repeated here would be a second source: passed in
+# unit roundoff per dtype (the comparison's tolerance, fuzz.TOL, is passed in as `tol`)
 _UNIT = {"torch.float16": 2.0 ** -11, "torch.bfloat16": 2.0 ** -8, "torch.float32": 2.0 ** -24,
          "torch.float64": 2.0 ** -53, "torch.complex64": 2.0 ** -24, "torch.complex128": 2.0 ** -53}
 
