@@ -10,6 +10,7 @@ Case: op_backward/linalg_lu_solve/bwd_f64, the gradient of torch.linalg.lu_solve
 with respect to B for the harness's cotangent G: A^-T G, A = P L U rebuilt exactly from the stored
 float64 factors. Prints each element, its error and that error in ulps of the element.
 """
+import argparse
 import sys
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import runner  # noqa: E402
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     mpmath.mp.prec = 200
     LU, piv = torch.linalg.lu_factor(runner.make((2, 3, 3), torch.float64, seed=3))
     b = runner.make((2, 3, 2), torch.float64, seed=1).requires_grad_()
