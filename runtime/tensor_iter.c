@@ -303,10 +303,39 @@ tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geo
     return 0;
 }
 
+/* Note [Written operand first]
+ * Upstream's iterator sorts its dims (Note [Loop order]) with a given output of the right shape
+ * first: an out= or an in-place self decides before the inputs. Ours computes such a call as
+ * its functional and copies the result in (tn_copy_result_into); the door names the written
+ * tensor here while the functional runs, and its first new elementwise result of that shape is
+ * laid out with it as the first operand, so the functional's loop walks the dims in upstream's
+ * order (once: later results, a composite's or a nested call's, lay out from their inputs).
+ * The result's own strides are not seen: it is copied into the written tensor, which keeps its
+ * shape and strides. */
+static const TensorObject *written_first;
+
+const TensorObject *
+tn_elementwise_written_first(const TensorObject *t)
+{
+    const TensorObject *prev = written_first;
+    written_first = t;
+    return prev;
+}
+
 TensorObject *
 tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
 {
     int64_t strides[TN_MAX_NDIM];
+    tn_geom with[TN_LOOP_MAX_OPERANDS + 1];
+    const TensorObject *w = written_first;
+    if (w && w->device == device && w->ndim == ndim && ninputs <= TN_LOOP_MAX_OPERANDS &&
+        !memcmp(w->sizes, sizes, sizeof(int64_t) * (size_t)ndim)) {
+        with[0] = tn_geom_of(w);
+        memcpy(with + 1, inputs, sizeof(tn_geom) * (size_t)ninputs);
+        inputs = with;
+        ninputs++;
+        written_first = NULL;  /* once: the functional's first result of that shape */
+    }
     if (tn_elementwise_strides(ndim, sizes, ninputs, inputs, strides))
         return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);

@@ -65,7 +65,12 @@ void tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geo
  * or its sorting path (returns 0). */
 int tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
-/* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs. */
+/* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs (and the
+ * written tensor named by tn_elementwise_written_first when it has the result's shape). */
+/* Names the out= / in-place self a functional computes for (NULL: none); returns the previous
+ * one to restore. Note [Written operand first] in tensor_iter.c. */
+const TensorObject *tn_elementwise_written_first(const TensorObject *t);
+
 TensorObject *tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs,
                                    const tn_geom *inputs);
 

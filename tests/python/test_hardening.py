@@ -1620,6 +1620,17 @@ FUZZ_CLASSES = [
     "a = torch.full((4, 4), float('nan')).t(); out = a.to(torch.uint32).to(torch.int64)",
     "a = torch.full((5, 3), float('nan')).t(); out = a.to(torch.uint32).to(torch.int64)",
     "a = torch.full((4, 2, 2), float('nan'), dtype=torch.float64).permute(1, 2, 0); out = a.to(torch.uint32).to(torch.int64)",
+    # an out= of the result's shape (or an in-place self) decides the order first (Note [Written
+    # operand first]): was the functional's order from the inputs, then a copy into out
+    "a = torch.zeros(4, 4).t(); o = torch.empty(4, 4); torch.maximum(a, -a, out=o); out = torch.signbit(o)",
+    "a = torch.zeros(4, 4); o = torch.empty(4, 4).t(); torch.maximum(a, -a, out=o); out = torch.signbit(o)",
+    "a = torch.zeros(4, 4, dtype=torch.float64); b = -torch.zeros(4, 4, dtype=torch.float64).t(); "
+    "torch.minimum(b, a, out=a); out = torch.signbit(a)",  # neighbour: out= is an input
+    "a = -torch.zeros(4, 4).t(); o = torch.empty(4, 4); torch._C._nn.softshrink(a, 0.5, out=o); out = torch.signbit(o)",
+    "x = torch.zeros(4, 4).t(); o = torch.empty(4, 4); "
+    "torch.ops.aten.hardtanh_backward.grad_input(torch.ones(4, 4).t(), x, float('nan'), 1.0, grad_input=o); out = o",
+    "a = torch.zeros(4, 4).t(); o = torch.empty(0); torch.maximum(a, -a, out=o); out = (torch.signbit(o), o.stride())",  # neighbour: resized
+    "a = -torch.zeros(4, 4); a.t().clamp_(min=0.0); out = torch.signbit(a)",  # neighbour: in-place
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
