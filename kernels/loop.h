@@ -1,6 +1,7 @@
 /* tn_loop: the geometry of an elementwise loop over up to TN_LOOP_MAX_OPERANDS operands that
  * share one shape. Strides are in elements (not bytes); a 0 stride broadcasts. runtime/ builds
- * it (broadcasting, coalescing contiguous dims, dropping size-1 dims) so kernels see the
+ * it (broadcasting, ordering dims by stride as upstream walks them (Note [Loop order] in
+ * runtime/tensor_iter.c), coalescing contiguous dims, dropping size-1 dims) so kernels see the
  * fewest, largest dimensions; operand 0 is the output by convention.
  * tn_loop_next() walks all but the innermost dimension; kernels run the innermost one, or hand
  * a row function to the row driver (tn_loop_run_rows, loop.c) which also spreads rows over threads.

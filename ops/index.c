@@ -1135,9 +1135,9 @@ tn_op_masked_select(const tn_op *overload, TensorObject *self, TensorObject *mas
     if (tn_broadcast_shapes(self->ndim, self->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
         return NULL;
     tn_geom g[2] = {tn_geom_of(mask), tn_geom_of(self)};
-    /* row-major order over the broadcast shape: build the loop without coalescing reorders */
+    /* row-major order over the broadcast shape: build the loop without reordering (Note [Loop order]) */
     tn_loop l;
-    tn_loop_build(&l, nd, shape, 2, g);
+    tn_loop_build_linear(&l, nd, shape, 2, g);
     int64_t count = 0;
     if (TN_KCHECK(overload, tn_masked_count(mask->dtype, &l, tn_tensor_data(mask), &count), mask->dtype) < 0)
         return NULL;

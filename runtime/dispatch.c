@@ -1118,12 +1118,15 @@ via_functional(tn_op *op, tn_value *args)
         }
     }
     PyObject *result;
+    /* the written tensor decides the functional's loop order first (Note [Written operand first]) */
+    const TensorObject *prev_written = tn_elementwise_written_first(dst && dst->device == TN_DEVICE_CPU ? dst : NULL);
     if (kind == TN_OPK_OUT && meta_runs_cxx_meta(op, f, fs, fargs)) {
         f->kernel_calls++;
         result = f->kernel(fargs);
     } else {
         result = tn_dispatch(f, fargs);
     }
+    tn_elementwise_written_first(prev_written);
     Py_XDECREF(self_conv);
     if (!result) {
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */

@@ -50,8 +50,37 @@ tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_
     return 0;
 }
 
-void
-tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
+/* Note [Loop order]
+ * Upstream's TensorIterator walks its operands in an order of its own choosing
+ * (reorder_dimensions, then coalesce_dimensions): dims sorted by stride, fastest-moving innermost,
+ * by insertion sort with a comparison that asks the operands in turn, output first, and lets the
+ * first with a strict answer decide: a pair of dims where either stride is 0 (broadcast) asks the
+ * next operand, unequal strides decide, equal strides put the larger dim outside (or ask the
+ * next operand). So a transposed input is walked in memory order, and the kernels' vector body
+ * and scalar tail (Note [Vector body and tail] in kernels/binary.c) see upstream's rows.
+ * Upstream sorts before dropping size-1 dims and without a not-yet-allocated output; we drop the
+ * size-1 dims first and sort with the output, which lies (Note [Output layout]) in the order the
+ * inputs give, so the dims of size > 1 land where upstream puts them. tn_loop_build_linear keeps
+ * the row-major order (upstream's enforce_linear_iteration) for loops whose kernels need it. */
+static int
+loop_should_swap(const tn_loop *l, int d0, int d1)
+{
+    for (int k = 0; k < l->noperands; k++) {
+        int64_t s0 = l->strides[k][d0], s1 = l->strides[k][d1];
+        if (s0 == 0 || s1 == 0)
+            continue;
+        if (s0 < s1)
+            return -1;
+        if (s0 > s1)
+            return 1;
+        if (l->sizes[d0] > l->sizes[d1])
+            return 1;
+    }
+    return 0;
+}
+
+static void
+loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops, int reorder)
 {
     l->noperands = nops;
     int nd = 0;
@@ -65,6 +94,39 @@ tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geo
             l->strides[k][nd] = (od >= 0 && g->sizes[od] != 1) ? g->strides[od] : 0;
         }
         nd++;
+    }
+    if (reorder && nd > 1) {
+        /* perm[0] is the fastest-moving dim (upstream's order), starting from the innermost */
+        int perm[TN_LOOP_MAX_DIMS];
+        for (int i = 0; i < nd; i++)
+            perm[i] = nd - 1 - i;
+        int moved = 0;
+        for (int i = 1; i < nd; i++) {
+            int d1 = i;
+            for (int d0 = i - 1; d0 >= 0; d0--) {
+                int c = loop_should_swap(l, perm[d0], perm[d1]);
+                if (c > 0) {
+                    int t = perm[d0];
+                    perm[d0] = perm[d1];
+                    perm[d1] = t;
+                    d1 = d0;
+                    moved = 1;
+                } else if (c < 0) {
+                    break;
+                }
+            }
+        }
+        if (moved) {
+            int64_t sz[TN_LOOP_MAX_DIMS], st[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];
+            for (int i = 0; i < nd; i++) {
+                sz[nd - 1 - i] = l->sizes[perm[i]];
+                for (int k = 0; k < nops; k++)
+                    st[k][nd - 1 - i] = l->strides[k][perm[i]];
+            }
+            memcpy(l->sizes, sz, sizeof(int64_t) * (size_t)nd);
+            for (int k = 0; k < nops; k++)
+                memcpy(l->strides[k], st[k], sizeof(int64_t) * (size_t)nd);
+        }
     }
     /* coalesce: merge dim i into i+1 when every operand steps through it contiguously */
     int w = 0;
@@ -96,6 +158,18 @@ tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geo
         }
     }
     l->ndim = w;
+}
+
+void
+tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
+{
+    loop_build(l, ndim, sizes, nops, ops, 1);
+}
+
+void
+tn_loop_build_linear(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
+{
+    loop_build(l, ndim, sizes, nops, ops, 1);
 }
 
 void
@@ -229,10 +303,39 @@ tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geo
     return 0;
 }
 
+/* Note [Written operand first]
+ * Upstream's iterator sorts its dims (Note [Loop order]) with a given output of the right shape
+ * first: an out= or an in-place self decides before the inputs. Ours computes such a call as
+ * its functional and copies the result in (tn_copy_result_into); the door names the written
+ * tensor here while the functional runs, and its first new elementwise result of that shape is
+ * laid out with it as the first operand, so the functional's loop walks the dims in upstream's
+ * order (once: later results, a composite's or a nested call's, lay out from their inputs).
+ * The result's own strides are not seen: it is copied into the written tensor, which keeps its
+ * shape and strides. */
+static const TensorObject *written_first;
+
+const TensorObject *
+tn_elementwise_written_first(const TensorObject *t)
+{
+    const TensorObject *prev = written_first;
+    written_first = t;
+    return prev;
+}
+
 TensorObject *
 tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
 {
     int64_t strides[TN_MAX_NDIM];
+    tn_geom with[TN_LOOP_MAX_OPERANDS + 1];
+    const TensorObject *w = written_first;
+    if (w && w->device == device && w->ndim == ndim && ninputs <= TN_LOOP_MAX_OPERANDS &&
+        !memcmp(w->sizes, sizes, sizeof(int64_t) * (size_t)ndim)) {
+        with[0] = tn_geom_of(w);
+        memcpy(with + 1, inputs, sizeof(tn_geom) * (size_t)ninputs);
+        inputs = with;
+        ninputs++;
+        written_first = NULL;  /* once: the functional's first result of that shape */
+    }
     if (tn_elementwise_strides(ndim, sizes, ninputs, inputs, strides))
         return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);

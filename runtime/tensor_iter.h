@@ -19,9 +19,10 @@ int tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int 
 /* The broadcast shape of n tensors' sizes (broadcast_tensors, expand_outplace). */
 int tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_t *out);
 
-/* Loop geometry over `sizes` for operands given by their own shapes/strides, broadcast to
- * `sizes` (right-aligned, 0 strides) and coalesced. Operand geometry arrays may be NULL for
- * a scalar broadcast everywhere. */
+/* Loop geometry over `sizes` for operands given by their own shapes/strides (operand 0 the
+ * output), broadcast to `sizes` (right-aligned, 0 strides), ordered by stride as upstream's
+ * TensorIterator walks them (Note [Loop order] in tensor_iter.c) and coalesced. Operand
+ * geometry arrays may be NULL for a scalar broadcast everywhere. */
 typedef struct {
     int ndim;
     const int64_t *sizes;
@@ -36,6 +37,9 @@ tn_geom_of(const TensorObject *t)
 }
 
 void tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops);
+/* The same loop with its dims in row-major order, not sorted by stride (upstream's
+ * enforce_linear_iteration): for kernels that depend on the visiting order. Note [Loop order]. */
+void tn_loop_build_linear(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops);
 
 /* The geometry of an iterator input once promoted to `dtype`: upstream's CPU TensorIterator
  * replaces it by input.to(dtype) before choosing the output's layout, a copy that keeps a dense
@@ -61,7 +65,12 @@ void tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geo
  * or its sorting path (returns 0). */
 int tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
-/* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs. */
+/* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs (and the
+ * written tensor named by tn_elementwise_written_first when it has the result's shape). */
+/* Names the out= / in-place self a functional computes for (NULL: none); returns the previous
+ * one to restore. Note [Written operand first] in tensor_iter.c. */
+const TensorObject *tn_elementwise_written_first(const TensorObject *t);
+
 TensorObject *tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs,
                                    const tn_geom *inputs);
 

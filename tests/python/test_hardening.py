@@ -1596,6 +1596,41 @@ FUZZ_CLASSES = [
     # a boxed call's float argument takes a one-element real CPU tensor (toIValue's py::cast<double>)
     "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [2, 2**63 - 1, 1], 'bogus', torch.tensor([[0.5]]))",
     "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [1, 1], 'constant', torch.tensor([[2]]))",
+    # --- session 27, hE ---
+    # TensorIterator walks dims sorted by stride (reorder_dimensions; Note [Loop order] in
+    # runtime/tensor_iter.c): a transposed or permuted dense input runs as contiguous rows, so the
+    # vector body / scalar tail split (Note [Vector body and tail]) falls where upstream's does;
+    # was the logical row-major walk, strided rows and scalar code throughout
+    "a = torch.zeros(4, 4).t(); out = torch.signbit(torch.maximum(a, -a))",
+    "a = torch.zeros(5, 7).t(); out = torch.signbit(torch.maximum(a, -a))",
+    "a = torch.zeros(4, 4, dtype=torch.float64).t(); out = torch.signbit(torch.minimum(-a, a))",
+    "a = torch.zeros(3, 6, dtype=torch.float64).t(); out = torch.signbit(torch.minimum(-a, a))",
+    "a = torch.zeros(2, 3, 4).permute(2, 0, 1); out = torch.signbit(torch.maximum(a, -a))",
+    "a = torch.zeros(2, 4, 2, dtype=torch.float64).permute(1, 2, 0); out = torch.signbit(torch.minimum(-a, a))",
+    "a = torch.zeros(4, 1, 4).permute(2, 1, 0); out = torch.signbit(torch.maximum(a, -a))",
+    "a = torch.zeros(6, 3).t(); out = torch.signbit(torch.maximum(a, -torch.zeros(3, 1)))",  # neighbour: broadcast
+    "a = torch.zeros(4, 4); out = torch.signbit(torch.maximum(a, -a))",  # neighbour: contiguous
+    "a = -torch.zeros(4, 4).t(); out = torch.signbit(F.softshrink(a, 0.5))",
+    "a = -torch.zeros(4, 5, dtype=torch.float64).t(); out = torch.signbit(F.softshrink(a, 0.5))",
+    "a = -torch.zeros(2, 4, 2).permute(2, 0, 1); out = torch.signbit(F.softshrink(a, 0.5))",
+    "x = torch.zeros(4, 4).t(); out = torch.ops.aten.hardtanh_backward(torch.ones(4, 4).t(), x, float('nan'), 1.0)",
+    "x = torch.zeros(5, 7).t(); out = torch.ops.aten.hardtanh_backward(torch.ones(5, 7).t(), x, float('nan'), 1.0)",
+    "x = torch.zeros(3, 4, 2, dtype=torch.float64).permute(2, 0, 1); "
+    "out = torch.ops.aten.hardtanh_backward(torch.ones(3, 4, 2, dtype=torch.float64).permute(2, 0, 1), x, -1.0, float('nan'))",
+    "a = torch.full((4, 4), float('nan')).t(); out = a.to(torch.uint32).to(torch.int64)",
+    "a = torch.full((5, 3), float('nan')).t(); out = a.to(torch.uint32).to(torch.int64)",
+    "a = torch.full((4, 2, 2), float('nan'), dtype=torch.float64).permute(1, 2, 0); out = a.to(torch.uint32).to(torch.int64)",
+    # an out= of the result's shape (or an in-place self) decides the order first (Note [Written
+    # operand first]): was the functional's order from the inputs, then a copy into out
+    "a = torch.zeros(4, 4).t(); o = torch.empty(4, 4); torch.maximum(a, -a, out=o); out = torch.signbit(o)",
+    "a = torch.zeros(4, 4); o = torch.empty(4, 4).t(); torch.maximum(a, -a, out=o); out = torch.signbit(o)",
+    "a = torch.zeros(4, 4, dtype=torch.float64); b = -torch.zeros(4, 4, dtype=torch.float64).t(); "
+    "torch.minimum(b, a, out=a); out = torch.signbit(a)",  # neighbour: out= is an input
+    "a = -torch.zeros(4, 4).t(); o = torch.empty(4, 4); torch._C._nn.softshrink(a, 0.5, out=o); out = torch.signbit(o)",
+    "x = torch.zeros(4, 4).t(); o = torch.empty(4, 4); "
+    "torch.ops.aten.hardtanh_backward.grad_input(torch.ones(4, 4).t(), x, float('nan'), 1.0, grad_input=o); out = o",
+    "a = torch.zeros(4, 4).t(); o = torch.empty(0); torch.maximum(a, -a, out=o); out = (torch.signbit(o), o.stride())",  # neighbour: resized
+    "a = -torch.zeros(4, 4); a.t().clamp_(min=0.0); out = torch.signbit(a)",  # neighbour: in-place
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
