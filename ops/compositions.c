@@ -89,15 +89,14 @@ tn_compose_conj(tn_op *op, tn_value *a)
     return call(TN_OP__conj, a);
 }
 
-/* resolve_conj / resolve_neg: self when the bit is clear, else clone(suggest_memory_format())
- * (the copy resolves the bit) */
+/* resolve_conj / resolve_neg: self when the bit is clear, else self.clone() (preserve_format:
+ * a dense self's strides; the copy resolves the bit) */
 static PyObject *
 resolve_bit(PyObject *self, int bit)
 {
     if (!bit)
         return Py_NewRef(self);
-    int fmt = tn_tensor_suggest_memory_format(TN_T(self));
-    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(fmt)});
+    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(TN_MEMFMT_PRESERVE)});
 }
 
 PyObject *tn_compose_resolve_conj(tn_op *op, tn_value *a) { return resolve_bit(T(0), TN_T(T(0))->conj); }

@@ -1596,6 +1596,32 @@ FUZZ_CLASSES = [
     # a boxed call's float argument takes a one-element real CPU tensor (toIValue's py::cast<double>)
     "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [2, 2**63 - 1, 1], 'bogus', torch.tensor([[0.5]]))",
     "out = torch.ops.aten.pad.default(torch.tensor([[-1.25]]), [1, 1], 'constant', torch.tensor([[2]]))",
+    # --- session 27, hF ---
+    # torch.fft's 1-D functions are upstream's C++ compositions on meta too (not torch._refs.fft,
+    # whose prims lay results out contiguously): the primitives' Python metas (_exec_fft) place
+    # size-1 batch dims by their stride order
+    "a0 = torch.empty((2, 3, 2), dtype=torch.int64, device='meta'); out = torch.ops.aten.fft_ihfft.default(a0, n=1, dim=-2)",
+    "a0 = torch.empty((4, 1, 4, 1), dtype=torch.int32, device='meta'); out = torch.ops.aten.fft_ifft.default(a0, dim=-2)",
+    "out = torch.fft.rfft(torch.empty(4, 1, 4, 1, device='meta'), dim=2)",
+    "out = torch.fft.hfft(torch.empty(4, 1, 3, 1, dtype=torch.complex64, device='meta'), dim=2)",
+    "out = torch.fft.irfft(torch.empty(4, 1, 3, 1, dtype=torch.complex128, device='meta'), n=5, dim=0)",
+    "out = torch.fft.fft(torch.empty(3, 1, 2, dtype=torch.complex64, device='meta').transpose(0, 2), dim=1)",
+    # resolve_conj/resolve_neg (and the door's resolution of math bits) are clone(): preserve_format,
+    # a dense self's strides, else dense ones in self's stride order
+    "out = torch.empty(2, 3, 4, dtype=torch.complex64, device='meta').permute(0, 2, 1).conj().resolve_conj()",
+    "out = torch.empty(2, 1, 2, dtype=torch.complex64, device='meta').as_strided((2, 1, 2), (2, 1, 1)).conj().resolve_conj()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj().resolve_conj()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj().imag.resolve_neg()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj() * 2",
+    # _safe_softmax: where(all(isneginf(self), dim, True), 0, out, out=out) returns softmax's own
+    # tensor (an empty one's strides); isneginf refuses a complex self (RuntimeError, before the
+    # bool out check)
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((3, 0, 1))[1:]; out = torch._safe_softmax(a0, 0, dtype=torch.int8)",
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((3, 0, 1)); out = torch._safe_softmax(a0, -1, torch.int16)",
+    "out = torch._safe_softmax(torch.zeros(2, 0, dtype=torch.complex64), 1)",
+    "out = torch._safe_softmax(torch.tensor([[float('-inf'), float('-inf')], [1., 2.]]).t(), 0)",  # neighbour: values
+    "out = torch.isneginf(torch.zeros(2, dtype=torch.complex64))",
+    "out = torch.isposinf(torch.zeros(2, dtype=torch.complex128), out=torch.zeros(2))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
