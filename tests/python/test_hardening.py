@@ -1622,6 +1622,35 @@ FUZZ_CLASSES = [
     "out = torch._safe_softmax(torch.tensor([[float('-inf'), float('-inf')], [1., 2.]]).t(), 0)",  # neighbour: values
     "out = torch.isneginf(torch.zeros(2, dtype=torch.complex64))",
     "out = torch.isposinf(torch.zeros(2, dtype=torch.complex128), out=torch.zeros(2))",
+    # conv{d}d.padding is batchify + _convolution_mode: at::convolution itself (no conv{d}d bias
+    # dtype check), whose Python meta on meta indexes a short weight's shape (IndexError)
+    "a0 = torch.empty((2, 1), dtype=torch.int8, device='meta'); a1 = torch.tensor([-1, 127, -3, 7], dtype=torch.int8); "
+    "a2 = torch.zeros(1, 2, 4, dtype=torch.float16); out = torch.ops.aten.conv1d.padding(a0, a1, bias=a2, groups=2)",
+    "a0 = torch.tensor([2, 7, -3, 0, 1, 2, 2, 7, -3, 1, 5, -8], dtype=torch.int16).reshape((3, 1, 4)); "
+    "a1 = torch.empty((1,), dtype=torch.float32, device='meta'); a2 = torch.empty((1,), dtype=torch.bool, device='meta'); "
+    "out = torch.ops.aten.conv2d.padding(a0, a1, bias=a2, stride=[2, 1], padding='valid')",
+    "out = torch.ops.aten.conv1d.padding(torch.ones(1, 2, 5, device='meta'), torch.ones(3, 2, 2, device='meta'), "
+    "torch.ones(3, dtype=torch.float64, device='meta'), padding='same')",
+    "out = torch.ops.aten.conv2d.padding(torch.ones(1, 2, 5, 5, device='meta'), torch.ones(3, 2, 2, 2, device='meta'), "
+    "torch.ones(3, dtype=torch.float64, device='meta'))",
+    "out = torch.ops.aten.conv1d.padding(torch.ones(2, 5, device='meta'), torch.ones(3, 2, 2, device='meta'), "
+    "torch.ones(3, device='meta'), padding='same')",  # neighbour: unbatched, uneven 'same'
+    # a boxed bool[N] unboxes (std::array) at the first C++ kernel: a list of another length is a
+    # RuntimeError before the meta function reads it
+    "a0 = torch.empty((3, 3, 2), dtype=torch.bfloat16, device='meta'); a1 = torch.ones(3, 3, 2, dtype=torch.bfloat16); "
+    "a2 = torch.ones(3, 3, 4, dtype=torch.bfloat16)[..., ::2]; out = torch.ops.aten.convolution_backward.default(a0, a1, a2, "
+    "[2**33, 0, 1], [2, 4, 1], [2, 2, 0], [], True, [1, 1, 0], 1, (1, 2))",
+    "out = torch.ops.aten.convolution_backward.default(torch.ones(1, 3, 4), torch.ones(1, 2, 5), torch.ones(3, 2, 2), "
+    "[3], [1], [0], [1], False, [0], 1, [True, True, True, True])",
+    # a binding converts its arguments right to left (Note [Binding conversion order]), out= last
+    "out = torch.std_mean(torch.tensor([2.0, 2.0], dtype=torch.bfloat16), dim=[1, 'a'], correction=2**70)",
+    "out = torch.full([2, 'a'], 2**70)",
+    "out = torch.zeros([2, 'a'], device='bogus')",
+    "out = torch.add(torch.ones(2), torch.ones(2), alpha=2**70, out=5)",  # neighbour: out= after alpha
+    # upstream's boxed path takes numbers for _conj's and copy's Tensor arguments too
+    "a0 = torch.tensor([0.0], dtype=torch.float16).expand((4,)); out = torch.ops.aten._conj.default(2**100)",
+    "out = torch.ops.aten._conj.default(5)",
+    "out = torch.ops.aten.copy.default(torch.ones(2), 2**100)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
