@@ -1651,6 +1651,30 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([0.0], dtype=torch.float16).expand((4,)); out = torch.ops.aten._conj.default(2**100)",
     "out = torch.ops.aten._conj.default(5)",
     "out = torch.ops.aten.copy.default(torch.ones(2), 2**100)",
+    # torch.fft's 1-D functions under autograd are the same C compositions (FftC2RBackward0,
+    # ConjBackward0, ...; were torch._refs.fft's nodes, and none on meta); on meta float16 is
+    # promote_tensor_fft's (maybe_support_half)
+    "a = torch.arange(12.).reshape(4, 3).requires_grad_(); r = torch.fft.irfft(a, dim=1); r.sum().backward(); "
+    "out = (r, type(r.grad_fn).__name__, a.grad)",
+    "a = torch.arange(9.).reshape(3, 3).requires_grad_(); r = torch.fft.hfft(a, n=4, dim=0); r.sum().backward(); "
+    "out = (r, type(r.grad_fn).__name__, a.grad)",
+    "a = torch.empty(4, 1, 3, 1, device='meta', requires_grad=True); r = torch.fft.ifft(a, dim=2); "
+    "out = (r, type(r.grad_fn).__name__)",
+    "a = torch.empty(4, 3, device='meta', requires_grad=True); r = torch.fft.rfft(a, dim=0); out = (r, type(r.grad_fn).__name__)",
+    "out = torch.fft.rfft(torch.empty(4, dtype=torch.half, device='meta'))",
+    "out = torch.fft.fft(torch.empty(4, dtype=torch.half))",  # neighbour: CPU refuses float16
+    # ... and the n-dimensional ones are ATen's compositions too (one primitive with the norm mode
+    # inside: tn_decompose.py), so meta results take the primitives' layout; _fft_c2c with no
+    # dims is a clone
+    "out = torch.fft.fftn(torch.empty(4, 1, 4, 1, device='meta'))",
+    "out = torch.fft.rfftn(torch.empty(2, 3, 2, device='meta'))",
+    "out = torch.fft.ihfftn(torch.empty(2, 3, 2, device='meta').transpose(0, 1), dim=(0, -1))",
+    "out = torch.fft.irfft2(torch.empty(2, 3, 2, dtype=torch.complex64, device='meta').transpose(0, 1), dim=(0, -1))",
+    "out = torch.fft.hfftn(torch.empty(1, 5, dtype=torch.int64, device='meta').transpose(0, 1), s=(3, -1), dim=(1, 0))",
+    "a = torch.empty(2, 3, device='meta', requires_grad=True); r = torch.fft.fftn(a); out = (r, type(r.grad_fn).__name__)",
+    "out = torch.fft.fftn(torch.ones(2, 3), dim=[])",
+    "out = torch._fft_c2c(torch.zeros(0, dtype=torch.complex128), [], 2, False)",
+    "out = torch.fft.rfftn(torch.ones(2, 3), dim=[])",  # rfftn's own check (was the refs' IndexError)
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
