@@ -89,15 +89,14 @@ tn_compose_conj(tn_op *op, tn_value *a)
     return call(TN_OP__conj, a);
 }
 
-/* resolve_conj / resolve_neg: self when the bit is clear, else clone(suggest_memory_format())
- * (the copy resolves the bit) */
+/* resolve_conj / resolve_neg: self when the bit is clear, else self.clone() (preserve_format:
+ * a dense self's strides; the copy resolves the bit) */
 static PyObject *
 resolve_bit(PyObject *self, int bit)
 {
     if (!bit)
         return Py_NewRef(self);
-    int fmt = tn_tensor_suggest_memory_format(TN_T(self));
-    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(fmt)});
+    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(TN_MEMFMT_PRESERVE)});
 }
 
 PyObject *tn_compose_resolve_conj(tn_op *op, tn_value *a) { return resolve_bit(T(0), TN_T(T(0))->conj); }
@@ -1178,29 +1177,39 @@ ints_of(const tn_value *v)
     return (tn_ints){v->u.ints, v->n, false};
 }
 
-/* args: input, weight, bias, stride, padding (a string), dilation, groups */
+/* args: input, weight, bias, stride, padding (a string), dilation, groups. ATen's
+ * conv{d}d_padding: batchify (an unbatched input unsqueezed), then _convolution_mode, which goes
+ * straight to at::convolution (after _convolution_same's checks and padding): no conv{d}d, so
+ * none of its bias dtype check; on meta the convolution's Python meta function checks what it
+ * checks (a weight of fewer than 3 dims is its IndexError). */
 static PyObject *
-conv_padding(int d, int conv_id, tn_value *a)
+conv_padding(int d, tn_value *a)
 {
-    int64_t pad[3], extra[6];
-    if (tn_conv_batchify_check(TN_T(T(0)), d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+    int64_t pad[3], extra[6], zero = 0;
+    TensorObject *in = TN_T(T(0));
+    if (tn_conv_batchify_check(in, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
         return NULL;
     int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
     if (mode < 0)
         return NULL;
-    PyObject *x = mode == 0 ? Py_NewRef(T(0))
-                            : call(TN_OP_constant_pad_nd, (tn_value[]){a[0], tn_ag_value_ints_lit(extra, 2 * d),
-                                                                        tn_value_int(0)});
-    PyObject *r = x ? call(conv_id, (tn_value[]){tn_value_tensor(x), a[1], a[2], a[3],
-                                                 tn_ag_value_ints_lit(pad, d), a[5], a[6]})
+    int unbatched = in->ndim == d + 1;
+    PyObject *x = unbatched ? call(TN_OP_unsqueeze, (tn_value[]){a[0], tn_value_int(0)}) : Py_NewRef(T(0));
+    if (x && mode == 1)
+        TN_SETREF(x, call(TN_OP_constant_pad_nd, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(extra, 2 * d),
+                                                               tn_value_int(0)}));
+    PyObject *r = x ? call(TN_OP_convolution, (tn_value[]){tn_value_tensor(x), a[1], a[2], a[3],
+                                                           tn_ag_value_ints_lit(pad, d), a[5], tn_ag_value_bool(false),
+                                                           tn_ag_value_ints_lit(&zero, 1), a[6]})
                     : NULL;
     Py_XDECREF(x);
+    if (r && unbatched)
+        TN_SETREF(r, call(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(r), tn_value_int(0)}));
     return r;
 }
 
-PyObject *tn_compose_conv1d__padding(tn_op *op, tn_value *a) { return conv_padding(1, TN_OP_conv1d, a); }
-PyObject *tn_compose_conv2d__padding(tn_op *op, tn_value *a) { return conv_padding(2, TN_OP_conv2d, a); }
-PyObject *tn_compose_conv3d__padding(tn_op *op, tn_value *a) { return conv_padding(3, TN_OP_conv3d, a); }
+PyObject *tn_compose_conv1d__padding(tn_op *op, tn_value *a) { return conv_padding(1, a); }
+PyObject *tn_compose_conv2d__padding(tn_op *op, tn_value *a) { return conv_padding(2, a); }
+PyObject *tn_compose_conv3d__padding(tn_op *op, tn_value *a) { return conv_padding(3, a); }
 
 /* pad(self, pad, mode, value): the constant mode is constant_pad_nd (value defaults to 0.0); the
  * kernel refuses the other modes by name and computes nothing for them */

@@ -129,15 +129,18 @@ tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, i
 }
 
 /* _safe_softmax: softmax whose rows of all -inf give 0 instead of NaN (upstream's math attention
- * path calls it). Upstream's composite: where(all(self == -inf, dim, keepdim), 0, softmax). */
+ * path calls it). Upstream's CompositeExplicitAutograd kernel: out = softmax(self, dim, dtype);
+ * masked_rows = all(isneginf(self), dim, keepdim); where(masked_rows, 0, out, out=out), so the
+ * result is softmax's tensor itself (its strides, an empty one's too), and isneginf refuses a
+ * complex self even when softmax had no element to compute. */
 PyObject *
 tn_op__safe_softmax(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
     PyObject *out = softmax_front(overload, self, dim, dtype, 0);
     if (!out)
         return NULL;
-    tn_value a[3] = {tn_value_tensor((PyObject *)self), tn_value_double(-INFINITY)};
-    PyObject *masked = tn_call(TN_OP_eq__Scalar, a);
+    tn_value a[4] = {tn_value_tensor((PyObject *)self)};
+    PyObject *masked = tn_call(TN_OP_isneginf, a);
     PyObject *rows = NULL, *zero = NULL, *r = NULL;
     if (masked) {
         a[0] = tn_value_tensor(masked);
@@ -154,7 +157,8 @@ tn_op__safe_softmax(const tn_op *overload, TensorObject *self, int64_t dim, int 
         a[0] = tn_value_tensor(rows);
         a[1] = tn_value_tensor(zero);
         a[2] = tn_value_tensor(out);
-        r = tn_call(TN_OP_where__self, a);
+        a[3] = tn_value_tensor(out);
+        r = tn_call(TN_OP_where__self_out, a);
     }
     Py_XDECREF(masked);
     Py_XDECREF(rows);

@@ -1568,8 +1568,29 @@ tn_op_isfinite(const tn_op *overload, TensorObject *self)
     PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
     return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
 }
-UNARY(isposinf, TN_UN_ISPOSINF, UK_BOOL_OUT)
-UNARY(isneginf, TN_UN_ISNEGINF, UK_BOOL_OUT)
+/* isposinf / isneginf: upstream's meta refuses a complex self first (RuntimeError), so complex
+ * dtypes are listed to reach this check */
+static PyObject *
+is_inf_side(const tn_op *overload, TensorObject *self, int kop, const char *name)
+{
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s does not support complex inputs.", name);
+        return NULL;
+    }
+    return unary(overload, kop, UK_BOOL_OUT, self, NULL);
+}
+
+PyObject *
+tn_op_isposinf(const tn_op *overload, TensorObject *self)
+{
+    return is_inf_side(overload, self, TN_UN_ISPOSINF, "isposinf");
+}
+
+PyObject *
+tn_op_isneginf(const tn_op *overload, TensorObject *self)
+{
+    return is_inf_side(overload, self, TN_UN_ISNEGINF, "isneginf");
+}
 
 /* signbit: a bool is never negative, so upstream answers all False for it */
 PyObject *

@@ -191,6 +191,8 @@ PyObject *
 tn_op__fft_c2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool forward)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (dim.n == 0 && tn_dtype_is_complex(self->dtype))  /* upstream's first step: no dims, a clone */
+        return tn_call(TN_OP_clone, (tn_value[]){tn_value_tensor((PyObject *)self), {.tag = TN_V_NONE}});
     if (check_input(self, 1, dim, dims) < 0)
         return NULL;
     int k = (int)dim.n;
@@ -320,7 +322,8 @@ norm_from_string(const char *norm, bool forward, int64_t *mode)
 }
 
 /* upstream's promote_tensor_fft: integers to the default float dtype, then only float32 and
- * float64 (complex with require_complex). A new reference to t or its conversion. */
+ * float64, and float16 on meta (maybe_support_half: cuda, meta, xpu); complex with
+ * require_complex. A new reference to t or its conversion. */
 static PyObject *
 promote_fft(TensorObject *t, int require_complex)
 {
@@ -328,12 +331,12 @@ promote_fft(TensorObject *t, int require_complex)
     if (!tn_dtype_is_complex(d)) {
         if (!tn_dtype_is_floating(d))
             d = tn_default_dtype;
-        if (d != TN_DTYPE_F32 && d != TN_DTYPE_F64) {
+        if (d != TN_DTYPE_F32 && d != TN_DTYPE_F64 && !(d == TN_DTYPE_F16 && t->device == TN_DEVICE_META)) {
             PyErr_Format(PyExc_RuntimeError, "Unsupported dtype %s", tn_dtype_legacy_name(d));
             return NULL;
         }
         if (require_complex)
-            d = d == TN_DTYPE_F32 ? TN_DTYPE_C64 : TN_DTYPE_C128;
+            d = d == TN_DTYPE_F32 ? TN_DTYPE_C64 : d == TN_DTYPE_F16 ? TN_DTYPE_C32 : TN_DTYPE_C128;
     }
     return d == t->dtype ? Py_NewRef((PyObject *)t) : at_to_dtype((PyObject *)t, d);
 }
@@ -477,6 +480,22 @@ tn_op_fft_hfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t 
 {
     return fft_c2r_1d(self, n, dim, norm, true);
 }
+
+/* Under autograd (and on meta) the door runs these same compositions (schemas/
+ * autograd_compositions.yaml), whose parts record their nodes as upstream's C++ composites do
+ * (FftR2CBackward0, ConjBackward0, ...); args: self, n, dim, norm. */
+#define FFT_COMPOSE(name)                                                                                  \
+    PyObject *tn_compose_fft_##name(tn_op *op, tn_value *a)                                               \
+    {                                                                                                      \
+        return tn_op_fft_##name(op, TN_T(a[0].u.t), (tn_opt_int){a[1].tag != TN_V_NONE, a[1].u.i}, a[2].u.i, \
+                                a[3].tag == TN_V_NONE ? NULL : a[3].u.s);                                  \
+    }
+FFT_COMPOSE(fft)
+FFT_COMPOSE(ifft)
+FFT_COMPOSE(rfft)
+FFT_COMPOSE(irfft)
+FFT_COMPOSE(hfft)
+FFT_COMPOSE(ihfft)
 
 /* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
 

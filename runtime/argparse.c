@@ -1145,8 +1145,18 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     int rg = d->requires_grad_param;
     int requires_grad = rg >= 0 && raw[rg] == Py_True;
     PyObject *result = NULL;
-    for (int j = 0; j < schema->nparams; j++) {
+    /* Note [Binding conversion order]: upstream's generated binding converts its arguments inside
+     * one call, dispatch_op(_r.tensor(0), _r.intlist(1), _r.scalar(2), ...), which its compiler
+     * (GCC, x86-64) evaluates right to left: when two arguments fail to convert (the match checks
+     * a list's first element only; an int past int64), the later one's error is raised
+     * (std_mean(dim=[1, 'a'], correction=2**70) is the correction's OverflowError). So the
+     * schema's arguments are converted last to first, the out= tensors (the C++ out function's
+     * first arguments) after all of them. */
+    for (int step = 0; step < 2 * schema->nparams; step++) {
+        int j = schema->nparams - 1 - step % schema->nparams;
         int m = map[j];
+        if ((m <= MAP_OUT0) != (step >= schema->nparams))
+            continue;
         const tn_param *sp = &schema->params[j];
         if (m >= 0) {
             PyObject *o = raw[m];
@@ -1628,6 +1638,16 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     }
     if (matched)
         *matched = 1;
+    /* a bool[N] (std::array<bool, N>) unboxes at the first C++ kernel (the Autograd key's, before
+     * any meta function or mode): its length is checked there, after every conversion */
+    for (int j = 0; j < schema->nparams; j++) {
+        const tn_param *p = &schema->params[j];
+        if (p->type == TN_P_BOOLLIST && p->size > 0 && vals[j].tag == TN_V_BOOLLIST && vals[j].n != p->size) {
+            PyErr_Format(PyExc_RuntimeError, "Tried to convert a List with %zd elements to a fixed-size array of size %d",
+                         vals[j].n, (int)p->size);
+            goto done;
+        }
+    }
     result = tn_dispatch(op, vals);
     if (result && tn_tensor_check(result) && TN_T(result)->wrapped_number)  /* div_.Scalar(1.5, 2) */
         TN_SETREF(result, tn_unwrap_number(result));

@@ -1089,7 +1089,9 @@ via_functional(tn_op *op, tn_value *args)
             return NULL;
         }
     }
-    if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL) {
+    /* (their meta functions refuse a complex self first, in their own words: the functional's) */
+    if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL &&
+        !(args[0].tag == TN_V_TENSOR && tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))) {
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
     }

@@ -46,7 +46,9 @@ allow_numbers_as_tensors(const char *name, size_t n)
         "add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_", "divide_out",
         "mul", "mul_", "mul_out", "multiply", "multiply_", "multiply_out", "sub", "sub_", "sub_out",
         "subtract", "subtract_", "subtract_out", "true_divide", "true_divide_", "true_divide_out",
-        "to", "_to_copy", "copy_", "floor_divide", "floor_divide_", "floor_divide_out", NULL,
+        "to", "_to_copy", "copy_", "copy", "floor_divide", "floor_divide_", "floor_divide_out",
+        "_conj",  /* upstream: "needed because mul.Tensor backward calls it" */
+        NULL,
     };
     for (int i = 0; allowed[i]; i++)
         if (strlen(allowed[i]) == n && !strncmp(allowed[i], name, n))

@@ -668,10 +668,14 @@ TensorObject *
 tn_tensor_resolve_bits(TensorObject *t)
 {
     int64_t strides[TN_MAX_NDIM];
-    if (tn_tensor_is_non_overlapping_and_dense(t))
+    /* upstream materialises the bits in clone(): empty_like(preserve_format), so self's strides
+     * when dense, else dense strides in self's stride order (infer_dense_strides) */
+    if (tn_tensor_is_non_overlapping_and_dense(t)) {
         memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
-    else
-        tn_contiguous_strides(t->ndim, t->sizes, strides);
+    } else {
+        tn_geom g = tn_geom_of(t);
+        tn_elementwise_strides(t->ndim, t->sizes, 1, &g, strides);
+    }
     tn_storage *st = tn_storage_new_for(t->ndim, t->sizes, strides, t->dtype, t->device);
     if (!st)
         return NULL;

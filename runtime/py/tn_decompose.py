@@ -5173,3 +5173,119 @@ COMPOSITIONS.update({
     "native_batch_norm_backward": _decomp_in_format_of("native_batch_norm_backward", 1),
     "batch_norm_backward": _decomp_in_format_of("batch_norm_backward", 1),
 })
+
+
+# torch.fft's n-dimensional functions as ATen's C++ composes them (SpectralOps.cpp: canonicalize
+# s and dim, promote_tensor_fft, resize_fft_input, then one _fft_c2c / _fft_r2c / _fft_c2r with the
+# norm mode inside), so on meta the primitives' Python metas lay the result out (_exec_fft), and
+# under autograd the primitives record (torch._refs.fft's prims lay meta results out contiguously
+# and scale with a separate multiplication).
+def _fft_norm_mode(norm, forward):
+    if norm is None or norm == "backward":
+        return 0 if forward else 2
+    if norm == "forward":
+        return 2 if forward else 0
+    if norm == "ortho":
+        return 1
+    raise RuntimeError(f'Invalid normalization mode: "{norm}"')
+
+
+def _fft_promote(t, require_complex):
+    import torch
+
+    dtype = t.dtype
+    if not dtype.is_complex:
+        if not dtype.is_floating_point:
+            dtype = torch.get_default_dtype()
+        allowed = (torch.float32, torch.float64) + ((torch.float16,) if t.device.type == "meta" else ())
+        if dtype not in allowed:
+            names = {torch.float16: "Half", torch.bfloat16: "BFloat16"}
+            raise RuntimeError(f"Unsupported dtype {names.get(dtype, dtype)}")
+        if require_complex:
+            dtype = {torch.float16: torch.complex32, torch.float32: torch.complex64}.get(dtype, torch.complex128)
+    return t if dtype == t.dtype else t.to(dtype)
+
+
+def _fftn_parts(fname, input, s, dim, c2r=False):
+    from torch._refs import fft as rf
+
+    if c2r:
+        shape, dims, last = rf._canonicalize_fft_c2r_shape_and_dim_args(fname, input, s, dim)
+    else:
+        shape, dims = rf._canonicalize_fft_shape_and_dim_args(input, s, dim)
+        last = None
+    return list(shape), list(dims), last
+
+
+def _fft_c2c_nd(fname, forward):
+    def f(input, s=None, dim=None, norm=None):
+        from torch._refs import fft as rf
+        torch, aten = _aten()
+        shape, dims, _ = _fftn_parts(fname, input, s, dim)
+        x = rf._resize_fft_input(_fft_promote(input, True), tuple(dims), tuple(shape))
+        return aten._fft_c2c(x, dims, _fft_norm_mode(norm, forward), forward)
+    return f
+
+
+def _fft_rfftn(input, s=None, dim=None, norm=None):
+    from torch._refs import fft as rf
+    torch, aten = _aten()
+    if input.dtype.is_complex:
+        raise RuntimeError(f"rfftn expects a real-valued input tensor, but got {input.dtype}")
+    shape, dims, _ = _fftn_parts("rfftn", input, s, dim)
+    if not shape:
+        raise RuntimeError("rfftn must transform at least one axis")
+    x = rf._resize_fft_input(_fft_promote(input, False), tuple(dims), tuple(shape))
+    return aten._fft_r2c(x, dims, _fft_norm_mode(norm, True), True)
+
+
+def _fft_irfftn(input, s=None, dim=None, norm=None):
+    from torch._refs import fft as rf
+    torch, aten = _aten()
+    shape, dims, last = _fftn_parts("irfftn", input, s, dim, c2r=True)
+    x = rf._resize_fft_input(_fft_promote(input, True), tuple(dims), tuple(shape))
+    return aten._fft_c2r(x, dims, _fft_norm_mode(norm, False), last)
+
+
+def _fft_2(fn):
+    def f(input, s=None, dim=(-2, -1), norm=None):
+        return fn(input, s, dim, norm)
+    return f
+
+
+COMPOSITIONS.update({
+    "fft_fftn": _fft_c2c_nd("fftn", True), "fft_ifftn": _fft_c2c_nd("ifftn", False),
+    "fft_rfftn": _fft_rfftn, "fft_irfftn": _fft_irfftn,
+    "fft_fft2": _fft_2(_fft_c2c_nd("fftn", True)), "fft_ifft2": _fft_2(_fft_c2c_nd("ifftn", False)),
+    "fft_rfft2": _fft_2(_fft_rfftn), "fft_irfft2": _fft_2(_fft_irfftn),
+})
+
+
+def _fft_ihfftn(input, s=None, dim=None, norm=None):
+    from torch._refs import fft as rf
+    torch, aten = _aten()
+    shape, dims, _ = _fftn_parts("ihfftn", input, s, dim)
+    if not shape:
+        raise RuntimeError("ihfftn must transform at least one axis")
+    x = rf._resize_fft_input(_fft_promote(input, False), tuple(dims), tuple(shape))
+    mode = _fft_norm_mode(norm, False)
+    tmp = aten._fft_r2c(x, dims[-1:], mode, True)
+    if len(dims) == 1:
+        return aten.conj(tmp)
+    return aten._fft_c2c(aten.conj_physical(tmp), dims[:-1], mode, False)
+
+
+def _fft_hfftn(input, s=None, dim=None, norm=None):
+    from torch._refs import fft as rf
+    torch, aten = _aten()
+    shape, dims, last = _fftn_parts("hfftn", input, s, dim, c2r=True)
+    x = rf._resize_fft_input(_fft_promote(input, True), tuple(dims), tuple(shape))
+    mode = _fft_norm_mode(norm, True)
+    tmp = aten._fft_c2c(x, dims[:-1], mode, True) if len(dims) > 1 else x
+    return aten._fft_c2r(aten.conj(tmp), dims[-1:], mode, last)
+
+
+COMPOSITIONS.update({
+    "fft_ihfftn": _fft_ihfftn, "fft_hfftn": _fft_hfftn,
+    "fft_ihfft2": _fft_2(_fft_ihfftn), "fft_hfft2": _fft_2(_fft_hfftn),
+})

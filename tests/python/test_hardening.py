@@ -1631,6 +1631,85 @@ FUZZ_CLASSES = [
     "torch.ops.aten.hardtanh_backward.grad_input(torch.ones(4, 4).t(), x, float('nan'), 1.0, grad_input=o); out = o",
     "a = torch.zeros(4, 4).t(); o = torch.empty(0); torch.maximum(a, -a, out=o); out = (torch.signbit(o), o.stride())",  # neighbour: resized
     "a = -torch.zeros(4, 4); a.t().clamp_(min=0.0); out = torch.signbit(a)",  # neighbour: in-place
+    # --- session 27, hF ---
+    # torch.fft's 1-D functions are upstream's C++ compositions on meta too (not torch._refs.fft,
+    # whose prims lay results out contiguously): the primitives' Python metas (_exec_fft) place
+    # size-1 batch dims by their stride order
+    "a0 = torch.empty((2, 3, 2), dtype=torch.int64, device='meta'); out = torch.ops.aten.fft_ihfft.default(a0, n=1, dim=-2)",
+    "a0 = torch.empty((4, 1, 4, 1), dtype=torch.int32, device='meta'); out = torch.ops.aten.fft_ifft.default(a0, dim=-2)",
+    "out = torch.fft.rfft(torch.empty(4, 1, 4, 1, device='meta'), dim=2)",
+    "out = torch.fft.hfft(torch.empty(4, 1, 3, 1, dtype=torch.complex64, device='meta'), dim=2)",
+    "out = torch.fft.irfft(torch.empty(4, 1, 3, 1, dtype=torch.complex128, device='meta'), n=5, dim=0)",
+    "out = torch.fft.fft(torch.empty(3, 1, 2, dtype=torch.complex64, device='meta').transpose(0, 2), dim=1)",
+    # resolve_conj/resolve_neg (and the door's resolution of math bits) are clone(): preserve_format,
+    # a dense self's strides, else dense ones in self's stride order
+    "out = torch.empty(2, 3, 4, dtype=torch.complex64, device='meta').permute(0, 2, 1).conj().resolve_conj()",
+    "out = torch.empty(2, 1, 2, dtype=torch.complex64, device='meta').as_strided((2, 1, 2), (2, 1, 1)).conj().resolve_conj()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj().resolve_conj()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj().imag.resolve_neg()",
+    "out = torch.zeros(2, 3, 4, 5, dtype=torch.complex64).permute(0, 2, 3, 1)[:, ::2].conj() * 2",
+    # _safe_softmax: where(all(isneginf(self), dim, True), 0, out, out=out) returns softmax's own
+    # tensor (an empty one's strides); isneginf refuses a complex self (RuntimeError, before the
+    # bool out check)
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((3, 0, 1))[1:]; out = torch._safe_softmax(a0, 0, dtype=torch.int8)",
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((3, 0, 1)); out = torch._safe_softmax(a0, -1, torch.int16)",
+    "out = torch._safe_softmax(torch.zeros(2, 0, dtype=torch.complex64), 1)",
+    "out = torch._safe_softmax(torch.tensor([[float('-inf'), float('-inf')], [1., 2.]]).t(), 0)",  # neighbour: values
+    "out = torch.isneginf(torch.zeros(2, dtype=torch.complex64))",
+    "out = torch.isposinf(torch.zeros(2, dtype=torch.complex128), out=torch.zeros(2))",
+    # conv{d}d.padding is batchify + _convolution_mode: at::convolution itself (no conv{d}d bias
+    # dtype check), whose Python meta on meta indexes a short weight's shape (IndexError)
+    "a0 = torch.empty((2, 1), dtype=torch.int8, device='meta'); a1 = torch.tensor([-1, 127, -3, 7], dtype=torch.int8); "
+    "a2 = torch.zeros(1, 2, 4, dtype=torch.float16); out = torch.ops.aten.conv1d.padding(a0, a1, bias=a2, groups=2)",
+    "a0 = torch.tensor([2, 7, -3, 0, 1, 2, 2, 7, -3, 1, 5, -8], dtype=torch.int16).reshape((3, 1, 4)); "
+    "a1 = torch.empty((1,), dtype=torch.float32, device='meta'); a2 = torch.empty((1,), dtype=torch.bool, device='meta'); "
+    "out = torch.ops.aten.conv2d.padding(a0, a1, bias=a2, stride=[2, 1], padding='valid')",
+    "out = torch.ops.aten.conv1d.padding(torch.ones(1, 2, 5, device='meta'), torch.ones(3, 2, 2, device='meta'), "
+    "torch.ones(3, dtype=torch.float64, device='meta'), padding='same')",
+    "out = torch.ops.aten.conv2d.padding(torch.ones(1, 2, 5, 5, device='meta'), torch.ones(3, 2, 2, 2, device='meta'), "
+    "torch.ones(3, dtype=torch.float64, device='meta'))",
+    "out = torch.ops.aten.conv1d.padding(torch.ones(2, 5, device='meta'), torch.ones(3, 2, 2, device='meta'), "
+    "torch.ones(3, device='meta'), padding='same')",  # neighbour: unbatched, uneven 'same'
+    # a boxed bool[N] unboxes (std::array) at the first C++ kernel: a list of another length is a
+    # RuntimeError before the meta function reads it
+    "a0 = torch.empty((3, 3, 2), dtype=torch.bfloat16, device='meta'); a1 = torch.ones(3, 3, 2, dtype=torch.bfloat16); "
+    "a2 = torch.ones(3, 3, 4, dtype=torch.bfloat16)[..., ::2]; out = torch.ops.aten.convolution_backward.default(a0, a1, a2, "
+    "[2**33, 0, 1], [2, 4, 1], [2, 2, 0], [], True, [1, 1, 0], 1, (1, 2))",
+    "out = torch.ops.aten.convolution_backward.default(torch.ones(1, 3, 4), torch.ones(1, 2, 5), torch.ones(3, 2, 2), "
+    "[3], [1], [0], [1], False, [0], 1, [True, True, True, True])",
+    # a binding converts its arguments right to left (Note [Binding conversion order]), out= last
+    "out = torch.std_mean(torch.tensor([2.0, 2.0], dtype=torch.bfloat16), dim=[1, 'a'], correction=2**70)",
+    "out = torch.full([2, 'a'], 2**70)",
+    "out = torch.zeros([2, 'a'], device='bogus')",
+    "out = torch.add(torch.ones(2), torch.ones(2), alpha=2**70, out=5)",  # neighbour: out= after alpha
+    # upstream's boxed path takes numbers for _conj's and copy's Tensor arguments too
+    "a0 = torch.tensor([0.0], dtype=torch.float16).expand((4,)); out = torch.ops.aten._conj.default(2**100)",
+    "out = torch.ops.aten._conj.default(5)",
+    "out = torch.ops.aten.copy.default(torch.ones(2), 2**100)",
+    # torch.fft's 1-D functions under autograd are the same C compositions (FftC2RBackward0,
+    # ConjBackward0, ...; were torch._refs.fft's nodes, and none on meta); on meta float16 is
+    # promote_tensor_fft's (maybe_support_half)
+    "a = torch.arange(12.).reshape(4, 3).requires_grad_(); r = torch.fft.irfft(a, dim=1); r.sum().backward(); "
+    "out = (r, type(r.grad_fn).__name__, a.grad)",
+    "a = torch.arange(9.).reshape(3, 3).requires_grad_(); r = torch.fft.hfft(a, n=4, dim=0); r.sum().backward(); "
+    "out = (r, type(r.grad_fn).__name__, a.grad)",
+    "a = torch.empty(4, 1, 3, 1, device='meta', requires_grad=True); r = torch.fft.ifft(a, dim=2); "
+    "out = (r, type(r.grad_fn).__name__)",
+    "a = torch.empty(4, 3, device='meta', requires_grad=True); r = torch.fft.rfft(a, dim=0); out = (r, type(r.grad_fn).__name__)",
+    "out = torch.fft.rfft(torch.empty(4, dtype=torch.half, device='meta'))",
+    "out = torch.fft.fft(torch.empty(4, dtype=torch.half))",  # neighbour: CPU refuses float16
+    # ... and the n-dimensional ones are ATen's compositions too (one primitive with the norm mode
+    # inside: tn_decompose.py), so meta results take the primitives' layout; _fft_c2c with no
+    # dims is a clone
+    "out = torch.fft.fftn(torch.empty(4, 1, 4, 1, device='meta'))",
+    "out = torch.fft.rfftn(torch.empty(2, 3, 2, device='meta'))",
+    "out = torch.fft.ihfftn(torch.empty(2, 3, 2, device='meta').transpose(0, 1), dim=(0, -1))",
+    "out = torch.fft.irfft2(torch.empty(2, 3, 2, dtype=torch.complex64, device='meta').transpose(0, 1), dim=(0, -1))",
+    "out = torch.fft.hfftn(torch.empty(1, 5, dtype=torch.int64, device='meta').transpose(0, 1), s=(3, -1), dim=(1, 0))",
+    "a = torch.empty(2, 3, device='meta', requires_grad=True); r = torch.fft.fftn(a); out = (r, type(r.grad_fn).__name__)",
+    "out = torch.fft.fftn(torch.ones(2, 3), dim=[])",
+    "out = torch._fft_c2c(torch.zeros(0, dtype=torch.complex128), [], 2, False)",
+    "out = torch.fft.rfftn(torch.ones(2, 3), dim=[])",  # rfftn's own check (was the refs' IndexError)
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel

@@ -929,6 +929,24 @@ add("stft", {"plain": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_wind
 add("stft.center", {"reflect": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), return_complex=True)",
                     "constant": f"torch.stft({S}, 16, window=torch.hann_window(16), pad_mode='constant', return_complex=True)",
                     "no_window": f"torch.stft({S}, 16, return_complex=True)"})
+# torch.fft's n-d functions as ATen composes them: one primitive with the norm mode inside (values,
+# the primitives' result layout on meta too, the canonicalization errors)
+_R3 = "randn(2, 3, 4, seed=13)"
+_C3 = "torch.complex(randn(2, 3, 4, seed=13), randn(2, 3, 4, seed=14))"
+for _fn, _src in (("fftn", _C3), ("ifftn", _R3), ("rfftn", _R3), ("irfftn", _C3), ("hfftn", _C3), ("ihfftn", _R3)):
+    add(f"fft_{_fn}", {"all": f"torch.fft.{_fn}({_src})",
+                       "dims_t": f"torch.fft.{_fn}({_src}.transpose(0, 2), dim=(0, 1), norm='ortho')",
+                       "s": f"torch.fft.{_fn}({_src}, s=(3, -1), dim=(2, 0), norm='forward')",
+                       # (ihfftn's conj_physical on meta lays size-1 dims out otherwise: not here)
+                       "meta": f"torch.fft.{_fn}(torch.empty(4, 2, 3, 2, device='meta').transpose(0, 1), dim=(0, 2))",
+                       "meta1": f"torch.fft.{_fn}(torch.empty(4, 1, 3, device='meta'), dim=(0, 2))",
+                       "int": f"torch.fft.{_fn}(torch.arange(12).reshape(3, 4))",
+                       "bad_dims": f"torch.fft.{_fn}({_src}, dim=(0, 0))",
+                       "bad_s": f"torch.fft.{_fn}({_src}, s=(2, 2, 2, 2))"})
+for _fn, _src in (("fft2", _C3), ("ifft2", _R3), ("rfft2", _R3), ("irfft2", _C3), ("hfft2", _C3), ("ihfft2", _R3)):
+    add(f"fft_{_fn}", {"last2": f"torch.fft.{_fn}({_src})",
+                       "dims": f"torch.fft.{_fn}({_src}.transpose(1, 2), dim=(2, 0), norm='ortho')",
+                       "meta": f"torch.fft.{_fn}(torch.empty(2, 1, 3, device='meta'))"})
 add("istft", {"roundtrip": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w, length=64)",
               "no_length": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w)"})
 add("linalg_ldl_factor", {"0": f"torch.linalg.ldl_factor({SQA})", "t": f"torch.linalg.ldl_factor({SQT})"})
