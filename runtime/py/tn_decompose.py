@@ -937,6 +937,68 @@ def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
     return aten.upsample_linear1d(input, osize, align_corners, get_scale_value(scale_factors, 0))
 
 
+def _upsample_3d_check(input_size, output_size):
+    """UpSample.h upsample_3d_common_check."""
+    if len(output_size) != 3:
+        raise RuntimeError(f"It is expected output_size equals to 3, but got size {len(output_size)}")
+    if len(input_size) != 5:
+        raise RuntimeError(f"It is expected input_size equals to 5, but got size {len(input_size)}")
+    (n, c, d, h, w), (od, oh, ow) = input_size, output_size
+    if not (d > 0 and h > 0 and w > 0 and od > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (D: {d}, H: {h}, W: {w}) "
+                           f"output (D: {od}, H: {oh}, W: {ow})")
+    return [n, c, od, oh, ow]
+
+
+def upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners, scales_d=None, scales_h=None,
+                                  scales_w=None):
+    """UpSampleKernel.cpp cpu_upsample_linear_backward (3-d): for each output voxel in order, its
+    grad_output value times each corner's weight t * h * w (the lambdas of Note [Linear upsampling
+    as upstream rounds it], in the op-math type) is added to the 8 corners, (d, h, w) counted in
+    binary; the result in grad_output's suggested memory format."""
+    torch, aten = _aten()
+    full = _upsample_3d_check(list(input_size), list(output_size))
+    if grad_output.dim() != 5:
+        raise RuntimeError(f"Expected grad_output to be a tensor of dimension 5 but got: dimension {grad_output.dim()}")
+    for d in range(5):
+        if grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected grad_output to have the same shape as output; output.size({d}) = {full[d]} "
+                               f"but got grad_output.size({d}) = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"upsample_trilinear3d_backward_out_frame" not implemented for \'{_scalar_type_name(dt)}\'')
+    op = torch.float64 if dt == torch.float64 else torch.float32
+    n, c, idp, ih, iw = input_size
+    od, oh, ow = output_size
+    wd = _linear1d_weights(idp, od, align_corners, scales_d, op)
+    wh = _linear1d_weights(ih, oh, align_corners, scales_h, op)
+    ww = _linear1d_weights(iw, ow, align_corners, scales_w, op)
+    g = grad_output.to(op).reshape(n, c, od * oh * ow)
+    index, vals = [], []
+    for a in (0, 1):
+        for b in (0, 1):
+            for e in (0, 1):
+                index.append((wd[a].view(-1, 1, 1) * (ih * iw) + wh[b].view(1, -1, 1) * iw + ww[e].view(1, 1, -1)).reshape(-1))
+                wt = (wd[2 + a].view(-1, 1, 1) * wh[2 + b].view(1, -1, 1)) * ww[2 + e].view(1, 1, -1)
+                vals.append(wt.reshape(-1) * g)
+    index = aten.stack(index, -1).reshape(-1)
+    vals = aten.stack(vals, -1).reshape(n, c, -1)
+    gi = aten.zeros([n, c, idp * ih * iw], dtype=op).index_add(-1, index, vals)
+    return _laid_out(gi.reshape(list(input_size)).to(dt), _suggest_memory_format(grad_output))
+
+
+def upsample_trilinear3d_vec(input, output_size, align_corners, scale_factors):
+    """UpSample.cpp upsample_trilinear3d (the .vec overload): the output size from output_size or
+    scale_factors (torch._decomp's upsample_compute_output_size), then upsample_trilinear3d, which
+    records UpsampleTrilinear3DBackward0 as upstream's."""
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten.upsample_trilinear3d(input, osize, align_corners, get_scale_value(scale_factors, 0),
+                                     get_scale_value(scale_factors, 1), get_scale_value(scale_factors, 2))
+
+
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """GridSampler.cpp grid_sampler on the CPU: grid_sampler_2d for a 4-D input, else
     grid_sampler_3d."""
@@ -3859,7 +3921,8 @@ COMPOSITIONS = {
     "adaptive_max_pool2d_backward": _adaptive_max_pool_backward("adaptive_max_pool2d_backward", 2),
     "adaptive_max_pool3d_backward": _adaptive_max_pool_backward("adaptive_max_pool3d_backward", 3),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
-    "upsample_trilinear3d.vec": _in_input_format("upsample_trilinear3d.vec"),
+    "upsample_trilinear3d.vec": upsample_trilinear3d_vec,
+    "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_trilinear3d": _in_input_format("upsample_trilinear3d"), "native_group_norm": native_group_norm,
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()

@@ -401,6 +401,28 @@ add("upsample_linear1d_backward", {
     "bad": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 5, seed=1), [3], [2, 3, 4], False, None)",
     "bad_rank": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, seed=1), [3], [2, 3, 4], False, None)",
     "bad_in": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 3, seed=1), [3], [2, 3, 0], False, None)"})
+# trilinear (decomposed with its backward op): upsample_trilinear3d_backward at the door, each
+# output voxel's 8 corners in upstream's order; double backward is upsample_trilinear3d of the grad
+add("upsample_trilinear3d_backward", {
+    "up": VJ.format(x="randn(1, 2, 2, 3, 4, seed=1)", call=f"{F}.interpolate(x, scale_factor=2, mode='trilinear')"),
+    "down": VJ.format(x="randn(2, 2, 5, 6, 7, seed=1)", call=f"{F}.interpolate(x, size=(3, 4, 2), mode='trilinear')"),
+    "align": VJ.format(x="randn(1, 3, 3, 2, 4, seed=1)", call=f"{F}.interpolate(x, size=(5, 3, 7), mode='trilinear', align_corners=True)"),
+    "scale": VJ.format(x="randn(1, 2, 3, 3, 4, seed=1)", call=f"{F}.interpolate(x, scale_factor=(1.5, 0.7, 2.3), mode='trilinear')"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.interpolate(x, size=(3, 4, 5), mode='trilinear')"),
+    "f64": VJ.format(x="randn(1, 2, 2, 3, 4, seed=1, dtype=torch.float64)", call=f"{F}.interpolate(x, size=(3, 5, 7), mode='trilinear')"),
+    "f64_align": VJ.format(x="randn(1, 2, 3, 3, 2, seed=1, dtype=torch.float64)",
+                           call=f"{F}.interpolate(x, scale_factor=1.6, mode='trilinear', align_corners=True)"),
+    "direct": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=2), [3, 4, 5], [1, 2, 2, 3, 4], False, None, 1.5, None)",
+    "direct_cl": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=2).contiguous(memory_format=torch.channels_last_3d), "
+                 "[3, 4, 5], [1, 2, 2, 3, 4], True)",
+    "bad": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 6, seed=1), [3, 4, 5], [1, 2, 2, 3, 4], False)",
+    "bad_rank": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, seed=1), [3, 4, 5], [1, 2, 2, 3, 4], False)",
+    "bad_out": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=1), [3, 4], [1, 2, 2, 3, 4], False)",
+    "bad_in": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=1), [3, 4, 5], [1, 2, 0, 3, 4], False)",
+    "node": "x = randn(1, 2, 2, 3, 4, seed=1); requires_grad(x); out = type(torch.nn.functional.interpolate(x, scale_factor=2, mode='trilinear').grad_fn).__name__"})
+add("upsample_trilinear3d_backward_backward", {
+    "double": f"x = randn(1, 2, 2, 3, 3, seed=1); requires_grad(x); out = vjp(vjp({F}.interpolate(x, scale_factor=2, mode='trilinear') ** 2, [x], create_graph=True), [x])",
+    "go": "g = randn(1, 2, 3, 4, 5, seed=2); requires_grad(g); out = vjp(torch.ops.aten.upsample_trilinear3d_backward(g, [3, 4, 5], [1, 2, 2, 3, 4], False), [g])"})
 add("grid_sampler", {"2d": "torch.grid_sampler(randn(1, 2, 4, 5, seed=1), randn(1, 3, 3, 2, seed=2).tanh(), 0, 0, False)",
                      "nearest": "torch.grid_sampler(randn(2, 2, 4, 5, seed=1), randn(2, 3, 3, 2, seed=2), 1, 1, True)"})
 MLT = "literal([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64)"
@@ -1146,6 +1168,8 @@ DOOR_SAMPLES = {
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
     # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
     "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "upsample_trilinear3d": (f"a0 = {_M((1, 2, 2, 3, 2), 1)}; ", f"{_A}upsample_trilinear3d(a0, [3, 5, 4], False)"),
+    "upsample_trilinear3d_backward": (f"a0 = {_M((1, 2, 3, 4, 3), 2)}; ", f"{_A}upsample_trilinear3d_backward(a0, [3, 4, 3], [1, 2, 2, 3, 2], True)"),
     "max_pool3d_with_indices_backward": (
         f"a0 = {_M((1, 2, 2, 2, 2), 2)}; a1 = {_M((1, 2, 3, 3, 3), 1)}; mi = {_A}max_pool3d_with_indices(a1, [2, 2, 2], [1, 1, 1])[1]; ",
         f"{_A}max_pool3d_with_indices_backward(a0, a1, [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], False, mi)"),
