@@ -2095,6 +2095,56 @@ def _upsample_bilinear2d_aa(input, output_size, align_corners, scales_h=None, sc
     return _laid_out(t.clone() if t is input else t, fmt)
 
 
+def _aa_window(rows, op):
+    """The windows of _aa_weights as padded tensors: (start, weights, live)."""
+    torch, aten = _aten()
+    k = max([len(w) for _, w in rows], default=0)
+    start = torch.tensor([xmin for xmin, _ in rows], dtype=torch.int64)
+    wts = torch.tensor([w + [0.0] * (k - len(w)) for _, w in rows], dtype=op).reshape(len(rows), k)
+    live = torch.tensor([[j < len(w) for j in builtins_range(k)] for _, w in rows], dtype=torch.bool).reshape(len(rows), k)
+    return start, wts, live
+
+
+def _upsample_bilinear2d_aa_backward(grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None):
+    """UpSampleKernel.cpp cpu_upsample_genNd_backward_aa: for each output (oh, ow) in order, its
+    gradient times wx[x] * wy[y] is added to every input of its window (y, then x), the weights
+    _aa_weights' (Note [antialiased bilinear upsampling as upstream computes it]: the backward
+    computes both dimensions, changed or not); the result in grad_output's memory format."""
+    torch, aten = _aten()
+    if len(output_size) != 2:
+        raise RuntimeError(f"It is expected output_size equals to 2, but got size {len(output_size)}")
+    if len(input_size) != 4:
+        raise RuntimeError(f"It is expected input_size equals to 4, but got size {len(input_size)}")
+    n, c, ih, iw = input_size
+    oh, ow = output_size
+    if not (ih > 0 and iw > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (H: {ih}, W: {iw}) output "
+                           f"(H: {oh}, W: {ow})")
+    if grad_output.dim() != 4:
+        raise RuntimeError(f"Expected grad_output to be a tensor of dimension 4 but got: dimension {grad_output.dim()}")
+    full = [n, c, oh, ow]
+    for d in range(4):
+        if grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected grad_output to have the same shape as output; output.size({d}) = {full[d]} "
+                               f"but got grad_output.size({d}) = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    if dt not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"upsample_bilinear2d_aa_backward_cpu" not implemented for \'{_scalar_type_name(dt)}\'')
+    hs, hw, hl = _aa_window(_aa_weights(ih, oh, align_corners, scales_h, dt), dt)
+    ws, ww, wl = _aa_window(_aa_weights(iw, ow, align_corners, scales_w, dt), dt)
+    kh, kw = hw.size(1), ww.size(1)
+    rows = (hs.view(oh, 1, 1, 1) + aten.arange(kh).view(1, 1, kh, 1)).clamp_max(ih - 1)
+    cols = (ws.view(1, ow, 1, 1) + aten.arange(kw).view(1, 1, 1, kw)).clamp_max(iw - 1)
+    index = (rows * iw + cols).expand(oh, ow, kh, kw)
+    weight = ww.view(1, ow, 1, kw) * hw.view(oh, 1, kh, 1)
+    live = (hl.view(oh, 1, kh, 1) & wl.view(1, ow, 1, kw)).expand(oh, ow, kh, kw)
+    src = aten.arange(oh * ow).view(oh, ow, 1, 1).expand(oh, ow, kh, kw)
+    index, weight, src = index[live], weight.expand(oh, ow, kh, kw)[live], src[live]
+    g = grad_output.reshape(n, c, oh * ow).index_select(-1, src)
+    gi = aten.zeros([n, c, ih * iw], dtype=dt).index_add(-1, index, weight * g)
+    return _laid_out(gi.reshape(list(input_size)), _suggest_memory_format(grad_output))
+
+
 def _upsample_bilinear2d_aa_vec(input, output_size, align_corners, scale_factors):
     torch, aten = _aten()
     from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
@@ -3907,7 +3957,7 @@ COMPOSITIONS = {
     "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
     "ctc_loss.IntList": ctc_loss_intlist, "ctc_loss.Tensor": ctc_loss_tensor, "_ctc_loss": _ctc_loss_impl,
     "_ctc_loss.Tensor": _ctc_loss_tensor,
-    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa_backward": _upsample_bilinear2d_aa_backward, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
     "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
     "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,

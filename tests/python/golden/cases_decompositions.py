@@ -423,6 +423,30 @@ add("upsample_trilinear3d_backward", {
 add("upsample_trilinear3d_backward_backward", {
     "double": f"x = randn(1, 2, 2, 3, 3, seed=1); requires_grad(x); out = vjp(vjp({F}.interpolate(x, scale_factor=2, mode='trilinear') ** 2, [x], create_graph=True), [x])",
     "go": "g = randn(1, 2, 3, 4, 5, seed=2); requires_grad(g); out = vjp(torch.ops.aten.upsample_trilinear3d_backward(g, [3, 4, 5], [1, 2, 2, 3, 4], False), [g])"})
+# antialiased bilinear (decomposed with its backward op): _upsample_bilinear2d_aa_backward at the
+# door as cpu_upsample_genNd_backward_aa accumulates; double backward is the forward of the grad
+AAB = "{F}.interpolate(x, size={size}, mode='bilinear', antialias=True{kw})"
+add("_upsample_bilinear2d_aa_backward", {
+    "down": VJ.format(x="randn(2, 3, 10, 13, seed=1)", call=AAB.format(F=F, size="(3, 5)", kw="")),
+    "up": VJ.format(x="randn(1, 2, 4, 5, seed=1)", call=AAB.format(F=F, size="(9, 11)", kw="")),
+    "mixed": VJ.format(x="randn(1, 2, 8, 3, seed=1)", call=AAB.format(F=F, size="(3, 7)", kw="")),
+    "same_h": VJ.format(x="randn(1, 2, 6, 9, seed=1)", call=AAB.format(F=F, size="(6, 4)", kw="")),
+    "align": VJ.format(x="randn(1, 2, 7, 6, seed=1)", call=AAB.format(F=F, size="(4, 9)", kw=", align_corners=True")),
+    "scale": VJ.format(x="randn(1, 2, 7, 6, seed=1)", call=f"{F}.interpolate(x, scale_factor=(0.6, 1.7), mode='bilinear', antialias=True)"),
+    "cl": VJ.format(x="randn(2, 3, 6, 5, seed=1).contiguous(memory_format=torch.channels_last)", call=AAB.format(F=F, size="(4, 9)", kw="")),
+    "f64": VJ.format(x="randn(2, 3, 10, 13, seed=1, dtype=torch.float64)", call=AAB.format(F=F, size="(4, 6)", kw="")),
+    "f64_up": VJ.format(x="randn(1, 2, 4, 5, seed=1, dtype=torch.float64)", call=AAB.format(F=F, size="(7, 9)", kw=", align_corners=True")),
+    "direct": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2), [3, 4], [1, 2, 5, 7], False, None, 0.9)",
+    "direct_cl": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2).contiguous(memory_format=torch.channels_last), "
+                 "[3, 4], [1, 2, 5, 7], False)",
+    "bad": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 5, seed=2), [3, 4], [1, 2, 5, 7], False)",
+    "bad_rank": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, seed=2), [3, 4], [1, 2, 5, 7], False)",
+    "bad_in": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2), [3, 4], [1, 2, 0, 7], False)",
+    "bad_dtype": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2).half(), [3, 4], [1, 2, 5, 7], False)",
+    "node": "x = randn(1, 2, 5, 6, seed=1); requires_grad(x); out = type(" + AAB.format(F=F, size="(3, 4)", kw="") + ".grad_fn).__name__"})
+add("_upsample_bilinear2d_aa_backward_backward", {
+    "double": "x = randn(1, 2, 6, 5, seed=1); requires_grad(x); out = vjp(vjp(" + AAB.format(F=F, size="(3, 4)", kw="") + " ** 2, [x], create_graph=True), [x])",
+    "go": "g = randn(1, 2, 3, 4, seed=2); requires_grad(g); out = vjp(torch.ops.aten._upsample_bilinear2d_aa_backward(g, [3, 4], [1, 2, 5, 7], False), [g])"})
 add("grid_sampler", {"2d": "torch.grid_sampler(randn(1, 2, 4, 5, seed=1), randn(1, 3, 3, 2, seed=2).tanh(), 0, 0, False)",
                      "nearest": "torch.grid_sampler(randn(2, 2, 4, 5, seed=1), randn(2, 3, 3, 2, seed=2), 1, 1, True)"})
 MLT = "literal([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64)"
@@ -1168,6 +1192,8 @@ DOOR_SAMPLES = {
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
     # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
     "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "_upsample_bilinear2d_aa": (f"a0 = {_M((1, 2, 5, 4), 1)}; ", f"{_A}_upsample_bilinear2d_aa(a0, [3, 6], False)"),
+    "_upsample_bilinear2d_aa_backward": (f"a0 = {_M((1, 2, 3, 6), 2)}; ", f"{_A}_upsample_bilinear2d_aa_backward(a0, [3, 6], [1, 2, 5, 4], False)"),
     "upsample_trilinear3d": (f"a0 = {_M((1, 2, 2, 3, 2), 1)}; ", f"{_A}upsample_trilinear3d(a0, [3, 5, 4], False)"),
     "upsample_trilinear3d_backward": (f"a0 = {_M((1, 2, 3, 4, 3), 2)}; ", f"{_A}upsample_trilinear3d_backward(a0, [3, 4, 3], [1, 2, 2, 3, 2], True)"),
     "max_pool3d_with_indices_backward": (
