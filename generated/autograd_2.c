@@ -9,123 +9,6 @@
 
 #include <math.h>
 
-/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1ScalarList;
-
-static int
-ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
-    .name = "ForeachSubBackward1ScalarList",
-    .basicsize = sizeof(ForeachSubBackward1ScalarList),
-    .apply = ForeachSubBackward1ScalarList_apply,
-    .release = ForeachSubBackward1ScalarList_release,
-    .finalize = ForeachSubBackward1ScalarList_finalize,
-    .traverse = ForeachSubBackward1ScalarList_traverse,
-    .getset = ForeachSubBackward1ScalarList_getset,
-    .op = "aten::_foreach_sub.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* FracBackward0: aten::frac
  *   self: grad
  */
@@ -2051,6 +1934,173 @@ tn_ag_record_grid_sampler_2d(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)tn_node_new(&tn_kind_GridSampler2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, grid) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grid_, grid, n_, 0) < 0) goto fail_;
+    n->interpolation_mode = a_[2].u.i;
+    n->padding_mode = a_[3].u.i;
+    n->align_corners = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* GridSampler3DBackward0: aten::grid_sampler_3d
+ *   input, grid: grad.defined() ? grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) : std::tuple<Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved grid_;
+    int64_t interpolation_mode;
+    int64_t padding_mode;
+    int align_corners;
+} GridSampler3DBackward0;
+
+static int
+GridSampler3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *grid = t_[1] = tn_saved_unpack(&n->grid_, n_);
+    if (!grid && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[2] = tn_ag_op(TN_OP_grid_sampler_3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(grid), tn_value_int(n->interpolation_mode), tn_value_int(n->padding_mode), tn_ag_value_bool(n->align_corners), tn_ag_value_bools(grad_input_mask, 2)});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_tuple_item(t_[2], 0);
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_tuple_item(t_[2], 1);
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = Py_XNewRef(t_[3]);
+                t_[6] = Py_XNewRef(t_[4]);
+            } else {
+                t_[5] = Py_XNewRef(NULL);
+                t_[6] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[5]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+GridSampler3DBackward0_release(tn_node *n_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->grid_);
+    (void)n;
+}
+
+static void
+GridSampler3DBackward0_finalize(tn_node *n_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GridSampler3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grid_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GridSampler3DBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler3DBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler3DBackward0_get_grid(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler3DBackward0 *)self)->grid_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler3DBackward0_get_interpolation_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler3DBackward0 *)self)->interpolation_mode);
+}
+
+static PyObject *
+GridSampler3DBackward0_get_padding_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler3DBackward0 *)self)->padding_mode);
+}
+
+static PyObject *
+GridSampler3DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((GridSampler3DBackward0 *)self)->align_corners);
+}
+
+static PyGetSetDef GridSampler3DBackward0_getset[] = {
+    {"_saved_input", GridSampler3DBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_grid", GridSampler3DBackward0_get_grid, NULL, NULL, NULL},
+    {"_saved_interpolation_mode", GridSampler3DBackward0_get_interpolation_mode, NULL, NULL, NULL},
+    {"_saved_padding_mode", GridSampler3DBackward0_get_padding_mode, NULL, NULL, NULL},
+    {"_saved_align_corners", GridSampler3DBackward0_get_align_corners, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GridSampler3DBackward0 = {
+    .name = "GridSampler3DBackward0",
+    .basicsize = sizeof(GridSampler3DBackward0),
+    .apply = GridSampler3DBackward0_apply,
+    .release = GridSampler3DBackward0_release,
+    .finalize = GridSampler3DBackward0_finalize,
+    .traverse = GridSampler3DBackward0_traverse,
+    .getset = GridSampler3DBackward0_getset,
+    .op = "aten::grid_sampler_3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+PyObject *
+tn_ag_record_grid_sampler_3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *grid = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)tn_node_new(&tn_kind_GridSampler3DBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

@@ -1294,7 +1294,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_grid_sampler_2d__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_grid_sampler_2d_backward, TN_AG_NOTIMPL, NULL, 0, 1},
     {TN_OP_grid_sampler_2d_backward__out, TN_AG_NOTIMPL, NULL},
-    {TN_OP_grid_sampler_3d, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_grid_sampler_3d, TN_AG_RECORD, tn_ag_record_grid_sampler_3d},
     {TN_OP_grid_sampler_3d__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_grid_sampler_3d_backward, TN_AG_NOTIMPL, NULL, 0, 1},
     {TN_OP_grid_sampler_3d_backward__out, TN_AG_NOTIMPL, NULL},

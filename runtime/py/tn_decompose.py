@@ -1434,6 +1434,46 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
     return out.to(input.dtype)
 
 
+# Note [grid_sampler_3d_backward as the gradient of its decomposition]
+# As grid_sampler_2d_backward's (Note [grid_sampler_2d_backward as the gradient of its
+# decomposition]), of grid_sampler_3d above: the chain rule through the unnormalising, clip and
+# reflect (the kernel's gx_mult/gy_mult/gz_mult), the corner weights and the gathers gives
+# GridSamplerKernel's grid_sampler_3d_backward_cpu_impl gradients (zero for the grid under
+# nearest), summed in another order. Upstream computes grad_grid whatever output_mask[1] says;
+# float16/bfloat16 (which upstream accumulates in its own dtype) are refused by name.
+
+def grid_sampler_3d_backward(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask):
+    """GridSampler.cpp grid_sampler_3d_backward on the CPU: upstream's checks (its meta function),
+    then Note [grid_sampler_3d_backward as the gradient of its decomposition]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.grid_sampler_3d_backward(meta(grad_output), meta(input), meta(grid), interpolation_mode, padding_mode,
+                                  align_corners, output_mask)
+    if input.dtype in (torch.float16, torch.bfloat16):
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::grid_sampler_3d_backward", f"for {_scalar_type_name(input.dtype)}: upstream accumulates in that dtype"))
+    if input.dtype not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"grid_sampler_3d_backward_cpu" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    x = input.detach().requires_grad_(bool(output_mask[0]))
+    g = grid.detach().requires_grad_(True)
+    ins = [x, g] if output_mask[0] else [g]
+
+    def vjp():
+        with torch.enable_grad():
+            out = grid_sampler_3d(x, g, interpolation_mode, padding_mode, align_corners)
+            return torch.autograd.grad([out], ins, [grad_output.detach()], allow_unused=True)
+
+    got = list(torch._C._torchnative.run_recording(vjp))
+    res = []
+    for t, want in ((x, output_mask[0]), (g, True)):
+        if not want:
+            res.append(None)
+            continue
+        r = got.pop(0)
+        res.append(aten.zeros_like(t, memory_format=torch.contiguous_format) if r is None else r.contiguous())
+    return tuple(res)
+
+
 def hash_tensor(self, dim=(), keepdim=False, mode=0):
     """ReduceOps.cpp hash_tensor (mode 0, xor_sum): every element as 64 bits (floating values as
     float64, integers and bool as int64) XOR-reduced over `dim` (all dims when empty), as uint64.
@@ -3953,7 +3993,7 @@ COMPOSITIONS = {
     "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
-    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
+    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d, "grid_sampler_3d_backward": grid_sampler_3d_backward,
     "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
     "ctc_loss.IntList": ctc_loss_intlist, "ctc_loss.Tensor": ctc_loss_tensor, "_ctc_loss": _ctc_loss_impl,
     "_ctc_loss.Tensor": _ctc_loss_tensor,
