@@ -5692,6 +5692,237 @@ fail_:
     return NULL;
 }
 
+/* IndexReduceBackward0: aten::index_reduce
+ *   self, source: index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved index_;
+    tn_saved source_;
+    char *reduce;
+    int include_self;
+    tn_saved result_;
+} IndexReduceBackward0;
+
+static int
+IndexReduceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *index = t_[1] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[2] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[3] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_index_reduce_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->dim, index, source, n->reduce, n->include_self, result) < 0) goto fail_;
+            t_[4] = v0_[0];
+            t_[5] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexReduceBackward0_release(tn_node *n_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+IndexReduceBackward0_finalize(tn_node *n_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    tn_ag_free_str(&n->reduce);
+    (void)n;
+}
+
+static int
+IndexReduceBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexReduceBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexReduceBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexReduceBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_reduce(PyObject *self, void *c)
+{
+    return tn_ag_str_to_py(((IndexReduceBackward0 *)self)->reduce);
+}
+
+static PyObject *
+IndexReduceBackward0_get_include_self(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((IndexReduceBackward0 *)self)->include_self);
+}
+
+static PyObject *
+IndexReduceBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexReduceBackward0_getset[] = {
+    {"_saved_self", IndexReduceBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", IndexReduceBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexReduceBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_source", IndexReduceBackward0_get_source, NULL, NULL, NULL},
+    {"_saved_reduce", IndexReduceBackward0_get_reduce, NULL, NULL, NULL},
+    {"_saved_include_self", IndexReduceBackward0_get_include_self, NULL, NULL, NULL},
+    {"_saved_result", IndexReduceBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexReduceBackward0 = {
+    .name = "IndexReduceBackward0",
+    .basicsize = sizeof(IndexReduceBackward0),
+    .apply = IndexReduceBackward0_apply,
+    .release = IndexReduceBackward0_release,
+    .finalize = IndexReduceBackward0_finalize,
+    .traverse = IndexReduceBackward0_traverse,
+    .getset = IndexReduceBackward0_getset,
+    .op = "aten::index_reduce",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor */
+PyObject *
+tn_ag_record_index_reduce(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)tn_node_new(&tn_kind_IndexReduceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    if (tn_ag_str_save(&n->reduce, &a_[4]) < 0) goto fail_;
+    n->include_self = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+PyObject *
+tn_ag_record_index_reduce_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)tn_node_new(&tn_kind_IndexReduceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    if (tn_ag_str_save(&n->reduce, &a_[4]) < 0) goto fail_;
+    n->include_self = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexSelectBackward0: aten::index_select
  *   self: index_select_backward_symint(grad, self.sym_sizes(), dim, index)
  */
@@ -10704,139 +10935,6 @@ tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

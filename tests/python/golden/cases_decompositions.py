@@ -1192,6 +1192,10 @@ DOOR_SAMPLES = {
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
     # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
     "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "index_reduce": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((5, 3), 2)}; iri = torch.tensor([2, 0, 2, 2, 1]); ",
+                     f"{_A}index_reduce(a0, 0, iri, a1, 'prod')"),
+    "index_reduce_": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((5, 3), 2)}; iri = torch.tensor([2, 0, 2, 2, 1]); ",
+                      f"{_A}index_reduce_(a0.clone(), 0, iri, a1, 'mean', include_self=False)"),
     "grid_sampler_3d": (f"a0 = {_M((1, 2, 3, 4, 3), 1)}; a1 = {_M((1, 2, 2, 3, 3), 2, 'prob')}; ",
                         f"{_A}grid_sampler_3d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_upsample_bilinear2d_aa": (f"a0 = {_M((1, 2, 5, 4), 1)}; ", f"{_A}_upsample_bilinear2d_aa(a0, [3, 6], False)"),
@@ -1407,6 +1411,30 @@ add("grid_sampler_3d_backward", {
 # the double backward (grid_sampler_3d_backward's own formula) is refused by name
 add("grid_sampler_3d_backward_backward", {
     "double": f"{GSB3}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
+# index_reduce (decomposed, in place too): FunctionsManual's index_reduce_backward in C
+# (ops/autograd_manual.c); prod with zeros in self and source (one and two per slot: the second is
+# DelayedError's refusal at double backward), amax/amin with ties spread evenly
+IRB = ("s = randn(5, 3, seed=1); src = randn(6, 3, seed=2); s[1, 0] = 0; src[2, 1] = 0; src[4, 2] = src[1, 2]; "
+       "i = literal([0, 1, 1, 3, 1, 4], torch.int64)")
+add("index_reduce_backward", {
+    **{f"{r}_{int(inc)}": GV.format(bind=IRB, ins="s, src", call=f"s.index_reduce(0, i, src, '{r}', include_self={inc})")
+       for r in ("prod", "mean", "amax", "amin") for inc in (True, False)},
+    **{f"{r}_inplace": f"{IRB}; requires_grad(s, src); out = vjp(s.clone().index_reduce_(0, i, src, '{r}', include_self=False), [s, src])"
+       for r in ("prod", "mean", "amax")},
+    "dim1": GV.format(bind="s = make((3, 4), layout='t', seed=1); src = randn(3, 5, seed=2); i = literal([3, 0, 3, 3, 1], torch.int32)",
+                      ins="s, src", call="torch.index_reduce(s, 1, i, src, 'prod')"),
+    "src_only": GV.format(bind=IRB, ins="src", call="s.index_reduce(0, i, src, 'mean', include_self=False)"),
+    "f64": GV.format(bind="s = randn(4, 3, seed=1, dtype=torch.float64); src = randn(5, 3, seed=2, dtype=torch.float64); "
+                     "i = literal([2, 0, 2, 2, 1], torch.int64)", ins="s, src", call="s.index_reduce(0, i, src, 'prod')"),
+    "f64_amin": GV.format(bind="s = randn(4, 3, seed=1, dtype=torch.float64); src = randn(5, 3, seed=2, dtype=torch.float64); "
+                          "i = literal([2, 0, 2, 2, 1], torch.int64)", ins="s, src", call="s.index_reduce(0, i, src, 'amin', include_self=False)"),
+    "node": f"{IRB}; requires_grad(s, src); out = type(s.index_reduce(0, i, src, 'prod').grad_fn).__name__"})
+IRD = "s = randn(4, 3, seed=1); src = randn(3, 3, seed=2); src[0, 0] = 0; i = literal([1, 1, 2], torch.int64)"
+add("index_reduce_backward_backward", {
+    "prod": f"{IRD}; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'prod') ** 2, [s, src], create_graph=True), [s, src])",
+    "mean": f"{IRD}; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'mean') ** 2, [s, src], create_graph=True), [s, src])",
+    # two zeros scattered to one slot: upstream's DelayedError at double backward
+    "two_zeros": f"{IRD}; src[1, 0] = 0; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'prod'), [s, src], create_graph=True)[1], [src])"})
 # cholesky_inverse and mvlgamma: FunctionsManual's cholesky_inverse_backward and mvlgamma_backward in C
 CI = "l = randn(4, 4, seed=1).tril() + 3 * torch.eye(4)"
 add("cholesky_inverse_backward", {"lower": GV.format(bind=CI, ins="l", call="torch.cholesky_inverse(l)"),
