@@ -1244,9 +1244,28 @@ add("native_group_norm_backward", {
     "t": GV.format(bind="x = make((3, 4), layout='t', seed=1)", ins="x", call=f"{F}.group_norm(x, 2)"),
     "direct": "torch.ops.aten.native_group_norm_backward(randn(2, 4, 3, seed=4), randn(2, 4, 3, seed=1), randn(2, 2, seed=2), "
               "make((2, 2), role='pos', seed=3), randn(4, seed=5), 2, 4, 3, 2, [True, True, True])",
-    # the differentiable gradient (FunctionsManual infinitely_differentiable_native_group_norm_backward)
-    # is not written here: refused by name (pinned in refused.txt)
+    # the differentiable gradient: FunctionsManual infinitely_differentiable_native_group_norm_backward
+    # in C (ops/autograd_manual.c), taken under create_graph or with a gradient for mean or rstd
     "double": "x = randn(2, 4, 3, seed=1); requires_grad(x); out = vjp(vjp(torch.ops.aten.native_group_norm(x, None, None, 2, 4, 3, 2, 1e-5)[0], [x], create_graph=True), [x])"})
+GNX = "x = randn(2, 6, 3, 2, seed=1); w = randn(6, seed=2); b = randn(6, seed=3)"
+GNA = "torch.ops.aten.native_group_norm(x, w, b, 2, 6, 6, 3, 1e-5)"
+add("native_group_norm_backward_backward", {
+    "affine": f"{GNX}; requires_grad(x, w, b); g = vjp({F}.group_norm(x, 3, w, b) ** 2, [x, w, b], create_graph=True); "
+              "out = vjp((g[0] ** 2).sum() + (g[1] * g[2]).sum(), [x, w, b])",
+    "weight_only": f"{GNX}; requires_grad(x, w); g = vjp({F}.group_norm(x, 2, w) ** 2, [x, w], create_graph=True); "
+                   "out = vjp(g[0].sin().sum() + g[1].sum(), [x, w])",
+    "no_affine": f"{GNX}; requires_grad(x); out = vjp(vjp({F}.group_norm(x, 6) ** 3, [x], create_graph=True), [x])",
+    "cl": "x = randn(2, 4, 3, 2, seed=1).contiguous(memory_format=torch.channels_last); requires_grad(x); "
+          f"out = vjp(vjp({F}.group_norm(x, 2) ** 2, [x], create_graph=True), [x])",
+    # gradients for mean and rstd (the op's second and third outputs), with and without grad_output
+    "mean_rstd": f"{GNX}; requires_grad(x, w, b); o, m, r = {GNA}; out = vjp(o.sum() * 0.5 + (m * m).sum() + r.sum(), [x, w, b])",
+    "mean_rstd_only": f"{GNX}; requires_grad(x); o, m, r = {GNA}; out = vjp((m * 2).sum() + (r ** 2).sum(), [x])",
+    "mean_only": f"{GNX}; requires_grad(x); o, m, r = {GNA}; out = vjp(o.pow(2).sum() + m.sum(), [x])",
+    "f64": "x = randn(2, 4, 5, seed=1, dtype=torch.float64); w = randn(4, seed=2, dtype=torch.float64); requires_grad(x, w); "
+           f"out = vjp(vjp({F}.group_norm(x, 2, w) ** 2, [x, w], create_graph=True)[0].sum(), [x, w])",
+    "f64_mean_rstd": "x = randn(2, 4, 5, seed=1, dtype=torch.float64); requires_grad(x); "
+                     "o, m, r = torch.ops.aten.native_group_norm(x, None, None, 2, 4, 5, 2, 1e-5); out = vjp(o.sum() + (m * r).sum(), [x])"})
+
 BCE = "x = make((3, 4), role='prob', seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3)"
 BCEL = "x = randn(3, 4, seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3); pw = make((4,), role='pos', seed=4)"
 add("binary_cross_entropy_backward", {
