@@ -3488,15 +3488,28 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     torch, aten = _aten()
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    # TensorAdvancedIndexing.cpp index_func_meta_impl, in its order
     if index.dim() > 1:
-        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+                         f"{_scalar_type_name(index.dtype)} and size: {list(index.shape)}")
     if index.dtype not in (torch.int32, torch.int64):
-        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {_scalar_type_name(index.dtype)}")
     if self.dtype != source.dtype:
-        raise RuntimeError("index_reduce_(): self and source must have the same scalar type")
+        raise RuntimeError(f"index_reduce_(): self ({_scalar_type_name(self.dtype)}) and source "
+                           f"({_scalar_type_name(source.dtype)}) must have the same scalar type")
     d = _wrap(dim, self.dim())
-    if self.dim() > 0 and source.dim() > 0 and index.numel() != source.size(d):
-        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if not (d == 0 or d < source.dim()):
+        raise RuntimeError(f"index_reduce_(): Indexing dim {d} is out of bounds of the source tensor with dim {source.dim()}")
+    count = 1 if source.dim() == 0 else source.size(d)
+    if index.numel() != count:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
+                           f"({count}), for dim: {d}")
+    ss, cs = list(self.shape), list(source.shape)
+    if self.dim() != 0 and source.dim() != 0:
+        del ss[d], cs[d]
+    if ss != cs:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {list(self.shape)} source.shape = {list(source.shape)}")
     if not include_self:
         fp = self.dtype.is_floating_point
         init = {"prod": 1, "mean": 0,

@@ -793,6 +793,21 @@ for red in ("prod", "mean", "amax", "amin"):
 add("index_reduce", {"bad": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), 'sum')",
                      "range": f"torch.index_reduce({X}, 1, literal([0, 9, 0, 1], torch.int64), randn(3, 4, seed=9), 'prod')"})
 add("index_reduce_", {"0": f"x = {X}.clone(); x.index_reduce_(0, literal([2, 2], torch.int64), randn(2, 4, seed=9), 'amax'); out = x"})
+# index_func_meta_impl's checks in 2.13's order and words (slices of another shape were reduced
+# by broadcasting, or failed with a broadcast error, before)
+IRS = "literal([0, 2], torch.int64)"
+add("index_reduce", {"slice_shape": f"torch.index_reduce({X}, 1, literal([0, 2, 0], torch.int64), randn(4, 3, seed=9), 'prod')",
+                     "slice_bcast": f"torch.index_reduce({X}, 0, {IRS}, randn(2, seed=9), 'prod')",
+                     "slice_rank": f"torch.index_reduce({X}, 1, {IRS}, randn(3, 2, 1, seed=9), 'mean')",
+                     "scalar_self": "torch.index_reduce(literal(2.0), 0, literal([0], torch.int64), literal([3.0]), 'prod')",
+                     "scalar_source": "torch.index_reduce(randn(3, seed=1), 0, literal([0], torch.int64), literal(3.0), 'prod')",
+                     "scalars": "torch.index_reduce(literal(2.0), 0, literal([0], torch.int64), literal(3.0), 'prod')",
+                     "source_dim": f"torch.index_reduce({X}, 1, literal([0], torch.int64), randn(3, seed=9), 'prod')",
+                     "count": f"torch.index_reduce({X}, 0, literal([0, 2, 1], torch.int64), randn(2, 4, seed=9), 'prod')",
+                     "index_2d": f"torch.index_reduce({X}, 0, literal([[0, 2]], torch.int64), randn(2, 4, seed=9), 'prod')",
+                     "index_float": f"torch.index_reduce({X}, 0, literal([0.0, 2.0]), randn(2, 4, seed=9), 'prod')",
+                     "dtypes": f"torch.index_reduce({X}, 0, {IRS}, randn(2, 4, seed=9, dtype=torch.float64), 'prod')"}, exact=True)
+add("index_reduce_", {"slice_shape": f"x = {X}.clone(); x.index_reduce_(0, {IRS}, randn(2, 3, seed=9), 'amin'); out = x"}, exact=True)
 SI = "literal([[0, 1, 0, 2], [2, 0, 0, 1]], torch.int64)"
 add("scatter.reduce", {"add": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='add')",
                        "mul": f"torch.scatter({XT}, 0, {SI}, randn(2, 4, seed=9), reduce='multiply')",
