@@ -9,240 +9,6 @@
 
 #include <math.h>
 
-/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1Scalar;
-
-static int
-ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1Scalar_release(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
-    .name = "ForeachSubBackward1Scalar",
-    .basicsize = sizeof(ForeachSubBackward1Scalar),
-    .apply = ForeachSubBackward1Scalar_apply,
-    .release = ForeachSubBackward1Scalar_release,
-    .finalize = ForeachSubBackward1Scalar_finalize,
-    .traverse = ForeachSubBackward1Scalar_traverse,
-    .getset = ForeachSubBackward1Scalar_getset,
-    .op = "aten::_foreach_sub.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1ScalarList;
-
-static int
-ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
-    .name = "ForeachSubBackward1ScalarList",
-    .basicsize = sizeof(ForeachSubBackward1ScalarList),
-    .apply = ForeachSubBackward1ScalarList_apply,
-    .release = ForeachSubBackward1ScalarList_release,
-    .finalize = ForeachSubBackward1ScalarList_finalize,
-    .traverse = ForeachSubBackward1ScalarList_traverse,
-    .getset = ForeachSubBackward1ScalarList_getset,
-    .op = "aten::_foreach_sub.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* FracBackward0: aten::frac
  *   self: grad
  */
@@ -2168,6 +1934,173 @@ tn_ag_record_grid_sampler_2d(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)tn_node_new(&tn_kind_GridSampler2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, grid) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grid_, grid, n_, 0) < 0) goto fail_;
+    n->interpolation_mode = a_[2].u.i;
+    n->padding_mode = a_[3].u.i;
+    n->align_corners = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* GridSampler3DBackward0: aten::grid_sampler_3d
+ *   input, grid: grad.defined() ? grid_sampler_3d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) : std::tuple<Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved grid_;
+    int64_t interpolation_mode;
+    int64_t padding_mode;
+    int align_corners;
+} GridSampler3DBackward0;
+
+static int
+GridSampler3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *grid = t_[1] = tn_saved_unpack(&n->grid_, n_);
+    if (!grid && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[2] = tn_ag_op(TN_OP_grid_sampler_3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(grid), tn_value_int(n->interpolation_mode), tn_value_int(n->padding_mode), tn_ag_value_bool(n->align_corners), tn_ag_value_bools(grad_input_mask, 2)});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_tuple_item(t_[2], 0);
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_tuple_item(t_[2], 1);
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = Py_XNewRef(t_[3]);
+                t_[6] = Py_XNewRef(t_[4]);
+            } else {
+                t_[5] = Py_XNewRef(NULL);
+                t_[6] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[5]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+GridSampler3DBackward0_release(tn_node *n_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->grid_);
+    (void)n;
+}
+
+static void
+GridSampler3DBackward0_finalize(tn_node *n_)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GridSampler3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grid_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GridSampler3DBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler3DBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler3DBackward0_get_grid(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler3DBackward0 *)self)->grid_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler3DBackward0_get_interpolation_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler3DBackward0 *)self)->interpolation_mode);
+}
+
+static PyObject *
+GridSampler3DBackward0_get_padding_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler3DBackward0 *)self)->padding_mode);
+}
+
+static PyObject *
+GridSampler3DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((GridSampler3DBackward0 *)self)->align_corners);
+}
+
+static PyGetSetDef GridSampler3DBackward0_getset[] = {
+    {"_saved_input", GridSampler3DBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_grid", GridSampler3DBackward0_get_grid, NULL, NULL, NULL},
+    {"_saved_interpolation_mode", GridSampler3DBackward0_get_interpolation_mode, NULL, NULL, NULL},
+    {"_saved_padding_mode", GridSampler3DBackward0_get_padding_mode, NULL, NULL, NULL},
+    {"_saved_align_corners", GridSampler3DBackward0_get_align_corners, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GridSampler3DBackward0 = {
+    .name = "GridSampler3DBackward0",
+    .basicsize = sizeof(GridSampler3DBackward0),
+    .apply = GridSampler3DBackward0_apply,
+    .release = GridSampler3DBackward0_release,
+    .finalize = GridSampler3DBackward0_finalize,
+    .traverse = GridSampler3DBackward0_traverse,
+    .getset = GridSampler3DBackward0_getset,
+    .op = "aten::grid_sampler_3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+PyObject *
+tn_ag_record_grid_sampler_3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *grid = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GridSampler3DBackward0 *n = (GridSampler3DBackward0 *)tn_node_new(&tn_kind_GridSampler3DBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -5750,6 +5683,237 @@ tn_ag_record_index_put_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexReduceBackward0: aten::index_reduce
+ *   self, source: index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved index_;
+    tn_saved source_;
+    char *reduce;
+    int include_self;
+    tn_saved result_;
+} IndexReduceBackward0;
+
+static int
+IndexReduceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *index = t_[1] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[2] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[3] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_index_reduce_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->dim, index, source, n->reduce, n->include_self, result) < 0) goto fail_;
+            t_[4] = v0_[0];
+            t_[5] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexReduceBackward0_release(tn_node *n_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+IndexReduceBackward0_finalize(tn_node *n_)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    tn_ag_free_str(&n->reduce);
+    (void)n;
+}
+
+static int
+IndexReduceBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexReduceBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexReduceBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexReduceBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyObject *
+IndexReduceBackward0_get_reduce(PyObject *self, void *c)
+{
+    return tn_ag_str_to_py(((IndexReduceBackward0 *)self)->reduce);
+}
+
+static PyObject *
+IndexReduceBackward0_get_include_self(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((IndexReduceBackward0 *)self)->include_self);
+}
+
+static PyObject *
+IndexReduceBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexReduceBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexReduceBackward0_getset[] = {
+    {"_saved_self", IndexReduceBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", IndexReduceBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexReduceBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_source", IndexReduceBackward0_get_source, NULL, NULL, NULL},
+    {"_saved_reduce", IndexReduceBackward0_get_reduce, NULL, NULL, NULL},
+    {"_saved_include_self", IndexReduceBackward0_get_include_self, NULL, NULL, NULL},
+    {"_saved_result", IndexReduceBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexReduceBackward0 = {
+    .name = "IndexReduceBackward0",
+    .basicsize = sizeof(IndexReduceBackward0),
+    .apply = IndexReduceBackward0_apply,
+    .release = IndexReduceBackward0_release,
+    .finalize = IndexReduceBackward0_finalize,
+    .traverse = IndexReduceBackward0_traverse,
+    .getset = IndexReduceBackward0_getset,
+    .op = "aten::index_reduce",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor */
+PyObject *
+tn_ag_record_index_reduce(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)tn_node_new(&tn_kind_IndexReduceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    if (tn_ag_str_save(&n->reduce, &a_[4]) < 0) goto fail_;
+    n->include_self = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+PyObject *
+tn_ag_record_index_reduce_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    IndexReduceBackward0 *n = (IndexReduceBackward0 *)tn_node_new(&tn_kind_IndexReduceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    if (tn_ag_str_save(&n->reduce, &a_[4]) < 0) goto fail_;
+    n->include_self = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -10606,6 +10770,156 @@ tn_ag_record_logaddexp2(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)tn_node_new(&tn_kind_Logaddexp2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[12] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 12);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

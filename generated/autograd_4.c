@@ -9,265 +9,6 @@
 
 #include <math.h>
 
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ProdBackward0: aten::prod
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} ProdBackward0;
-
-static int
-ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward0_release(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward0_finalize(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward0_getset[] = {
-    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward0 = {
-    .name = "ProdBackward0",
-    .basicsize = sizeof(ProdBackward0),
-    .apply = ProdBackward0_apply,
-    .release = ProdBackward0_release,
-    .finalize = ProdBackward0_finalize,
-    .traverse = ProdBackward0_traverse,
-    .getset = ProdBackward0_getset,
-    .op = "aten::prod",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ProdBackward1: aten::prod.dim_int
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
  */
@@ -10059,6 +9800,369 @@ tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward0: aten::special_zeta
+ *   other: grad * -self * special_zeta(self + 1., other)
+ *   self: not_implemented("zeta")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialZetaBackward0;
+
+static int
+SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward0_release(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward0_finalize(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialZetaBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward0_getset[] = {
+    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward0 = {
+    .name = "SpecialZetaBackward0",
+    .basicsize = sizeof(SpecialZetaBackward0),
+    .apply = SpecialZetaBackward0_apply,
+    .release = SpecialZetaBackward0_release,
+    .finalize = SpecialZetaBackward0_finalize,
+    .traverse = SpecialZetaBackward0_traverse,
+    .getset = SpecialZetaBackward0_getset,
+    .op = "aten::special_zeta",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward1: aten::special_zeta.self_scalar
+ *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved other_;
+} SpecialZetaBackward1;
+
+static int
+SpecialZetaBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    PyObject *t_[4] = {0};
+    tn_value v0_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_ = tn_ag_scalar_neg(&n->self);
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_special_zeta__self_scalar, (tn_value[]){tn_value_double((tn_scalar_to_double(&n->self) + 1.0)), tn_value_tensor(other)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward1_release(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward1_finalize(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SpecialZetaBackward1 *)self)->self);
+}
+
+static PyObject *
+SpecialZetaBackward1_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward1 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward1_getset[] = {
+    {"_saved_self", SpecialZetaBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward1_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward1 = {
+    .name = "SpecialZetaBackward1",
+    .basicsize = sizeof(SpecialZetaBackward1),
+    .apply = SpecialZetaBackward1_apply,
+    .release = SpecialZetaBackward1_release,
+    .finalize = SpecialZetaBackward1_finalize,
+    .traverse = SpecialZetaBackward1_traverse,
+    .getset = SpecialZetaBackward1_getset,
+    .op = "aten::special_zeta.self_scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta__self_scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)tn_node_new(&tn_kind_SpecialZetaBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, other) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward2: aten::special_zeta.other_scalar
+ *   self: not_implemented("zeta")
+ */
+typedef struct {
+    tn_node base;
+} SpecialZetaBackward2;
+
+static int
+SpecialZetaBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward2_release(tn_node *n_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+}
+
+static void
+SpecialZetaBackward2_finalize(tn_node *n_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef SpecialZetaBackward2_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward2 = {
+    .name = "SpecialZetaBackward2",
+    .basicsize = sizeof(SpecialZetaBackward2),
+    .apply = SpecialZetaBackward2_apply,
+    .release = SpecialZetaBackward2_release,
+    .finalize = SpecialZetaBackward2_finalize,
+    .traverse = SpecialZetaBackward2_traverse,
+    .getset = SpecialZetaBackward2_getset,
+    .op = "aten::special_zeta.other_scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta__other_scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)tn_node_new(&tn_kind_SpecialZetaBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -9,369 +9,6 @@
 
 #include <math.h>
 
-/* SpecialZetaBackward0: aten::special_zeta
- *   other: grad * -self * special_zeta(self + 1., other)
- *   self: not_implemented("zeta")
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} SpecialZetaBackward0;
-
-static int
-SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    PyObject *t_[7] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialZetaBackward0_release(tn_node *n_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-SpecialZetaBackward0_finalize(tn_node *n_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialZetaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialZetaBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialZetaBackward0_getset[] = {
-    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialZetaBackward0 = {
-    .name = "SpecialZetaBackward0",
-    .basicsize = sizeof(SpecialZetaBackward0),
-    .apply = SpecialZetaBackward0_apply,
-    .release = SpecialZetaBackward0_release,
-    .finalize = SpecialZetaBackward0_finalize,
-    .traverse = SpecialZetaBackward0_traverse,
-    .getset = SpecialZetaBackward0_getset,
-    .op = "aten::special_zeta",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_node_needs(n_, 1)) {
-        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    }
-    if (tn_node_needs(n_, 1)) {
-        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    }
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialZetaBackward1: aten::special_zeta.self_scalar
- *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved other_;
-} SpecialZetaBackward1;
-
-static int
-SpecialZetaBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    PyObject *t_[4] = {0};
-    tn_value v0_;
-    int rc_ = -1;
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            v0_ = tn_ag_scalar_neg(&n->self);
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_special_zeta__self_scalar, (tn_value[]){tn_value_double((tn_scalar_to_double(&n->self) + 1.0)), tn_value_tensor(other)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialZetaBackward1_release(tn_node *n_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-SpecialZetaBackward1_finalize(tn_node *n_)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    (void)n;
-}
-
-static int
-SpecialZetaBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialZetaBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((SpecialZetaBackward1 *)self)->self);
-}
-
-static PyObject *
-SpecialZetaBackward1_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward1 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialZetaBackward1_getset[] = {
-    {"_saved_self", SpecialZetaBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_other", SpecialZetaBackward1_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialZetaBackward1 = {
-    .name = "SpecialZetaBackward1",
-    .basicsize = sizeof(SpecialZetaBackward1),
-    .apply = SpecialZetaBackward1_apply,
-    .release = SpecialZetaBackward1_release,
-    .finalize = SpecialZetaBackward1_finalize,
-    .traverse = SpecialZetaBackward1_traverse,
-    .getset = SpecialZetaBackward1_getset,
-    .op = "aten::special_zeta.self_scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_special_zeta__self_scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)tn_node_new(&tn_kind_SpecialZetaBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, other) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialZetaBackward2: aten::special_zeta.other_scalar
- *   self: not_implemented("zeta")
- */
-typedef struct {
-    tn_node base;
-} SpecialZetaBackward2;
-
-static int
-SpecialZetaBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialZetaBackward2_release(tn_node *n_)
-{
-    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
-    (void)n;
-}
-
-static void
-SpecialZetaBackward2_finalize(tn_node *n_)
-{
-    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
-    (void)n;
-}
-
-static int
-SpecialZetaBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef SpecialZetaBackward2_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialZetaBackward2 = {
-    .name = "SpecialZetaBackward2",
-    .basicsize = sizeof(SpecialZetaBackward2),
-    .apply = SpecialZetaBackward2_apply,
-    .release = SpecialZetaBackward2_release,
-    .finalize = SpecialZetaBackward2_finalize,
-    .traverse = SpecialZetaBackward2_traverse,
-    .getset = SpecialZetaBackward2_getset,
-    .op = "aten::special_zeta.other_scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *
-tn_ag_record_special_zeta__other_scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)tn_node_new(&tn_kind_SpecialZetaBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SplitBackward0: aten::split.Tensor
  *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
  */
@@ -7106,6 +6743,280 @@ fail_:
     return NULL;
 }
 
+/* UpsampleBilinear2DAaBackward0: aten::_upsample_bilinear2d_aa
+ *   self: _upsample_bilinear2d_aa_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DAaBackward0;
+
+static int
+UpsampleBilinear2DAaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DAaBackward0 *n = (UpsampleBilinear2DAaBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP__upsample_bilinear2d_aa_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DAaBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DAaBackward0 *n = (UpsampleBilinear2DAaBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DAaBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DAaBackward0 *n = (UpsampleBilinear2DAaBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DAaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DAaBackward0 *n = (UpsampleBilinear2DAaBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DAaBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DAaBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DAaBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DAaBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DAaBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DAaBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleBilinear2DAaBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleBilinear2DAaBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DAaBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DAaBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DAaBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DAaBackward0 = {
+    .name = "UpsampleBilinear2DAaBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DAaBackward0),
+    .apply = UpsampleBilinear2DAaBackward0_apply,
+    .release = UpsampleBilinear2DAaBackward0_release,
+    .finalize = UpsampleBilinear2DAaBackward0_finalize,
+    .traverse = UpsampleBilinear2DAaBackward0_traverse,
+    .getset = UpsampleBilinear2DAaBackward0_getset,
+    .op = "aten::_upsample_bilinear2d_aa",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record__upsample_bilinear2d_aa(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DAaBackward0 *n = (UpsampleBilinear2DAaBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DAaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[2].u.i;
+    n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleBilinear2DAaBackwardBackward0: aten::_upsample_bilinear2d_aa_backward
+ *   grad_output: _upsample_bilinear2d_aa_symint(grad, output_size, align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DAaBackwardBackward0;
+
+static int
+UpsampleBilinear2DAaBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DAaBackwardBackward0 *n = (UpsampleBilinear2DAaBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP__upsample_bilinear2d_aa, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DAaBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DAaBackwardBackward0 *n = (UpsampleBilinear2DAaBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DAaBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DAaBackwardBackward0 *n = (UpsampleBilinear2DAaBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DAaBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DAaBackwardBackward0 *n = (UpsampleBilinear2DAaBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DAaBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackwardBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DAaBackwardBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DAaBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DAaBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DAaBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DAaBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleBilinear2DAaBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DAaBackwardBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DAaBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DAaBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DAaBackwardBackward0 = {
+    .name = "UpsampleBilinear2DAaBackwardBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DAaBackwardBackward0),
+    .apply = UpsampleBilinear2DAaBackwardBackward0_apply,
+    .release = UpsampleBilinear2DAaBackwardBackward0_release,
+    .finalize = UpsampleBilinear2DAaBackwardBackward0_finalize,
+    .traverse = UpsampleBilinear2DAaBackwardBackward0_traverse,
+    .getset = UpsampleBilinear2DAaBackwardBackward0_getset,
+    .op = "aten::_upsample_bilinear2d_aa_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record__upsample_bilinear2d_aa_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DAaBackwardBackward0 *n = (UpsampleBilinear2DAaBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DAaBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[3].u.i;
+    n->scales_h = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    n->scales_w = (tn_opt_double){a_[5].tag != TN_V_NONE, a_[5].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* UpsampleBilinear2DBackward0: aten::upsample_bilinear2d
  *   self: upsample_bilinear2d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)
  */
@@ -7878,6 +7789,298 @@ tn_ag_record_upsample_nearest2d_backward(tn_op *op_, tn_value *a_)
     if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
     n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
     n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleTrilinear3DBackward0: aten::upsample_trilinear3d
+ *   self: upsample_trilinear3d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales_d, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_d;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleTrilinear3DBackward0;
+
+static int
+UpsampleTrilinear3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleTrilinear3DBackward0 *n = (UpsampleTrilinear3DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_trilinear3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->align_corners), (n->scales_d.has ? tn_value_double(n->scales_d.v) : (tn_value){0}), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleTrilinear3DBackward0_release(tn_node *n_)
+{
+    UpsampleTrilinear3DBackward0 *n = (UpsampleTrilinear3DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleTrilinear3DBackward0_finalize(tn_node *n_)
+{
+    UpsampleTrilinear3DBackward0 *n = (UpsampleTrilinear3DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleTrilinear3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleTrilinear3DBackward0 *n = (UpsampleTrilinear3DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleTrilinear3DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleTrilinear3DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleTrilinear3DBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_scales_d(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackward0 *)self)->scales_d);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleTrilinear3DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleTrilinear3DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleTrilinear3DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleTrilinear3DBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_d", UpsampleTrilinear3DBackward0_get_scales_d, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleTrilinear3DBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleTrilinear3DBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleTrilinear3DBackward0 = {
+    .name = "UpsampleTrilinear3DBackward0",
+    .basicsize = sizeof(UpsampleTrilinear3DBackward0),
+    .apply = UpsampleTrilinear3DBackward0_apply,
+    .release = UpsampleTrilinear3DBackward0_release,
+    .finalize = UpsampleTrilinear3DBackward0_finalize,
+    .traverse = UpsampleTrilinear3DBackward0_traverse,
+    .getset = UpsampleTrilinear3DBackward0_getset,
+    .op = "aten::upsample_trilinear3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_trilinear3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleTrilinear3DBackward0 *n = (UpsampleTrilinear3DBackward0 *)tn_node_new(&tn_kind_UpsampleTrilinear3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[2].u.i;
+    n->scales_d = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_h = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    n->scales_w = (tn_opt_double){a_[5].tag != TN_V_NONE, a_[5].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleTrilinear3DBackwardBackward0: aten::upsample_trilinear3d_backward
+ *   grad_output: upsample_trilinear3d_symint(grad, output_size, align_corners, scales_d, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_d;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleTrilinear3DBackwardBackward0;
+
+static int
+UpsampleTrilinear3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleTrilinear3DBackwardBackward0 *n = (UpsampleTrilinear3DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_trilinear3d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_bool(n->align_corners), (n->scales_d.has ? tn_value_double(n->scales_d.v) : (tn_value){0}), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleTrilinear3DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleTrilinear3DBackwardBackward0 *n = (UpsampleTrilinear3DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleTrilinear3DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleTrilinear3DBackwardBackward0 *n = (UpsampleTrilinear3DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleTrilinear3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleTrilinear3DBackwardBackward0 *n = (UpsampleTrilinear3DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleTrilinear3DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleTrilinear3DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackwardBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleTrilinear3DBackwardBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackwardBackward0_get_scales_d(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackwardBackward0 *)self)->scales_d);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleTrilinear3DBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleTrilinear3DBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleTrilinear3DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleTrilinear3DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleTrilinear3DBackwardBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_d", UpsampleTrilinear3DBackwardBackward0_get_scales_d, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleTrilinear3DBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleTrilinear3DBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleTrilinear3DBackwardBackward0 = {
+    .name = "UpsampleTrilinear3DBackwardBackward0",
+    .basicsize = sizeof(UpsampleTrilinear3DBackwardBackward0),
+    .apply = UpsampleTrilinear3DBackwardBackward0_apply,
+    .release = UpsampleTrilinear3DBackwardBackward0_release,
+    .finalize = UpsampleTrilinear3DBackwardBackward0_finalize,
+    .traverse = UpsampleTrilinear3DBackwardBackward0_traverse,
+    .getset = UpsampleTrilinear3DBackwardBackward0_getset,
+    .op = "aten::upsample_trilinear3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_trilinear3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleTrilinear3DBackwardBackward0 *n = (UpsampleTrilinear3DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleTrilinear3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[3].u.i;
+    n->scales_d = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    n->scales_h = (tn_opt_double){a_[5].tag != TN_V_NONE, a_[5].u.d};
+    n->scales_w = (tn_opt_double){a_[6].tag != TN_V_NONE, a_[6].u.d};
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

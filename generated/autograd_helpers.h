@@ -105,6 +105,8 @@ PyObject *tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result);
 PyObject *tn_fm_i1e_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* at::Tensor index_backward(at::Tensor zeros_like_self, const torch::List<std::optional<Tensor>>& indices, const at::Tensor& grad); */
 PyObject *tn_fm_index_backward(PyObject *zeros_like_self, tn_tensors indices, PyObject *grad);
+/* std::tuple<Tensor, Tensor> index_reduce_backward(const Tensor& grad, const Tensor& self, int dim, const Tensor& index, const Tensor& source, std::string_view reduce, bool include_self, const Tensor& result); */
+int tn_fm_index_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index, PyObject *source, const char *reduce, int include_self, PyObject *result);
 /* Tensor infinitely_differentiable_logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps); */
 PyObject *tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObject *self, tn_opt_double eps);
 /* at::Tensor infinitely_differentiable_mish_backward(const at::Tensor& grad_output, const at::Tensor& input); */

@@ -3045,8 +3045,8 @@ tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim)
 }
 
 /* Group norm's gradient when it must itself be differentiable (create_graph, or a gradient for
- * mean or rstd): upstream's FunctionsManual composition is not written here yet, so it refuses
- * by name; plain backward takes the formula's other branch, native_group_norm_backward. */
+ * mean or rstd): FunctionsManual's infinitely_differentiable_native_group_norm_backward, op for op
+ * over [N, G, D, HxW] views (its unused `var` is not computed; `dX +=` is an out-of-place add). */
 int
 tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObject *dY, PyObject *dmean,
                                                            PyObject *drstd, PyObject *X, PyObject *mean,
@@ -3054,12 +3054,104 @@ tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObj
                                                            int64_t HxW, int64_t group, double eps,
                                                            const int64_t *grad_input_mask)
 {
+    (void)eps;
     out[0] = out[1] = out[2] = NULL;
-    tn_ag_not_implemented("torchnative: the differentiable gradient of aten::native_group_norm "
-                          "(infinitely_differentiable_native_group_norm_backward: create_graph, or a gradient "
-                          "for mean or rstd) is not implemented",
-                          NULL);
-    return -1;
+    const int64_t G = group, D = C / G;
+    const double s = 1.0 / (double)(D * HxW);
+    const int64_t xs[4] = {N, G, D, HxW}, ms[4] = {N, G, 1, 1}, gs[4] = {1, G, D, 1};
+    PyObject *t[24] = {0};
+    PyObject **Xt = &t[0], **mt = &t[1], **rt = &t[2], **dYt = &t[3], **ds = &t[4], **db = &t[5], **gt = &t[6];
+    int rc = -1;
+    if (!(*Xt = at_reshape(X, xs, 4)) || !(*mt = at_reshape(mean, ms, 4)) || !(*rt = at_reshape(rstd, ms, 4)))
+        goto done;
+    if (dY) {
+        /* ds = (dY * X).sum(3).unsqueeze_(-1); db = dY.sum(3).unsqueeze_(-1) */
+        int64_t d3 = 3;
+        if (!(*dYt = at_reshape(dY, xs, 4)) || !(t[7] = at_mul(*dYt, *Xt)) || !(t[8] = at_sum_dims(t[7], &d3, 1, 0)) ||
+            !(*ds = at_unsqueeze(t[8], -1)) || !(t[9] = at_sum_dims(*dYt, &d3, 1, 0)) || !(*db = at_unsqueeze(t[9], -1)))
+            goto done;
+    }
+    if (grad_input_mask[0]) {
+        if (gamma && !(*gt = at_reshape(gamma, gs, 4)))
+            goto done;
+        PyObject **cube = &t[10], **dvar = &t[11], **dmv = &t[12];
+        /* rstd_cube = rstd * rstd * rstd; dvar = -0.5 * rstd_cube * drstd.view({N, G, 1, 1}) */
+        if (!(t[13] = at_mul(*rt, *rt)) || !(*cube = at_mul(t[13], *rt)))
+            goto done;
+        if (drstd && (!(t[14] = at_view(drstd, ms, 4)) || !(t[15] = at_mul_scalar(*cube, tn_value_double(-0.5))) ||
+                      !(*dvar = at_mul(t[15], t[14]))))
+            goto done;
+        PyObject *vm = NULL;
+        if (dmean && drstd) {
+            int64_t d23[2] = {2, 3};
+            tn_value zero = tn_value_int(0);
+            if (!(*dmv = at_view(dmean, ms, 4)) ||
+                !(vm = tn_fm_var_mean_backward(*dvar, *dmv, *Xt, (tn_ints){d23, 2, false}, &zero, 1)))
+                goto done;
+        }
+        if (dY) {
+            /* a = rstd * gamma; b = (ds * gamma).sum(2).unsqueeze_(-2); c = (db * gamma).sum(2).unsqueeze_(-2);
+             * b = (c * mean - b) * rstd_cube * s; c = -b * mean - c * rstd * s; dX = a * dY + b * X + c */
+            int64_t d2 = 2;
+            PyObject *a = NULL, *b = NULL, *c = NULL, *u[12] = {0};
+            int ok = (a = gamma ? at_mul(*rt, *gt) : Py_NewRef(*rt)) &&
+                     (u[0] = gamma ? at_mul(*ds, *gt) : Py_NewRef(*ds)) && (u[1] = at_sum_dims(u[0], &d2, 1, 0)) &&
+                     (b = at_unsqueeze(u[1], -2)) && (u[2] = gamma ? at_mul(*db, *gt) : Py_NewRef(*db)) &&
+                     (u[3] = at_sum_dims(u[2], &d2, 1, 0)) && (c = at_unsqueeze(u[3], -2)) &&
+                     (u[4] = at_mul(c, *mt)) && (u[5] = at_sub(u[4], b)) && (u[6] = at_mul(u[5], *cube));
+            if (ok) {
+                TN_SETREF(b, at_mul_scalar(u[6], tn_value_double(s)));
+                ok = b && (u[7] = at_1(TN_OP_neg, b)) && (u[8] = at_mul(u[7], *mt)) && (u[9] = at_mul(c, *rt)) &&
+                     (u[10] = at_mul_scalar(u[9], tn_value_double(s)));
+            }
+            if (ok) {
+                TN_SETREF(c, at_sub(u[8], u[10]));
+                PyObject *p = c ? at_mul(a, *dYt) : NULL, *q = p ? at_mul(b, *Xt) : NULL;
+                PyObject *pq = q ? at_add(p, q) : NULL;
+                t[16] = pq ? at_add(pq, c) : NULL;
+                Py_XDECREF(p);
+                Py_XDECREF(q);
+                Py_XDECREF(pq);
+                ok = t[16] != NULL;
+            }
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_XDECREF(c);
+            tn_ag_release_temps(u, 12);
+            if (ok && vm)
+                ok = (t[17] = at_add(t[16], vm)) != NULL;
+            Py_XDECREF(vm);
+            if (!ok || !(out[0] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t[17] ? t[17] : t[16]),
+                                                                            tn_value_tensor(X)})))
+                goto done;
+        } else if (vm) {
+            out[0] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(vm), tn_value_tensor(X)});
+            Py_DECREF(vm);
+            if (!out[0])
+                goto done;
+        }
+    }
+    if (grad_input_mask[1] && dY && gamma) {
+        /* dgamma = ((ds - db * mean) * rstd).sum(0).reshape_as(gamma) */
+        int64_t d0 = 0;
+        if (!(t[18] = at_mul(*db, *mt)) || !(t[19] = at_sub(*ds, t[18])) || !(t[20] = at_mul(t[19], *rt)) ||
+            !(t[21] = at_sum_dims(t[20], &d0, 1, 0)) ||
+            !(out[1] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t[21]), tn_value_tensor(gamma)})))
+            goto done;
+    }
+    if (grad_input_mask[2] && dY && gamma) {
+        /* dbeta = db.sum(0).reshape_as(gamma) */
+        int64_t d0 = 0;
+        if (!(t[22] = at_sum_dims(*db, &d0, 1, 0)) ||
+            !(out[2] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t[22]), tn_value_tensor(gamma)})))
+            goto done;
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 24);
+    if (rc < 0)
+        tn_ag_release_temps(out, 3);
+    return rc;
 }
 
 /* The binary cross entropy gradients upstream writes in FunctionsManual.cpp, in its order of
@@ -3641,4 +3733,137 @@ tn_fm_block_diag_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const
             return -1;
     }
     return 0;
+}
+
+/* index_reduce (FunctionsManual index_reduce_backward): scatter_reduce_backward's formulas with
+ * index_add / index_select / index_fill along dim in place of scatter_add / gather / scatter */
+static PyObject *
+index_reduce_call(PyObject *self, int64_t dim, PyObject *index, PyObject *source, const char *reduce, int include_self)
+{
+    return tn_ag_op(TN_OP_index_reduce, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index),
+                                                      tn_value_tensor(source), tn_ag_value_str(reduce),
+                                                      tn_ag_value_bool(include_self)});
+}
+
+static PyObject *
+index_add_call(PyObject *self, int64_t dim, PyObject *index, PyObject *source)
+{
+    return tn_ag_op(TN_OP_index_add, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index),
+                                                   tn_value_tensor(source), tn_value_int(1)});
+}
+
+static PyObject *
+index_select_call(PyObject *self, int64_t dim, PyObject *index)
+{
+    return tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index)});
+}
+
+static int
+index_reduce_prod(PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
+                  PyObject *source, const char *reduce, int include_self, PyObject *result)
+{
+    PyObject *t[20] = {0};
+    int rc = -1;
+    int sdt = TN_T(self)->dtype;
+    /* masked_self = self.masked_fill(self == 0, 1);
+     * grad_self = grad * masked_self.index_reduce(dim, index, source, reduce, include_self) / masked_self */
+    if (!(t[0] = at_ts(TN_OP_eq__Scalar, self, tn_value_int(0))) || !(t[1] = masked_fill_scalar(self, t[0], tn_value_int(1))) ||
+        !(t[2] = index_reduce_call(t[1], dim, index, source, reduce, include_self)) || !(t[3] = at_mul(grad, t[2])) ||
+        !(*gself = at_div(t[3], t[1])))
+        goto done;
+    /* src_num_zeros = zeros_like(self).index_add(dim, index, src_zero.to(self.dtype())).index_select(dim, index) */
+    if (!(t[4] = at_ts(TN_OP_eq__Scalar, source, tn_value_int(0))) || !(t[5] = like_call(TN_OP_zeros_like, self)) ||
+        !(t[6] = at_to_dtype(t[4], sdt)) || !(t[7] = index_add_call(t[5], dim, index, t[6])) ||
+        !(t[8] = index_select_call(t[7], dim, index)))
+        goto done;
+    /* src_single_zero = bitwise_and(src_zero, src_num_zeros == 1);
+     * masked_src_result = self.index_reduce(dim, index, source.masked_fill(src_single_zero, 1), ...) */
+    if (!(t[9] = at_ts(TN_OP_eq__Scalar, t[8], tn_value_int(1))) || !(t[10] = at_2(TN_OP_bitwise_and__Tensor, t[4], t[9])) ||
+        !(t[11] = masked_fill_scalar(source, t[10], tn_value_int(1))) ||
+        !(t[12] = index_reduce_call(self, dim, index, t[11], reduce, include_self)))
+        goto done;
+    /* where(src_single_zero, (grad * masked_src_result).index_select(dim, index),
+     *       (grad * result).index_select(dim, index) / source.masked_fill(src_zero, 1)) */
+    if (!(t[13] = at_mul(grad, t[12])) || !(t[14] = index_select_call(t[13], dim, index)) ||
+        !(t[15] = at_mul(grad, result)) || !(t[16] = index_select_call(t[15], dim, index)) ||
+        !(t[17] = masked_fill_scalar(source, t[4], tn_value_int(1))) || !(t[18] = at_div(t[16], t[17])) ||
+        !(t[19] = at_where(t[10], t[14], t[18])))
+        goto done;
+    int64_t many = 0;
+    if (tn_ag_grad_mode()) {
+        PyObject *gt = at_ts(TN_OP_gt__Scalar, t[8], tn_value_int(1));
+        PyObject *any = gt ? at_1(TN_OP_any, gt) : NULL;
+        int bad = !any || item_int(any, &many) < 0;
+        Py_XDECREF(gt);
+        Py_XDECREF(any);
+        if (bad)
+            goto done;
+    }
+    if (many) {
+        *gsrc = delayed_error(t[19], "index_reduce(): Double backward is unsupported for source when >1 zeros in source "
+                                     "are scattered to the same position in self");
+        if (!*gsrc)
+            goto done;
+    } else {
+        *gsrc = Py_NewRef(t[19]);
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 20);
+    return rc;
+}
+
+int
+tn_fm_index_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
+                            PyObject *source, const char *reduce, int include_self, PyObject *result)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *t[8] = {0}, **gself = &out[0], **gsrc = &out[1];
+    int rc = -1;
+    int sdt = TN_T(self)->dtype;
+    if (strcmp(reduce, "prod") == 0) {
+        if (index_reduce_prod(gself, gsrc, grad, self, dim, index, source, reduce, include_self, result) < 0)
+            goto done;
+    } else if (strcmp(reduce, "mean") == 0) {
+        /* N = (include_self ? ones_like : zeros_like)(grad).index_add(dim, index, ones_like(source));
+         * N.masked_fill_(N == 0, 1); grad_self = grad / N;
+         * grad_src = grad.index_select(dim, index) / N.index_select(dim, index) */
+        if (!(t[0] = like_call(include_self ? TN_OP_ones_like : TN_OP_zeros_like, grad)) ||
+            !(t[1] = like_call(TN_OP_ones_like, source)) || !(t[2] = index_add_call(t[0], dim, index, t[1])) ||
+            !(t[3] = at_ts(TN_OP_eq__Scalar, t[2], tn_value_int(0))) ||
+            !(t[4] = masked_fill_scalar_(t[2], t[3], tn_value_int(1))) || !(*gself = at_div(grad, t[2])) ||
+            !(t[5] = index_select_call(t[2], dim, index)) || !(t[6] = index_select_call(grad, dim, index)) ||
+            !(*gsrc = at_div(t[6], t[5])))
+            goto done;
+    } else if (strcmp(reduce, "amax") == 0 || strcmp(reduce, "amin") == 0) {
+        /* value = result.index_select(dim, index); self_is_result = (self == result).to(self's dtype);
+         * source_is_result = (source == value).to(self's dtype);
+         * grad_distributed = grad / self_is_result.index_add(dim, index, source_is_result);
+         * grad_self = self_is_result * grad_distributed;
+         * grad_src = source_is_result * grad_distributed.index_select(dim, index) */
+        if (!(t[0] = index_select_call(result, dim, index)) || !(t[1] = at_2(TN_OP_eq__Tensor, self, result)) ||
+            !(t[2] = at_to_dtype(t[1], sdt)) || !(t[3] = at_2(TN_OP_eq__Tensor, source, t[0])) ||
+            !(t[4] = at_to_dtype(t[3], sdt)) || !(t[5] = index_add_call(t[2], dim, index, t[4])) ||
+            !(t[6] = at_div(grad, t[5])) || !(*gself = at_mul(t[2], t[6])) ||
+            !(t[7] = index_select_call(t[6], dim, index)) || !(*gsrc = at_mul(t[4], t[7])))
+            goto done;
+    } else {
+        PyErr_Format(PyExc_RuntimeError, "Expected 'reduce' to be one of 'prod', 'amax', 'amin' or 'mean' but got %s.",
+                     reduce);
+        goto done;
+    }
+    if (!include_self) {
+        TN_SETREF(*gself, tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(*gself), tn_value_int(dim),
+                                                                               tn_value_tensor(index), tn_value_int(0)}));
+        if (!*gself)
+            goto done;
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 8);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
 }

@@ -937,6 +937,68 @@ def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
     return aten.upsample_linear1d(input, osize, align_corners, get_scale_value(scale_factors, 0))
 
 
+def _upsample_3d_check(input_size, output_size):
+    """UpSample.h upsample_3d_common_check."""
+    if len(output_size) != 3:
+        raise RuntimeError(f"It is expected output_size equals to 3, but got size {len(output_size)}")
+    if len(input_size) != 5:
+        raise RuntimeError(f"It is expected input_size equals to 5, but got size {len(input_size)}")
+    (n, c, d, h, w), (od, oh, ow) = input_size, output_size
+    if not (d > 0 and h > 0 and w > 0 and od > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (D: {d}, H: {h}, W: {w}) "
+                           f"output (D: {od}, H: {oh}, W: {ow})")
+    return [n, c, od, oh, ow]
+
+
+def upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners, scales_d=None, scales_h=None,
+                                  scales_w=None):
+    """UpSampleKernel.cpp cpu_upsample_linear_backward (3-d): for each output voxel in order, its
+    grad_output value times each corner's weight t * h * w (the lambdas of Note [Linear upsampling
+    as upstream rounds it], in the op-math type) is added to the 8 corners, (d, h, w) counted in
+    binary; the result in grad_output's suggested memory format."""
+    torch, aten = _aten()
+    full = _upsample_3d_check(list(input_size), list(output_size))
+    if grad_output.dim() != 5:
+        raise RuntimeError(f"Expected grad_output to be a tensor of dimension 5 but got: dimension {grad_output.dim()}")
+    for d in range(5):
+        if grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected grad_output to have the same shape as output; output.size({d}) = {full[d]} "
+                               f"but got grad_output.size({d}) = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"upsample_trilinear3d_backward_out_frame" not implemented for \'{_scalar_type_name(dt)}\'')
+    op = torch.float64 if dt == torch.float64 else torch.float32
+    n, c, idp, ih, iw = input_size
+    od, oh, ow = output_size
+    wd = _linear1d_weights(idp, od, align_corners, scales_d, op)
+    wh = _linear1d_weights(ih, oh, align_corners, scales_h, op)
+    ww = _linear1d_weights(iw, ow, align_corners, scales_w, op)
+    g = grad_output.to(op).reshape(n, c, od * oh * ow)
+    index, vals = [], []
+    for a in (0, 1):
+        for b in (0, 1):
+            for e in (0, 1):
+                index.append((wd[a].view(-1, 1, 1) * (ih * iw) + wh[b].view(1, -1, 1) * iw + ww[e].view(1, 1, -1)).reshape(-1))
+                wt = (wd[2 + a].view(-1, 1, 1) * wh[2 + b].view(1, -1, 1)) * ww[2 + e].view(1, 1, -1)
+                vals.append(wt.reshape(-1) * g)
+    index = aten.stack(index, -1).reshape(-1)
+    vals = aten.stack(vals, -1).reshape(n, c, -1)
+    gi = aten.zeros([n, c, idp * ih * iw], dtype=op).index_add(-1, index, vals)
+    return _laid_out(gi.reshape(list(input_size)).to(dt), _suggest_memory_format(grad_output))
+
+
+def upsample_trilinear3d_vec(input, output_size, align_corners, scale_factors):
+    """UpSample.cpp upsample_trilinear3d (the .vec overload): the output size from output_size or
+    scale_factors (torch._decomp's upsample_compute_output_size), then upsample_trilinear3d, which
+    records UpsampleTrilinear3DBackward0 as upstream's."""
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten.upsample_trilinear3d(input, osize, align_corners, get_scale_value(scale_factors, 0),
+                                     get_scale_value(scale_factors, 1), get_scale_value(scale_factors, 2))
+
+
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """GridSampler.cpp grid_sampler on the CPU: grid_sampler_2d for a 4-D input, else
     grid_sampler_3d."""
@@ -1370,6 +1432,46 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
             step = (v.double() * w.double() + out).to(input.dtype).double()
         out = aten.where.self(inside, step, out)
     return out.to(input.dtype)
+
+
+# Note [grid_sampler_3d_backward as the gradient of its decomposition]
+# As grid_sampler_2d_backward's (Note [grid_sampler_2d_backward as the gradient of its
+# decomposition]), of grid_sampler_3d above: the chain rule through the unnormalising, clip and
+# reflect (the kernel's gx_mult/gy_mult/gz_mult), the corner weights and the gathers gives
+# GridSamplerKernel's grid_sampler_3d_backward_cpu_impl gradients (zero for the grid under
+# nearest), summed in another order. Upstream computes grad_grid whatever output_mask[1] says;
+# float16/bfloat16 (which upstream accumulates in its own dtype) are refused by name.
+
+def grid_sampler_3d_backward(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask):
+    """GridSampler.cpp grid_sampler_3d_backward on the CPU: upstream's checks (its meta function),
+    then Note [grid_sampler_3d_backward as the gradient of its decomposition]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.grid_sampler_3d_backward(meta(grad_output), meta(input), meta(grid), interpolation_mode, padding_mode,
+                                  align_corners, output_mask)
+    if input.dtype in (torch.float16, torch.bfloat16):
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::grid_sampler_3d_backward", f"for {_scalar_type_name(input.dtype)}: upstream accumulates in that dtype"))
+    if input.dtype not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"grid_sampler_3d_backward_cpu" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    x = input.detach().requires_grad_(bool(output_mask[0]))
+    g = grid.detach().requires_grad_(True)
+    ins = [x, g] if output_mask[0] else [g]
+
+    def vjp():
+        with torch.enable_grad():
+            out = grid_sampler_3d(x, g, interpolation_mode, padding_mode, align_corners)
+            return torch.autograd.grad([out], ins, [grad_output.detach()], allow_unused=True)
+
+    got = list(torch._C._torchnative.run_recording(vjp))
+    res = []
+    for t, want in ((x, output_mask[0]), (g, True)):
+        if not want:
+            res.append(None)
+            continue
+        r = got.pop(0)
+        res.append(aten.zeros_like(t, memory_format=torch.contiguous_format) if r is None else r.contiguous())
+    return tuple(res)
 
 
 def hash_tensor(self, dim=(), keepdim=False, mode=0):
@@ -2031,6 +2133,56 @@ def _upsample_bilinear2d_aa(input, output_size, align_corners, scales_h=None, sc
     if oh != ih:
         t = _aa_resample(t, 2, oh, align_corners, scales_h)
     return _laid_out(t.clone() if t is input else t, fmt)
+
+
+def _aa_window(rows, op):
+    """The windows of _aa_weights as padded tensors: (start, weights, live)."""
+    torch, aten = _aten()
+    k = max([len(w) for _, w in rows], default=0)
+    start = torch.tensor([xmin for xmin, _ in rows], dtype=torch.int64)
+    wts = torch.tensor([w + [0.0] * (k - len(w)) for _, w in rows], dtype=op).reshape(len(rows), k)
+    live = torch.tensor([[j < len(w) for j in builtins_range(k)] for _, w in rows], dtype=torch.bool).reshape(len(rows), k)
+    return start, wts, live
+
+
+def _upsample_bilinear2d_aa_backward(grad_output, output_size, input_size, align_corners, scales_h=None, scales_w=None):
+    """UpSampleKernel.cpp cpu_upsample_genNd_backward_aa: for each output (oh, ow) in order, its
+    gradient times wx[x] * wy[y] is added to every input of its window (y, then x), the weights
+    _aa_weights' (Note [antialiased bilinear upsampling as upstream computes it]: the backward
+    computes both dimensions, changed or not); the result in grad_output's memory format."""
+    torch, aten = _aten()
+    if len(output_size) != 2:
+        raise RuntimeError(f"It is expected output_size equals to 2, but got size {len(output_size)}")
+    if len(input_size) != 4:
+        raise RuntimeError(f"It is expected input_size equals to 4, but got size {len(input_size)}")
+    n, c, ih, iw = input_size
+    oh, ow = output_size
+    if not (ih > 0 and iw > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (H: {ih}, W: {iw}) output "
+                           f"(H: {oh}, W: {ow})")
+    if grad_output.dim() != 4:
+        raise RuntimeError(f"Expected grad_output to be a tensor of dimension 4 but got: dimension {grad_output.dim()}")
+    full = [n, c, oh, ow]
+    for d in range(4):
+        if grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected grad_output to have the same shape as output; output.size({d}) = {full[d]} "
+                               f"but got grad_output.size({d}) = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    if dt not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"upsample_bilinear2d_aa_backward_cpu" not implemented for \'{_scalar_type_name(dt)}\'')
+    hs, hw, hl = _aa_window(_aa_weights(ih, oh, align_corners, scales_h, dt), dt)
+    ws, ww, wl = _aa_window(_aa_weights(iw, ow, align_corners, scales_w, dt), dt)
+    kh, kw = hw.size(1), ww.size(1)
+    rows = (hs.view(oh, 1, 1, 1) + aten.arange(kh).view(1, 1, kh, 1)).clamp_max(ih - 1)
+    cols = (ws.view(1, ow, 1, 1) + aten.arange(kw).view(1, 1, 1, kw)).clamp_max(iw - 1)
+    index = (rows * iw + cols).expand(oh, ow, kh, kw)
+    weight = ww.view(1, ow, 1, kw) * hw.view(oh, 1, kh, 1)
+    live = (hl.view(oh, 1, kh, 1) & wl.view(1, ow, 1, kw)).expand(oh, ow, kh, kw)
+    src = aten.arange(oh * ow).view(oh, ow, 1, 1).expand(oh, ow, kh, kw)
+    index, weight, src = index[live], weight.expand(oh, ow, kh, kw)[live], src[live]
+    g = grad_output.reshape(n, c, oh * ow).index_select(-1, src)
+    gi = aten.zeros([n, c, ih * iw], dtype=dt).index_add(-1, index, weight * g)
+    return _laid_out(gi.reshape(list(input_size)), _suggest_memory_format(grad_output))
 
 
 def _upsample_bilinear2d_aa_vec(input, output_size, align_corners, scale_factors):
@@ -3336,15 +3488,28 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     torch, aten = _aten()
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    # TensorAdvancedIndexing.cpp index_func_meta_impl, in its order
     if index.dim() > 1:
-        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+                         f"{_scalar_type_name(index.dtype)} and size: {list(index.shape)}")
     if index.dtype not in (torch.int32, torch.int64):
-        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {_scalar_type_name(index.dtype)}")
     if self.dtype != source.dtype:
-        raise RuntimeError("index_reduce_(): self and source must have the same scalar type")
+        raise RuntimeError(f"index_reduce_(): self ({_scalar_type_name(self.dtype)}) and source "
+                           f"({_scalar_type_name(source.dtype)}) must have the same scalar type")
     d = _wrap(dim, self.dim())
-    if self.dim() > 0 and source.dim() > 0 and index.numel() != source.size(d):
-        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if not (d == 0 or d < source.dim()):
+        raise RuntimeError(f"index_reduce_(): Indexing dim {d} is out of bounds of the source tensor with dim {source.dim()}")
+    count = 1 if source.dim() == 0 else source.size(d)
+    if index.numel() != count:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
+                           f"({count}), for dim: {d}")
+    ss, cs = list(self.shape), list(source.shape)
+    if self.dim() != 0 and source.dim() != 0:
+        del ss[d], cs[d]
+    if ss != cs:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {list(self.shape)} source.shape = {list(source.shape)}")
     if not include_self:
         fp = self.dtype.is_floating_point
         init = {"prod": 1, "mean": 0,
@@ -3841,11 +4006,11 @@ COMPOSITIONS = {
     "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
-    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
+    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d, "grid_sampler_3d_backward": grid_sampler_3d_backward,
     "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
     "ctc_loss.IntList": ctc_loss_intlist, "ctc_loss.Tensor": ctc_loss_tensor, "_ctc_loss": _ctc_loss_impl,
     "_ctc_loss.Tensor": _ctc_loss_tensor,
-    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa_backward": _upsample_bilinear2d_aa_backward, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
     "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
     "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,
@@ -3859,7 +4024,8 @@ COMPOSITIONS = {
     "adaptive_max_pool2d_backward": _adaptive_max_pool_backward("adaptive_max_pool2d_backward", 2),
     "adaptive_max_pool3d_backward": _adaptive_max_pool_backward("adaptive_max_pool3d_backward", 3),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
-    "upsample_trilinear3d.vec": _in_input_format("upsample_trilinear3d.vec"),
+    "upsample_trilinear3d.vec": upsample_trilinear3d_vec,
+    "upsample_trilinear3d_backward": upsample_trilinear3d_backward,
     "upsample_trilinear3d": _in_input_format("upsample_trilinear3d"), "native_group_norm": native_group_norm,
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()

@@ -401,6 +401,52 @@ add("upsample_linear1d_backward", {
     "bad": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 5, seed=1), [3], [2, 3, 4], False, None)",
     "bad_rank": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, seed=1), [3], [2, 3, 4], False, None)",
     "bad_in": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 3, seed=1), [3], [2, 3, 0], False, None)"})
+# trilinear (decomposed with its backward op): upsample_trilinear3d_backward at the door, each
+# output voxel's 8 corners in upstream's order; double backward is upsample_trilinear3d of the grad
+add("upsample_trilinear3d_backward", {
+    "up": VJ.format(x="randn(1, 2, 2, 3, 4, seed=1)", call=f"{F}.interpolate(x, scale_factor=2, mode='trilinear')"),
+    "down": VJ.format(x="randn(2, 2, 5, 6, 7, seed=1)", call=f"{F}.interpolate(x, size=(3, 4, 2), mode='trilinear')"),
+    "align": VJ.format(x="randn(1, 3, 3, 2, 4, seed=1)", call=f"{F}.interpolate(x, size=(5, 3, 7), mode='trilinear', align_corners=True)"),
+    "scale": VJ.format(x="randn(1, 2, 3, 3, 4, seed=1)", call=f"{F}.interpolate(x, scale_factor=(1.5, 0.7, 2.3), mode='trilinear')"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.interpolate(x, size=(3, 4, 5), mode='trilinear')"),
+    "f64": VJ.format(x="randn(1, 2, 2, 3, 4, seed=1, dtype=torch.float64)", call=f"{F}.interpolate(x, size=(3, 5, 7), mode='trilinear')"),
+    "f64_align": VJ.format(x="randn(1, 2, 3, 3, 2, seed=1, dtype=torch.float64)",
+                           call=f"{F}.interpolate(x, scale_factor=1.6, mode='trilinear', align_corners=True)"),
+    "direct": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=2), [3, 4, 5], [1, 2, 2, 3, 4], False, None, 1.5, None)",
+    "direct_cl": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=2).contiguous(memory_format=torch.channels_last_3d), "
+                 "[3, 4, 5], [1, 2, 2, 3, 4], True)",
+    "bad": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 6, seed=1), [3, 4, 5], [1, 2, 2, 3, 4], False)",
+    "bad_rank": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, seed=1), [3, 4, 5], [1, 2, 2, 3, 4], False)",
+    "bad_out": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=1), [3, 4], [1, 2, 2, 3, 4], False)",
+    "bad_in": "torch.ops.aten.upsample_trilinear3d_backward(randn(1, 2, 3, 4, 5, seed=1), [3, 4, 5], [1, 2, 0, 3, 4], False)",
+    "node": "x = randn(1, 2, 2, 3, 4, seed=1); requires_grad(x); out = type(torch.nn.functional.interpolate(x, scale_factor=2, mode='trilinear').grad_fn).__name__"})
+add("upsample_trilinear3d_backward_backward", {
+    "double": f"x = randn(1, 2, 2, 3, 3, seed=1); requires_grad(x); out = vjp(vjp({F}.interpolate(x, scale_factor=2, mode='trilinear') ** 2, [x], create_graph=True), [x])",
+    "go": "g = randn(1, 2, 3, 4, 5, seed=2); requires_grad(g); out = vjp(torch.ops.aten.upsample_trilinear3d_backward(g, [3, 4, 5], [1, 2, 2, 3, 4], False), [g])"})
+# antialiased bilinear (decomposed with its backward op): _upsample_bilinear2d_aa_backward at the
+# door as cpu_upsample_genNd_backward_aa accumulates; double backward is the forward of the grad
+AAB = "{F}.interpolate(x, size={size}, mode='bilinear', antialias=True{kw})"
+add("_upsample_bilinear2d_aa_backward", {
+    "down": VJ.format(x="randn(2, 3, 10, 13, seed=1)", call=AAB.format(F=F, size="(3, 5)", kw="")),
+    "up": VJ.format(x="randn(1, 2, 4, 5, seed=1)", call=AAB.format(F=F, size="(9, 11)", kw="")),
+    "mixed": VJ.format(x="randn(1, 2, 8, 3, seed=1)", call=AAB.format(F=F, size="(3, 7)", kw="")),
+    "same_h": VJ.format(x="randn(1, 2, 6, 9, seed=1)", call=AAB.format(F=F, size="(6, 4)", kw="")),
+    "align": VJ.format(x="randn(1, 2, 7, 6, seed=1)", call=AAB.format(F=F, size="(4, 9)", kw=", align_corners=True")),
+    "scale": VJ.format(x="randn(1, 2, 7, 6, seed=1)", call=f"{F}.interpolate(x, scale_factor=(0.6, 1.7), mode='bilinear', antialias=True)"),
+    "cl": VJ.format(x="randn(2, 3, 6, 5, seed=1).contiguous(memory_format=torch.channels_last)", call=AAB.format(F=F, size="(4, 9)", kw="")),
+    "f64": VJ.format(x="randn(2, 3, 10, 13, seed=1, dtype=torch.float64)", call=AAB.format(F=F, size="(4, 6)", kw="")),
+    "f64_up": VJ.format(x="randn(1, 2, 4, 5, seed=1, dtype=torch.float64)", call=AAB.format(F=F, size="(7, 9)", kw=", align_corners=True")),
+    "direct": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2), [3, 4], [1, 2, 5, 7], False, None, 0.9)",
+    "direct_cl": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2).contiguous(memory_format=torch.channels_last), "
+                 "[3, 4], [1, 2, 5, 7], False)",
+    "bad": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 5, seed=2), [3, 4], [1, 2, 5, 7], False)",
+    "bad_rank": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, seed=2), [3, 4], [1, 2, 5, 7], False)",
+    "bad_in": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2), [3, 4], [1, 2, 0, 7], False)",
+    "bad_dtype": "torch.ops.aten._upsample_bilinear2d_aa_backward(randn(1, 2, 3, 4, seed=2).half(), [3, 4], [1, 2, 5, 7], False)",
+    "node": "x = randn(1, 2, 5, 6, seed=1); requires_grad(x); out = type(" + AAB.format(F=F, size="(3, 4)", kw="") + ".grad_fn).__name__"})
+add("_upsample_bilinear2d_aa_backward_backward", {
+    "double": "x = randn(1, 2, 6, 5, seed=1); requires_grad(x); out = vjp(vjp(" + AAB.format(F=F, size="(3, 4)", kw="") + " ** 2, [x], create_graph=True), [x])",
+    "go": "g = randn(1, 2, 3, 4, seed=2); requires_grad(g); out = vjp(torch.ops.aten._upsample_bilinear2d_aa_backward(g, [3, 4], [1, 2, 5, 7], False), [g])"})
 add("grid_sampler", {"2d": "torch.grid_sampler(randn(1, 2, 4, 5, seed=1), randn(1, 3, 3, 2, seed=2).tanh(), 0, 0, False)",
                      "nearest": "torch.grid_sampler(randn(2, 2, 4, 5, seed=1), randn(2, 3, 3, 2, seed=2), 1, 1, True)"})
 MLT = "literal([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64)"
@@ -747,6 +793,21 @@ for red in ("prod", "mean", "amax", "amin"):
 add("index_reduce", {"bad": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), 'sum')",
                      "range": f"torch.index_reduce({X}, 1, literal([0, 9, 0, 1], torch.int64), randn(3, 4, seed=9), 'prod')"})
 add("index_reduce_", {"0": f"x = {X}.clone(); x.index_reduce_(0, literal([2, 2], torch.int64), randn(2, 4, seed=9), 'amax'); out = x"})
+# index_func_meta_impl's checks in 2.13's order and words (slices of another shape were reduced
+# by broadcasting, or failed with a broadcast error, before)
+IRS = "literal([0, 2], torch.int64)"
+add("index_reduce", {"slice_shape": f"torch.index_reduce({X}, 1, literal([0, 2, 0], torch.int64), randn(4, 3, seed=9), 'prod')",
+                     "slice_bcast": f"torch.index_reduce({X}, 0, {IRS}, randn(2, seed=9), 'prod')",
+                     "slice_rank": f"torch.index_reduce({X}, 1, {IRS}, randn(3, 2, 1, seed=9), 'mean')",
+                     "scalar_self": "torch.index_reduce(literal(2.0), 0, literal([0], torch.int64), literal([3.0]), 'prod')",
+                     "scalar_source": "torch.index_reduce(randn(3, seed=1), 0, literal([0], torch.int64), literal(3.0), 'prod')",
+                     "scalars": "torch.index_reduce(literal(2.0), 0, literal([0], torch.int64), literal(3.0), 'prod')",
+                     "source_dim": f"torch.index_reduce({X}, 1, literal([0], torch.int64), randn(3, seed=9), 'prod')",
+                     "count": f"torch.index_reduce({X}, 0, literal([0, 2, 1], torch.int64), randn(2, 4, seed=9), 'prod')",
+                     "index_2d": f"torch.index_reduce({X}, 0, literal([[0, 2]], torch.int64), randn(2, 4, seed=9), 'prod')",
+                     "index_float": f"torch.index_reduce({X}, 0, literal([0.0, 2.0]), randn(2, 4, seed=9), 'prod')",
+                     "dtypes": f"torch.index_reduce({X}, 0, {IRS}, randn(2, 4, seed=9, dtype=torch.float64), 'prod')"}, exact=True)
+add("index_reduce_", {"slice_shape": f"x = {X}.clone(); x.index_reduce_(0, {IRS}, randn(2, 3, seed=9), 'amin'); out = x"}, exact=True)
 SI = "literal([[0, 1, 0, 2], [2, 0, 0, 1]], torch.int64)"
 add("scatter.reduce", {"add": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='add')",
                        "mul": f"torch.scatter({XT}, 0, {SI}, randn(2, 4, seed=9), reduce='multiply')",
@@ -1164,6 +1225,16 @@ DOOR_SAMPLES = {
     # the backward ops of pooling and upsampling, differentiated again: in grad_output by
     # max_pool_double_backward (a gather at the saved indices) or the forward op; self by zeros_like
     "upsample_linear1d_backward": (f"a0 = {_M((2, 3, 7), 2)}; ", f"{_A}upsample_linear1d_backward(a0, [7], [2, 3, 5], False, None)"),
+    "index_reduce": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((5, 3), 2)}; iri = torch.tensor([2, 0, 2, 2, 1]); ",
+                     f"{_A}index_reduce(a0, 0, iri, a1, 'prod')"),
+    "index_reduce_": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((5, 3), 2)}; iri = torch.tensor([2, 0, 2, 2, 1]); ",
+                      f"{_A}index_reduce_(a0.clone(), 0, iri, a1, 'mean', include_self=False)"),
+    "grid_sampler_3d": (f"a0 = {_M((1, 2, 3, 4, 3), 1)}; a1 = {_M((1, 2, 2, 3, 3), 2, 'prob')}; ",
+                        f"{_A}grid_sampler_3d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
+    "_upsample_bilinear2d_aa": (f"a0 = {_M((1, 2, 5, 4), 1)}; ", f"{_A}_upsample_bilinear2d_aa(a0, [3, 6], False)"),
+    "_upsample_bilinear2d_aa_backward": (f"a0 = {_M((1, 2, 3, 6), 2)}; ", f"{_A}_upsample_bilinear2d_aa_backward(a0, [3, 6], [1, 2, 5, 4], False)"),
+    "upsample_trilinear3d": (f"a0 = {_M((1, 2, 2, 3, 2), 1)}; ", f"{_A}upsample_trilinear3d(a0, [3, 5, 4], False)"),
+    "upsample_trilinear3d_backward": (f"a0 = {_M((1, 2, 3, 4, 3), 2)}; ", f"{_A}upsample_trilinear3d_backward(a0, [3, 4, 3], [1, 2, 2, 3, 2], True)"),
     "max_pool3d_with_indices_backward": (
         f"a0 = {_M((1, 2, 2, 2, 2), 2)}; a1 = {_M((1, 2, 3, 3, 3), 1)}; mi = {_A}max_pool3d_with_indices(a1, [2, 2, 2], [1, 1, 1])[1]; ",
         f"{_A}max_pool3d_with_indices_backward(a0, a1, [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], False, mi)"),
@@ -1206,9 +1277,28 @@ add("native_group_norm_backward", {
     "t": GV.format(bind="x = make((3, 4), layout='t', seed=1)", ins="x", call=f"{F}.group_norm(x, 2)"),
     "direct": "torch.ops.aten.native_group_norm_backward(randn(2, 4, 3, seed=4), randn(2, 4, 3, seed=1), randn(2, 2, seed=2), "
               "make((2, 2), role='pos', seed=3), randn(4, seed=5), 2, 4, 3, 2, [True, True, True])",
-    # the differentiable gradient (FunctionsManual infinitely_differentiable_native_group_norm_backward)
-    # is not written here: refused by name (pinned in refused.txt)
+    # the differentiable gradient: FunctionsManual infinitely_differentiable_native_group_norm_backward
+    # in C (ops/autograd_manual.c), taken under create_graph or with a gradient for mean or rstd
     "double": "x = randn(2, 4, 3, seed=1); requires_grad(x); out = vjp(vjp(torch.ops.aten.native_group_norm(x, None, None, 2, 4, 3, 2, 1e-5)[0], [x], create_graph=True), [x])"})
+GNX = "x = randn(2, 6, 3, 2, seed=1); w = randn(6, seed=2); b = randn(6, seed=3)"
+GNA = "torch.ops.aten.native_group_norm(x, w, b, 2, 6, 6, 3, 1e-5)"
+add("native_group_norm_backward_backward", {
+    "affine": f"{GNX}; requires_grad(x, w, b); g = vjp({F}.group_norm(x, 3, w, b) ** 2, [x, w, b], create_graph=True); "
+              "out = vjp((g[0] ** 2).sum() + (g[1] * g[2]).sum(), [x, w, b])",
+    "weight_only": f"{GNX}; requires_grad(x, w); g = vjp({F}.group_norm(x, 2, w) ** 2, [x, w], create_graph=True); "
+                   "out = vjp(g[0].sin().sum() + g[1].sum(), [x, w])",
+    "no_affine": f"{GNX}; requires_grad(x); out = vjp(vjp({F}.group_norm(x, 6) ** 3, [x], create_graph=True), [x])",
+    "cl": "x = randn(2, 4, 3, 2, seed=1).contiguous(memory_format=torch.channels_last); requires_grad(x); "
+          f"out = vjp(vjp({F}.group_norm(x, 2) ** 2, [x], create_graph=True), [x])",
+    # gradients for mean and rstd (the op's second and third outputs), with and without grad_output
+    "mean_rstd": f"{GNX}; requires_grad(x, w, b); o, m, r = {GNA}; out = vjp(o.sum() * 0.5 + (m * m).sum() + r.sum(), [x, w, b])",
+    "mean_rstd_only": f"{GNX}; requires_grad(x); o, m, r = {GNA}; out = vjp((m * 2).sum() + (r ** 2).sum(), [x])",
+    "mean_only": f"{GNX}; requires_grad(x); o, m, r = {GNA}; out = vjp(o.pow(2).sum() + m.sum(), [x])",
+    "f64": "x = randn(2, 4, 5, seed=1, dtype=torch.float64); w = randn(4, seed=2, dtype=torch.float64); requires_grad(x, w); "
+           f"out = vjp(vjp({F}.group_norm(x, 2, w) ** 2, [x, w], create_graph=True)[0].sum(), [x, w])",
+    "f64_mean_rstd": "x = randn(2, 4, 5, seed=1, dtype=torch.float64); requires_grad(x); "
+                     "o, m, r = torch.ops.aten.native_group_norm(x, None, None, 2, 4, 5, 2, 1e-5); out = vjp(o.sum() + (m * r).sum(), [x])"})
+
 BCE = "x = make((3, 4), role='prob', seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3)"
 BCEL = "x = randn(3, 4, seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3); pw = make((4,), role='pos', seed=4)"
 add("binary_cross_entropy_backward", {
@@ -1346,6 +1436,57 @@ add("grid_sampler_2d_backward", {
 # the double backward (grid_sampler_2d_backward's own formula) is refused by name
 add("grid_sampler_2d_backward_backward", {
     "double": f"{GSB}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
+# grid_sample (3-d): grid_sampler_3d_backward at the door, the gradient of grid_sampler_3d's
+# decomposition (Note [grid_sampler_3d_backward as the gradient of its decomposition])
+GSB3 = "x = randn(2, 3, 4, 5, 6, seed=1); g = make((2, 3, 4, 2, 3), role='prob', seed=2) * 2.4 - 1.2"
+add("grid_sampler_3d_backward", {
+    **{f"{m}_{p}_{int(al)}": GV.format(bind=GSB3, ins="x, g", call=f"{F}.grid_sample(x, g, mode='{m}', padding_mode='{p}', align_corners={al})")
+       for m in ("bilinear", "nearest") for p in ("zeros", "border", "reflection") for al in (False, True)},
+    "input_only": GV.format(bind=GSB3, ins="x", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "grid_only": GV.format(bind=GSB3, ins="g", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "cl3d": GV.format(bind="x = randn(2, 4, 5, 6, 3, seed=1).permute(0, 4, 1, 2, 3); g = make((2, 3, 2, 2, 3), role='prob', seed=2) * 2 - 1",
+                      ins="x, g", call=f"{F}.grid_sample(x, g, padding_mode='border', align_corners=False)"),
+    "f64": GV.format(bind="x = randn(1, 2, 3, 4, 5, seed=1, dtype=torch.float64); g = make((1, 2, 3, 2, 3), torch.float64, role='prob', seed=2) * 2.2 - 1.1",
+                     ins="x, g", call=f"{F}.grid_sample(x, g, padding_mode='reflection', align_corners=True)"),
+    "f64_nearest": GV.format(bind="x = randn(1, 2, 3, 4, 5, seed=1, dtype=torch.float64); g = make((1, 2, 3, 2, 3), torch.float64, role='prob', seed=2) * 2 - 1",
+                             ins="x, g", call=f"{F}.grid_sample(x, g, mode='nearest', align_corners=False)"),
+    "direct": "torch.ops.aten.grid_sampler_3d_backward(randn(1, 2, 2, 3, 2, seed=3), randn(1, 2, 3, 4, 5, seed=1), "
+              "make((1, 2, 3, 2, 3), role='prob', seed=2) * 2 - 1, 0, 0, False, [True, False])",
+    "direct_grid": "torch.ops.aten.grid_sampler_3d_backward(randn(1, 2, 2, 3, 2, seed=3), randn(1, 2, 3, 4, 5, seed=1), "
+                   "make((1, 2, 3, 2, 3), role='prob', seed=2) * 2 - 1, 0, 1, True, [False, True])",
+    "bicubic": "torch.ops.aten.grid_sampler_3d_backward(randn(1, 2, 2, 3, 2, seed=3), randn(1, 2, 3, 4, 5, seed=1), "
+               "make((1, 2, 3, 2, 3), role='prob', seed=2) * 2 - 1, 2, 0, False, [True, True])",
+    # upstream accumulates float16 in float16: refused by name here (pinned in refused.txt)
+    "half": "torch.ops.aten.grid_sampler_3d_backward(randn(1, 2, 2, 3, 2, seed=3).half(), randn(1, 2, 3, 4, 5, seed=1).half(), "
+            "(make((1, 2, 3, 2, 3), role='prob', seed=2) * 2 - 1).half(), 0, 0, False, [True, True])",
+    "node": f"{GSB3}; requires_grad(x, g); out = type({F}.grid_sample(x, g, align_corners=False).grad_fn).__name__"})
+# the double backward (grid_sampler_3d_backward's own formula) is refused by name
+add("grid_sampler_3d_backward_backward", {
+    "double": f"{GSB3}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
+# index_reduce (decomposed, in place too): FunctionsManual's index_reduce_backward in C
+# (ops/autograd_manual.c); prod with zeros in self and source (one and two per slot: the second is
+# DelayedError's refusal at double backward), amax/amin with ties spread evenly
+IRB = ("s = randn(5, 3, seed=1); src = randn(6, 3, seed=2); s[1, 0] = 0; src[2, 1] = 0; src[4, 2] = src[1, 2]; "
+       "i = literal([0, 1, 1, 3, 1, 4], torch.int64)")
+add("index_reduce_backward", {
+    **{f"{r}_{int(inc)}": GV.format(bind=IRB, ins="s, src", call=f"s.index_reduce(0, i, src, '{r}', include_self={inc})")
+       for r in ("prod", "mean", "amax", "amin") for inc in (True, False)},
+    **{f"{r}_inplace": f"{IRB}; requires_grad(s, src); out = vjp(s.clone().index_reduce_(0, i, src, '{r}', include_self=False), [s, src])"
+       for r in ("prod", "mean", "amax")},
+    "dim1": GV.format(bind="s = make((3, 4), layout='t', seed=1); src = randn(3, 5, seed=2); i = literal([3, 0, 3, 3, 1], torch.int32)",
+                      ins="s, src", call="torch.index_reduce(s, 1, i, src, 'prod')"),
+    "src_only": GV.format(bind=IRB, ins="src", call="s.index_reduce(0, i, src, 'mean', include_self=False)"),
+    "f64": GV.format(bind="s = randn(4, 3, seed=1, dtype=torch.float64); src = randn(5, 3, seed=2, dtype=torch.float64); "
+                     "i = literal([2, 0, 2, 2, 1], torch.int64)", ins="s, src", call="s.index_reduce(0, i, src, 'prod')"),
+    "f64_amin": GV.format(bind="s = randn(4, 3, seed=1, dtype=torch.float64); src = randn(5, 3, seed=2, dtype=torch.float64); "
+                          "i = literal([2, 0, 2, 2, 1], torch.int64)", ins="s, src", call="s.index_reduce(0, i, src, 'amin', include_self=False)"),
+    "node": f"{IRB}; requires_grad(s, src); out = type(s.index_reduce(0, i, src, 'prod').grad_fn).__name__"})
+IRD = "s = randn(4, 3, seed=1); src = randn(3, 3, seed=2); src[0, 0] = 0; i = literal([1, 1, 2], torch.int64)"
+add("index_reduce_backward_backward", {
+    "prod": f"{IRD}; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'prod') ** 2, [s, src], create_graph=True), [s, src])",
+    "mean": f"{IRD}; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'mean') ** 2, [s, src], create_graph=True), [s, src])",
+    # two zeros scattered to one slot: upstream's DelayedError at double backward
+    "two_zeros": f"{IRD}; src[1, 0] = 0; requires_grad(s, src); out = vjp(vjp(s.index_reduce(0, i, src, 'prod'), [s, src], create_graph=True)[1], [src])"})
 # cholesky_inverse and mvlgamma: FunctionsManual's cholesky_inverse_backward and mvlgamma_backward in C
 CI = "l = randn(4, 4, seed=1).tril() + 3 * torch.eye(4)"
 add("cholesky_inverse_backward", {"lower": GV.format(bind=CI, ins="l", call="torch.cholesky_inverse(l)"),
