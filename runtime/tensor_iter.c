@@ -312,7 +312,7 @@ tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geo
  * order (once: later results, a composite's or a nested call's, lay out from their inputs).
  * The result's own strides are not seen: it is copied into the written tensor, which keeps its
  * shape and strides. */
-static const TensorObject *written_first;
+static _Thread_local const TensorObject *written_first;  /* per thread: a call releases the GIL in its kernels */
 
 const TensorObject *
 tn_elementwise_written_first(const TensorObject *t)
