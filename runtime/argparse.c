@@ -1639,8 +1639,9 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     if (matched)
         *matched = 1;
     /* a bool[N] (std::array<bool, N>) unboxes at the first C++ kernel (the Autograd key's, before
-     * any meta function or mode): its length is checked there, after every conversion */
-    for (int j = 0; j < schema->nparams; j++) {
+     * any meta function or mode): its length is checked there, after every conversion; an
+     * overload without a kernel of ours is refused by name first (tn_dispatch) */
+    for (int j = 0; op->kernel && j < schema->nparams; j++) {
         const tn_param *p = &schema->params[j];
         if (p->type == TN_P_BOOLLIST && p->size > 0 && vals[j].tag == TN_V_BOOLLIST && vals[j].n != p->size) {
             PyErr_Format(PyExc_RuntimeError, "Tried to convert a List with %zd elements to a fixed-size array of size %d",
