@@ -1674,12 +1674,26 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
     if (tn_check_size_nonnegative(nd, out_shape) < 0 ||
         tn_storage_nbytes(nd, out_shape, NULL, tn_dtype_size(self->dtype), 0) < 0)
         return NULL;
-    /* an empty result is upstream's at::empty(target) with nothing copied: the interleaved
-     * [(r_i, s_i)...] view below may hold a negative repeat beside an empty dim, or strides past
-     * int64 beside a zero (repeat(0, 2**63 - 1) of a (1, 3) tensor) */
-    for (int i = 0; i < nd; i++)
-        if (out_shape[i] == 0)
-            return (PyObject *)tn_tensor_empty(nd, out_shape, self->dtype, self->device);
+    /* upstream's at::empty(target), returned as it is when a repeat is 0; else it unfolds the
+     * result by the padded self, whose check refuses a target dim (wrapped past int64) smaller
+     * than self's; an empty result then copies nothing. So the interleaved [(r_i, s_i)...] view
+     * below never holds a negative repeat beside an empty dim, or strides past int64 beside a
+     * zero (repeat(0, 2**63 - 1) of a (1, 3) tensor) */
+    int zero_repeat = 0, empty = 0;
+    for (int i = 0; i < nd; i++) {
+        zero_repeat |= repeats.v[i] == 0;
+        empty |= out_shape[i] == 0;
+    }
+    for (int i = 0; !zero_repeat && i < nd; i++) {
+        int64_t s = xs[2 * i + 1];
+        if (s > out_shape[i]) {
+            PyErr_Format(PyExc_RuntimeError, "maximum size for tensor at dimension %d is %lld but size is %lld", i,
+                         (long long)out_shape[i], (long long)s);
+            return NULL;
+        }
+    }
+    if (zero_repeat || empty)
+        return (PyObject *)tn_tensor_empty(nd, out_shape, self->dtype, self->device);
     TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
     TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
     PyObject *r = NULL;

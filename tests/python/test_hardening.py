@@ -1357,6 +1357,8 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([], dtype=torch.float64).reshape(0, 4); out = a0.repeat(1, -2, 2)",
     "a0 = torch.ones(2, 3); out = a0.repeat(1, -2, 2)",  # neighbour: a negative size is refused
     "a0 = torch.arange(6.).reshape(2, 3); out = a0.repeat(2, 1, 2)",  # neighbour: values
+    "a0 = torch.tensor([-8, 2, -1000, 5]).reshape(4, 1); out = a0.repeat(2**62, 1)",  # 4 * 2**62 wraps to 0: unfold's check
+    "a0 = torch.ones(3, 1); out = a0.repeat(0, 2**62, 1)",  # neighbour: at::empty(target) checks the wrapped size first
     # --- session 27, hA ---
     # linspace/logspace(out=) resize out with their own resize_: no deprecation warning
     # (TN_OPF_OUT_QUIET_RESIZE); an elementwise out= is resize_output's, which warns
