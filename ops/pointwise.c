@@ -1986,15 +1986,17 @@ typedef struct {
     int x_dtype_out;    /* the result has x's dtype (mish_backward) */
     int ints;           /* integer dtypes compute too (threshold_backward) */
     int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name; meta computes) */
+    int meta_any_dtype; /* structured: its meta function checks no dtype (hard/softshrink_backward) */
+    int scalar_dtype;   /* its Scalars convert to the dtype itself (Scalar::to<scalar_t>), not opmath */
 } act_grad_spec;
 
 /* The Scalars an activation gradient's kernel reads as its opmath type (upstream's
  * Scalar::to<opmath_t>: float for float16/bfloat16/float32, double for float64), checked as that
  * conversion checks them (Note [Scalar overflow]) once the dtype dispatch has taken the dtype. */
 static int
-check_opmath_scalars(int compute, const tn_value *const *scalars)
+check_opmath_scalars(int compute, const tn_value *const *scalars, int in_dtype)
 {
-    int opmath = compute == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    int opmath = in_dtype || compute == TN_DTYPE_F64 ? compute : TN_DTYPE_F32;
     for (int i = 0; scalars && scalars[i]; i++)
         if (tn_check_scalar_fits(scalars[i], opmath) < 0)
             return -1;
@@ -2035,7 +2037,7 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     }
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     /* the structured ones (sigmoid/tanh/silu_backward, the complex-capable) check no dtype on meta */
-    if (!(sp->complex && device == TN_DEVICE_META) && !tn_dtype_is_floating(compute) &&
+    if (!((sp->complex || sp->meta_any_dtype) && device == TN_DEVICE_META) && !tn_dtype_is_floating(compute) &&
         !(sp->complex && tn_dtype_is_complex(compute)) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
@@ -2053,7 +2055,7 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
         return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
     }
     if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, opmath_of(compute)) < 0) ||
-        check_opmath_scalars(compute, scalars) < 0)
+        check_opmath_scalars(compute, scalars, sp->scalar_dtype) < 0)
         goto fail;
     TensorObject *g = as_dtype(overload, grad, compute), *xc = g ? as_dtype(overload, x, compute) : NULL;
     TensorObject *dst = out_dtype == compute ? out : NULL;
@@ -2091,6 +2093,8 @@ fail:
 #define ACT_GRAD(kname, bop, aop, x_first, x_out, ints) \
     (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints, 0})
 #define ACT_GRAD_COMPLEX(kname, bop) (&(const act_grad_spec){kname, bop, -1, 0, 0, 0, 1})
+/* Activation.cpp shrink_backward: structured, lambd converted to scalar_t */
+#define ACT_GRAD_SHRINK (&(const act_grad_spec){"shrink_backward_cpu", -1, TN_ACT_BW_SHRINK, 0, 0, 0, 0, 1, 1})
 
 PyObject *
 tn_op_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
@@ -2218,8 +2222,7 @@ shrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *sel
         return NULL;
     int dt = tn_result_type_finish(&st);
     double p[3] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd)), 0, 0};
-    return activation_grad_s(overload, ACT_GRAD("shrink_backward_cpu", -1, TN_ACT_BW_SHRINK, 0, 0, 0), grad_out,
-                             self, NULL, p, (const tn_value *[]){lambd, NULL});
+    return activation_grad_s(overload, ACT_GRAD_SHRINK, grad_out, self, NULL, p, (const tn_value *[]){lambd, NULL});
 }
 
 PyObject *

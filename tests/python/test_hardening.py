@@ -1712,6 +1712,15 @@ FUZZ_CLASSES = [
     "out = torch.fft.fftn(torch.ones(2, 3), dim=[])",
     "out = torch._fft_c2c(torch.zeros(0, dtype=torch.complex128), [], 2, False)",
     "out = torch.fft.rfftn(torch.ones(2, 3), dim=[])",  # rfftn's own check (was the refs' IndexError)
+    # --- session 27, lead: hard/softshrink_backward are structured (their meta checks no dtype) and
+    # convert lambd to the dtype itself, checked (Scalar::to<scalar_t>: Half overflows past 65504)
+    "a0 = torch.empty((2, 1, 2), dtype=torch.bool, device='meta'); a1 = torch.empty((2, 2, 1, 2), dtype=torch.bool, device='meta'); "
+    "out = torch.ops.aten.softshrink_backward.default(a0, a1, 2)",
+    "a0 = torch.tensor([False, True, False, False, True, True, True, True]).reshape(2, 4); "
+    "a1 = torch.tensor([-1.25], dtype=torch.float16).reshape(()); out = torch.ops.aten.hardshrink_backward.default(a0, a1, 2**63 - 1)",
+    "out = torch.ops.aten.hardshrink_backward.default(torch.ones(3, dtype=torch.float16), torch.tensor([1., -3., 0.5], dtype=torch.float16), 7e4)",
+    "out = torch.ops.aten.softshrink_backward.default(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), 0.5)",  # neighbour
+    "out = torch.ops.aten.softshrink_backward.default(torch.ones(3, dtype=torch.float16), torch.tensor([1., -3., 0.5], dtype=torch.float16), 0.75)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
