@@ -289,7 +289,25 @@ def unsigned_undefined(kind, code, op, ours, up, tol):
     return None
 
 
-PROOFS = (unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def upstream_internal_assert(kind, code, op, ours, up, tol):
+    """Upstream fails its own internal assertion ("INTERNAL ASSERT FAILED ... please report a bug
+    to PyTorch": a check no input should reach, _fft_r2c with a dim out of range); ours raises
+    an error of its own for the input instead."""
+    if kind != "exception" or "INTERNAL ASSERT FAILED" not in up.get("msg", ""):
+        return None
+    return "upstream fails an internal assertion (asks for a bug report); ours raises an error"
+
+
+def upstream_result_unreadable(kind, code, op, ours, up, tol):
+    """Upstream returns a tensor it cannot read itself (reading it raises: as_strided_ to a view
+    past 2**63 bytes, a size it holds as a symbolic integer); ours raises the same class at the
+    call."""
+    if kind != "describe" or "describe_exc" not in up or ours.get("exc") != up["describe_exc"]:
+        return None
+    return "upstream returns a tensor reading which raises; ours raises that class at the call"
+
+
+PROOFS = (upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -181,3 +181,14 @@ def test_each_artefact_proof_can_fail():
     v = lambda *x: {"ok": _t(list(x), [3], "torch.uint32")}
     assert explain("value", u32, ".to", v(0, 2, 4294967295), v(2147483648, 2, 4294967295), tol)
     assert not explain("value", u32, ".to", v(0, 3, 4294967295), v(2147483648, 2, 4294967295), tol)  # 2.0 differs
+
+    r2c = "a0 = torch.ones(3, 1, 1); out = torch._fft_r2c(a0, [3], 1, False)"
+    ia = {"exc": "RuntimeError", "msg": "in_size == signal_size[i + 1] INTERNAL ASSERT FAILED at SpectralOps.cpp:462"}
+    idx = {"exc": "IndexError", "msg": "Dimension out of range"}
+    assert explain("exception", r2c, "torch._fft_r2c", idx, ia, tol)
+    assert not explain("exception", r2c, "torch._fft_r2c", idx, {"exc": "RuntimeError", "msg": "dims repeated"}, tol)
+    ast_ = "a0 = torch.ones(4); out = torch.ops.aten.as_strided_.default(a0, [2], [2**62])"
+    unread = {"describe_exc": "RuntimeError", "msg": "Storage size calculation overflowed"}
+    assert explain("describe", ast_, ".as_strided_", {"exc": "RuntimeError", "msg": "overflowed"}, unread, tol)
+    assert not explain("describe", ast_, ".as_strided_", {"ok": _t([1.0, 1.0], [2])}, unread, tol)  # ours returned
+    assert not explain("describe", ast_, ".as_strided_", {"exc": "IndexError", "msg": ""}, unread, tol)  # another class
