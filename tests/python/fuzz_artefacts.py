@@ -307,7 +307,24 @@ def upstream_result_unreadable(kind, code, op, ours, up, tol):
     return "upstream returns a tensor reading which raises; ours raises that class at the call"
 
 
-PROOFS = (upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def fft_primitive_dims(kind, code, op, ours, up, tol):
+    """_fft_r2c / _fft_c2r / _fft_c2c take dims their callers have wrapped and made distinct
+    (torch.fft's functions do); given a dim out of [0, ndim) or repeated, upstream's kernel reads
+    them as they are (a reshape error, an internal assertion, or a result of the wrong bins), while
+    ours refuses them (IndexError for a dim out of range, RuntimeError for a repeated one)."""
+    m = re.search(r"_fft_(?:r2c|c2r|c2c)(?:\.\w+)?\(a0, \[([-\d, ]*)\]", code)
+    if not m or "exc" not in ours:
+        return None
+    a = inputs(code).get("a0")
+    if a is None:
+        return None
+    dims = [int(d) for d in m.group(1).split(",") if d.strip()]
+    if any(not 0 <= d < a.dim() for d in dims) or len(set(dims)) != len(dims):
+        return "an FFT primitive given dims out of range or repeated (its callers wrap them): undefined upstream; ours refuses"
+    return None
+
+
+PROOFS = (fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

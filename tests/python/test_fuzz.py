@@ -186,9 +186,17 @@ def test_each_artefact_proof_can_fail():
     ia = {"exc": "RuntimeError", "msg": "in_size == signal_size[i + 1] INTERNAL ASSERT FAILED at SpectralOps.cpp:462"}
     idx = {"exc": "IndexError", "msg": "Dimension out of range"}
     assert explain("exception", r2c, "torch._fft_r2c", idx, ia, tol)
-    assert not explain("exception", r2c, "torch._fft_r2c", idx, {"exc": "RuntimeError", "msg": "dims repeated"}, tol)
+    assert not explain("exception", r2c.replace("[3]", "[2]"), "torch._fft_r2c", idx,
+                       {"exc": "RuntimeError", "msg": "dims repeated"}, tol)
     ast_ = "a0 = torch.ones(4); out = torch.ops.aten.as_strided_.default(a0, [2], [2**62])"
     unread = {"describe_exc": "RuntimeError", "msg": "Storage size calculation overflowed"}
     assert explain("describe", ast_, ".as_strided_", {"exc": "RuntimeError", "msg": "overflowed"}, unread, tol)
     assert not explain("describe", ast_, ".as_strided_", {"ok": _t([1.0, 1.0], [2])}, unread, tol)  # ours returned
     assert not explain("describe", ast_, ".as_strided_", {"exc": "IndexError", "msg": ""}, unread, tol)  # another class
+
+    rep = "a0 = torch.ones(2, 2, dtype=torch.float64); out = torch.ops.aten._fft_r2c.default(a0, [1, 1], 1, False)"
+    refused = {"exc": "RuntimeError", "msg": "fft: dim 1 is negative or repeated"}
+    assert explain("rejects", rep, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
+    ok_dims = rep.replace("[1, 1]", "[0, 1]")
+    assert not explain("rejects", ok_dims, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
+    assert not explain("accepts", rep, "torch.ops.aten._fft_r2c.default", {"ok": _t([1.0], [1])}, refused, tol)
