@@ -1692,32 +1692,44 @@ like_call(int id, PyObject *a)
     return tn_ag_op(id, (tn_value[]){tn_value_tensor(a), NONE_V, NONE_V, NONE_V, NONE_V, NONE_V});
 }
 
+/* The prod gradients of scatter_reduce and index_reduce (FunctionsManual.cpp's two copies of one
+ * rule): the same steps over either family's ops, gather / scatter_add / scatter_reduce or
+ * index_select / index_add / index_reduce, its error naming the op and its `src` or `source`. */
+typedef struct {
+    PyObject *(*reduce)(PyObject *self, int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self);
+    PyObject *(*add)(PyObject *self, int64_t dim, PyObject *index, PyObject *src);
+    PyObject *(*select)(PyObject *self, int64_t dim, PyObject *index);
+    const char *many_zeros;  /* the double backward's refusal when >1 zeros of src meet */
+} reduce_family;
+
 static int
-scatter_reduce_prod(PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
-                    PyObject *src, const char *reduce, int include_self, PyObject *result)
+reduce_prod_backward(const reduce_family *f, PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject *self,
+                     int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self,
+                     PyObject *result)
 {
     PyObject *t[20] = {0};
     int rc = -1;
     int sdt = TN_T(self)->dtype;
     /* masked_self = self.masked_fill(self == 0, 1); grad_self = grad * masked_self_result / masked_self */
     if (!(t[0] = at_ts(TN_OP_eq__Scalar, self, tn_value_int(0))) || !(t[1] = masked_fill_scalar(self, t[0], tn_value_int(1))) ||
-        !(t[2] = scatter_reduce_call(t[1], dim, index, src, reduce, include_self)) || !(t[3] = at_mul(grad, t[2])) ||
+        !(t[2] = f->reduce(t[1], dim, index, src, reduce, include_self)) || !(t[3] = at_mul(grad, t[2])) ||
         !(*gself = at_div(t[3], t[1])))
         goto done;
-    /* src_num_zeros = zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype())).gather(dim, index) */
+    /* src_num_zeros = zeros_like(self).<add>(dim, index, src_zero.to(self.dtype())).<select>(dim, index) */
     if (!(t[4] = at_ts(TN_OP_eq__Scalar, src, tn_value_int(0))) || !(t[5] = like_call(TN_OP_zeros_like, self)) ||
-        !(t[6] = at_to_dtype(t[4], sdt)) || !(t[7] = scatter_add_call(t[5], dim, index, t[6])) ||
-        !(t[8] = gather_call(t[7], dim, index)))
+        !(t[6] = at_to_dtype(t[4], sdt)) || !(t[7] = f->add(t[5], dim, index, t[6])) ||
+        !(t[8] = f->select(t[7], dim, index)))
         goto done;
-    /* src_single_zero = bitwise_and(src_zero, src_num_zeros == 1) */
+    /* src_single_zero = bitwise_and(src_zero, src_num_zeros == 1);
+     * masked_src_result = self.<reduce>(dim, index, src.masked_fill(src_single_zero, 1), ...) */
     if (!(t[9] = at_ts(TN_OP_eq__Scalar, t[8], tn_value_int(1))) || !(t[10] = at_2(TN_OP_bitwise_and__Tensor, t[4], t[9])) ||
         !(t[11] = masked_fill_scalar(src, t[10], tn_value_int(1))) ||
-        !(t[12] = scatter_reduce_call(self, dim, index, t[11], reduce, include_self)))
+        !(t[12] = f->reduce(self, dim, index, t[11], reduce, include_self)))
         goto done;
-    /* where(src_single_zero, (grad * masked_src_result).gather(dim, index),
-     *       (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1)) */
-    if (!(t[13] = at_mul(grad, t[12])) || !(t[14] = gather_call(t[13], dim, index)) || !(t[15] = at_mul(grad, result)) ||
-        !(t[16] = gather_call(t[15], dim, index)) || !(t[17] = masked_fill_scalar(src, t[4], tn_value_int(1))) ||
+    /* where(src_single_zero, (grad * masked_src_result).<select>(dim, index),
+     *       (grad * result).<select>(dim, index) / src.masked_fill(src_zero, 1)) */
+    if (!(t[13] = at_mul(grad, t[12])) || !(t[14] = f->select(t[13], dim, index)) || !(t[15] = at_mul(grad, result)) ||
+        !(t[16] = f->select(t[15], dim, index)) || !(t[17] = masked_fill_scalar(src, t[4], tn_value_int(1))) ||
         !(t[18] = at_div(t[16], t[17])) || !(t[19] = at_where(t[10], t[14], t[18])))
         goto done;
     int64_t many = 0;
@@ -1731,8 +1743,7 @@ scatter_reduce_prod(PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject 
             goto done;
     }
     if (many) {
-        *gsrc = delayed_error(t[19], "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
-                                     "are scattered to the same position in self");
+        *gsrc = delayed_error(t[19], f->many_zeros);
         if (!*gsrc)
             goto done;
     } else {
@@ -1743,6 +1754,11 @@ done:
     tn_ag_release_temps(t, 20);
     return rc;
 }
+
+static const reduce_family scatter_family = {
+    scatter_reduce_call, scatter_add_call, gather_call,
+    "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to the same "
+    "position in self"};
 
 int
 tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
@@ -1759,7 +1775,7 @@ tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, in
         if (!(*gsrc = gather_call(grad, dim, index)))
             goto done;
     } else if (strcmp(reduce, "prod") == 0) {
-        if (scatter_reduce_prod(gself, gsrc, grad, self, dim, index, src, reduce, include_self, result) < 0)
+        if (reduce_prod_backward(&scatter_family, gself, gsrc, grad, self, dim, index, src, reduce, include_self, result) < 0)
             goto done;
     } else if (strcmp(reduce, "mean") == 0) {
         /* N = (include_self ? ones_like : zeros_like)(grad).scatter_add(dim, index, ones_like(src));
@@ -3758,60 +3774,10 @@ index_select_call(PyObject *self, int64_t dim, PyObject *index)
     return tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index)});
 }
 
-static int
-index_reduce_prod(PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
-                  PyObject *source, const char *reduce, int include_self, PyObject *result)
-{
-    PyObject *t[20] = {0};
-    int rc = -1;
-    int sdt = TN_T(self)->dtype;
-    /* masked_self = self.masked_fill(self == 0, 1);
-     * grad_self = grad * masked_self.index_reduce(dim, index, source, reduce, include_self) / masked_self */
-    if (!(t[0] = at_ts(TN_OP_eq__Scalar, self, tn_value_int(0))) || !(t[1] = masked_fill_scalar(self, t[0], tn_value_int(1))) ||
-        !(t[2] = index_reduce_call(t[1], dim, index, source, reduce, include_self)) || !(t[3] = at_mul(grad, t[2])) ||
-        !(*gself = at_div(t[3], t[1])))
-        goto done;
-    /* src_num_zeros = zeros_like(self).index_add(dim, index, src_zero.to(self.dtype())).index_select(dim, index) */
-    if (!(t[4] = at_ts(TN_OP_eq__Scalar, source, tn_value_int(0))) || !(t[5] = like_call(TN_OP_zeros_like, self)) ||
-        !(t[6] = at_to_dtype(t[4], sdt)) || !(t[7] = index_add_call(t[5], dim, index, t[6])) ||
-        !(t[8] = index_select_call(t[7], dim, index)))
-        goto done;
-    /* src_single_zero = bitwise_and(src_zero, src_num_zeros == 1);
-     * masked_src_result = self.index_reduce(dim, index, source.masked_fill(src_single_zero, 1), ...) */
-    if (!(t[9] = at_ts(TN_OP_eq__Scalar, t[8], tn_value_int(1))) || !(t[10] = at_2(TN_OP_bitwise_and__Tensor, t[4], t[9])) ||
-        !(t[11] = masked_fill_scalar(source, t[10], tn_value_int(1))) ||
-        !(t[12] = index_reduce_call(self, dim, index, t[11], reduce, include_self)))
-        goto done;
-    /* where(src_single_zero, (grad * masked_src_result).index_select(dim, index),
-     *       (grad * result).index_select(dim, index) / source.masked_fill(src_zero, 1)) */
-    if (!(t[13] = at_mul(grad, t[12])) || !(t[14] = index_select_call(t[13], dim, index)) ||
-        !(t[15] = at_mul(grad, result)) || !(t[16] = index_select_call(t[15], dim, index)) ||
-        !(t[17] = masked_fill_scalar(source, t[4], tn_value_int(1))) || !(t[18] = at_div(t[16], t[17])) ||
-        !(t[19] = at_where(t[10], t[14], t[18])))
-        goto done;
-    int64_t many = 0;
-    if (tn_ag_grad_mode()) {
-        PyObject *gt = at_ts(TN_OP_gt__Scalar, t[8], tn_value_int(1));
-        PyObject *any = gt ? at_1(TN_OP_any, gt) : NULL;
-        int bad = !any || item_int(any, &many) < 0;
-        Py_XDECREF(gt);
-        Py_XDECREF(any);
-        if (bad)
-            goto done;
-    }
-    if (many) {
-        *gsrc = delayed_error(t[19], "index_reduce(): Double backward is unsupported for source when >1 zeros in source "
-                                     "are scattered to the same position in self");
-        if (!*gsrc)
-            goto done;
-    } else {
-        *gsrc = Py_NewRef(t[19]);
-    }
-    rc = 0;
-done:
-    tn_ag_release_temps(t, 20);
-    return rc;
-}
+static const reduce_family index_family = {
+    index_reduce_call, index_add_call, index_select_call,
+    "index_reduce(): Double backward is unsupported for source when >1 zeros in source "
+                                     "are scattered to the same position in self"};
 
 int
 tn_fm_index_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
@@ -3824,7 +3790,7 @@ tn_fm_index_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int6
     int rc = -1;
     int sdt = TN_T(self)->dtype;
     if (strcmp(reduce, "prod") == 0) {
-        if (index_reduce_prod(gself, gsrc, grad, self, dim, index, source, reduce, include_self, result) < 0)
+        if (reduce_prod_backward(&index_family, gself, gsrc, grad, self, dim, index, source, reduce, include_self, result) < 0)
             goto done;
     } else if (strcmp(reduce, "mean") == 0) {
         /* N = (include_self ? ones_like : zeros_like)(grad).index_add(dim, index, ones_like(source));
