@@ -3776,8 +3776,8 @@ index_select_call(PyObject *self, int64_t dim, PyObject *index)
 
 static const reduce_family index_family = {
     index_reduce_call, index_add_call, index_select_call,
-    "index_reduce(): Double backward is unsupported for source when >1 zeros in source "
-                                     "are scattered to the same position in self"};
+    "index_reduce(): Double backward is unsupported for source when >1 zeros in source are scattered to the same "
+    "position in self"};
 
 int
 tn_fm_index_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
