@@ -507,26 +507,15 @@ def op_of(code):
     return m.group(0).strip() if m else last[:40]
 
 
-# what is known about particular groups (kind, op) of the pin file that no proof of Note [Fuzz
-# artefacts] covers; the rest get a class by `why`
-WHY: dict = {}
-# Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
-# none (never pinned to one machine's answer). Since Note [Fuzz artefacts] none: a proven artefact
-# is counted, not pinned.
-MACHINE_DEPENDENT: set = set()
-
-
 def tol_of(code, res):
     """The comparison's tolerance for a call and one side's result (its first tensor's dtype)."""
     ts = tensors(res)
     return max(TOL.get(ts[0]["tensor"] if ts else None, 1e-12), _tol_floor(code))
 
 
-def why(kind, code, op=None):
+def why(kind, code):
     """The class a difference no proof explains belongs to, for the pin file
     (tests/python/data/fuzz_known.txt)."""
-    if (kind, op) in WHY and "device='meta'" not in code:
-        return WHY[(kind, op)]
     if "device='meta'" in code:
         return "meta: upstream checks meta tensors in Python meta functions, in another order or class"
     return {"accepts": "a missing argument check", "exception": "both refuse; another check fires first",
@@ -581,8 +570,8 @@ def write_pins(seed, rounds, n, groups, artefacts=None, path=PINS):
              "# CPU); at the pinning run: " + ("; ".join(f"{v} {k.split(':')[0]}" for k, v in sorted((artefacts or {}).items()))
                                               or "none"),
              f"# run: seed={seed} rounds={rounds} calls={n}"]
-    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1]), kv[0])):
-        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op)}")
+    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0]), kv[0])):
+        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0])}")
     path.write_text("\n".join(lines) + "\n")
 
 
