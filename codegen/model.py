@@ -93,6 +93,7 @@ class Op:
     overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE or OVERLAP_UNCHECKED_OUT
     numel_resize: bool = False     # an out= overload of NUMEL_RESIZE_OUT
     quiet_resize: bool = False     # an out= overload of QUIET_RESIZE_OUT
+    cia_checks_first: bool = False # in CIA_OUT_CHECKS_FIRST
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
@@ -220,6 +221,13 @@ NUMEL_RESIZE_OUT = {"arange", "linspace", "logspace", "range"}
 # (TN_OPF_OUT_QUIET_RESIZE; arange's does)
 QUIET_RESIZE_OUT = {"linspace", "logspace", "range"}
 
+# CompositeImplicitAutograd out= overloads whose decomposition checks its arguments before the
+# first out= op it calls, whose autograd kernel refuses an argument that requires grad (Note [CIA
+# out= under autograd] in runtime/dispatch.c): nanmean_out's dims (the count's sum) before
+# nansum.out; take_along_dim_out's index dtype, dim and broadcast before gather.out; outer_out's
+# (and ger's) 1-d checks before mul.out. The other CIA out= overloads call their out= op first
+# (std.out, linalg_det.out, cross.out, nll_loss.out).
+CIA_OUT_CHECKS_FIRST = {"nanmean.out", "take_along_dim.out", "outer.out", "ger.out"}
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured
 # resize_out restrides it with the meta function's): the structured ones, the composite aliases
@@ -334,6 +342,7 @@ class Model:
                 iter_alias=str(f.func.name) in iter_aliases,
                 numel_resize=kind.name == "out" and name in NUMEL_RESIZE_OUT,
                 quiet_resize=kind.name == "out" and name in QUIET_RESIZE_OUT,
+                cia_checks_first=str(f.func.name) in CIA_OUT_CHECKS_FIRST,
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT

@@ -1294,11 +1294,12 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
             ref = t;
     }
+    /* legacy_cat_wrap_dim: when every input is a 1-d empty, the dim is never read */
+    int64_t d = 0;
+    if (ref && tn_wrap_dim(dim, ref->ndim, &d) < 0)
+        return NULL;
     if (!ref)
         ref = TN_T(tensors.v[0]);
-    int64_t d;
-    if (tn_wrap_dim(dim, ref->ndim, &d) < 0)
-        return NULL;
     tn_result_type_state st;
     tn_result_type_init(&st);
     for (Py_ssize_t i = 0; i < tensors.n; i++)

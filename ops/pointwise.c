@@ -2420,6 +2420,24 @@ tn_out_check_sign(tn_out_call *c)
     return -1;
 }
 
+/* pow(Scalar self, Tensor exponent, out=): pow_Scalar_out fills out with ones when the base
+ * equals 1 (Scalar::equal: 1, 1.0 or 1+0j, never True), out's dtype taken as the result's, so no
+ * can_cast check; any other base redispatches to pow.Tensor_Tensor_out (the shared rules) */
+int
+tn_out_check_pow(tn_out_call *c)
+{
+    const tn_value *base = &c->args[0];
+    int one = (base->tag == TN_V_INT && base->u.i == 1) || (base->tag == TN_V_DOUBLE && base->u.d == 1) ||
+              (base->tag == TN_V_COMPLEX && base->u.d == 1 && base->im == 0);
+    if (c->kind != TN_OPK_OUT || !one || !c->dst || c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *exponent = TN_T(c->args[1].u.t);
+    if (exponent->device != c->dst->device || tn_resize_output(c->dst, exponent->ndim, exponent->sizes) < 0)
+        return exponent->device != c->dst->device ? 0 : -1;
+    c->result = at_ts(TN_OP_fill___Scalar, (PyObject *)c->dst, tn_value_int(1));
+    return c->result ? 1 : -1;
+}
+
 /* nan_to_num(out=): nan_to_num_out checks out's dtype against self's first, in its own words */
 int
 tn_out_check_nan_to_num(tn_out_call *c)

@@ -15,6 +15,7 @@
 #include "kernels/reduce.h"
 #include "kernels/sort.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1220,7 +1221,7 @@ tn_op_std_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool
 }
 
 /* histc (ATen's histogram_histc): `bins` equal bins over [min, max], or over the input's
- * [min, max] when min == max (widened by 1 on each side when that is still one point); the
+ * [min, max] when min == max (widened when that is still one point); the
  * edges are values of the input dtype (upstream's linspace in it), elements outside them and
  * NaN are not counted. */
 static int
@@ -1236,6 +1237,23 @@ item_double(PyObject *t, double *out)
     return 0;
 }
 
+/* a one-point range widened by one on each side, or to the dtype's neighbours where that is
+ * wider (ATen's bins_edges_correction: 1e10 - 1 is 1e10 again in float32) */
+static void
+widen_point_range(tn_dtype dtype, double *lo, double *hi)
+{
+    double down = *lo - 1, up = *hi + 1;
+    if (dtype == TN_DTYPE_F32) {
+        down = fmin(nextafterf((float)*lo, -FLT_MAX), down);
+        up = fmax(nextafterf((float)*hi, FLT_MAX), up);
+    } else if (dtype == TN_DTYPE_F64) {
+        down = fmin(nextafter(*lo, -DBL_MAX), down);
+        up = fmax(nextafter(*hi, DBL_MAX), up);
+    }
+    *lo = down;
+    *hi = up;
+}
+
 PyObject *
 tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max)
 {
@@ -1249,10 +1267,8 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)
             return NULL;
     }
-    if (lo == hi) {
-        lo -= 1;
-        hi += 1;
-    }
+    if (lo == hi)
+        widen_point_range(self->dtype, &lo, &hi);
     if (isinf(lo) || isinf(hi) || isnan(lo) || isnan(hi)) {
         char a[32], b[32];  /* PyErr_Format has no %g */
         snprintf(a, sizeof a, "%g", lo);

@@ -115,8 +115,13 @@ static PyObject *
 mode_out(tn_op *op, tn_value *args)
 {
     tn_schema *s = tn_op_schema(op);
-    if (!s || tn_autograd_check_out(op, args, s->nparams) < 0)
+    if (!s)
         return NULL;
+    if (tn_autograd_check_out(op, args, s->nparams) < 0) {
+        if (op->flags & TN_OPF_CIA_CHECKS_FIRST)
+            tn_dispatch_cia_out_argument_error_first(op, args);
+        return NULL;
+    }
     return tn_autograd_redispatch(op, args);
 }
 

@@ -980,30 +980,22 @@ meta_runs_cxx_meta(const tn_op *op, const tn_op *f, const tn_schema *fs, const t
     return 0;
 }
 
-/* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
-static PyObject *
-via_functional(tn_op *op, tn_value *args)
+/* The functional sibling's arguments of an in-place or out= call, by name. An out= overload may
+ * lack the functional's tensor options (arange.out has no dtype): the dtype is out's, the others
+ * their defaults. A from_out meta function computes in the written tensor's dtype (self of an
+ * in-place op, the one out=) when dtype= is None. */
+static int
+functional_args(tn_op *op, const tn_schema *s, const tn_schema *fs, const tn_value *args, const int *outs, int nout,
+                tn_value *fargs)
 {
-    tn_op *f = tn_op_by_id(op->functional);
-    tn_schema *s = tn_op_schema(op);
-    tn_schema *fs = tn_op_schema(f);
-    if (!s || !fs)
-        return NULL;
     int kind = op->flags & TN_OPK_MASK;
-    int outs[8], nout = 0;
-    for (int i = 0; i < s->nparams && nout < 8; i++)
-        if (s->params[i].is_out)
-            outs[nout++] = i;
-    /* The functional op's arguments by name. An out= overload may lack the functional's
-     * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
-    /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
-     * function computes in when dtype= is None */
     int dst_arg = kind == TN_OPK_INPLACE ? 0 : nout == 1 ? outs[0] : -1;
     int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && dst_arg >= 0;
-    tn_value fargs[64];
     int used = 0;
-    if (fs->nparams > 64)
-        return tn_refuse(op, "cannot be computed through its functional overload (too many arguments)");
+    if (fs->nparams > 64) {
+        tn_refuse(op, "cannot be computed through its functional overload (too many arguments)");
+        return -1;
+    }
     for (int j = 0; j < fs->nparams; j++) {
         const tn_param *fp = &fs->params[j];
         int i = 0;
@@ -1029,11 +1021,66 @@ via_functional(tn_op *op, tn_value *args)
         } else if (fp->optional || fp->allow_none) {
             fargs[j] = fp->dflt;
         } else {
-            return tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+            tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+            return -1;
         }
     }
-    if (used != s->nparams - nout)
-        return tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+    if (used != s->nparams - nout) {
+        tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Note [CIA out= under autograd]: an out= overload that is CompositeImplicitAutograd upstream
+ * has no autograd kernel of its own; the out= check ("functions with out=... arguments don't
+ * support automatic differentiation") fires in the first out= op its decomposition calls. Most
+ * call it first; those that check their arguments before (codegen/model.py
+ * CIA_OUT_CHECKS_FIRST, TN_OPF_CIA_CHECKS_FIRST: nanmean's dims before nansum.out's check) run
+ * the functional's argument checks on meta twins when that check fails, and their error stands. */
+void
+tn_dispatch_cia_out_argument_error_first(tn_op *op, const tn_value *args)
+{
+    tn_op *f = op->functional >= 0 ? tn_op_by_id(op->functional) : NULL;
+    tn_schema *s = tn_op_schema(op);
+    tn_schema *fs = f ? tn_op_schema(f) : NULL;
+    if (!s || !fs || (op->flags & TN_OPK_MASK) != TN_OPK_OUT)
+        return;
+    int outs[8], nout = 0;
+    for (int i = 0; i < s->nparams && nout < 8; i++)
+        if (s->params[i].is_out)
+            outs[nout++] = i;
+    tn_value fargs[64];
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (functional_args(op, s, fs, args, outs, nout, fargs) < 0) {
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return;
+    }
+    PyErr_Restore(type, value, tb);
+    argument_error_first(f, fs, fargs);
+}
+
+/* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
+static PyObject *
+via_functional(tn_op *op, tn_value *args)
+{
+    tn_op *f = tn_op_by_id(op->functional);
+    tn_schema *s = tn_op_schema(op);
+    tn_schema *fs = tn_op_schema(f);
+    if (!s || !fs)
+        return NULL;
+    int kind = op->flags & TN_OPK_MASK;
+    int outs[8], nout = 0;
+    for (int i = 0; i < s->nparams && nout < 8; i++)
+        if (s->params[i].is_out)
+            outs[nout++] = i;
+    /* the tensor written: self of an in-place op, the one out= */
+    int dst_arg = kind == TN_OPK_INPLACE ? 0 : nout == 1 ? outs[0] : -1;
+    tn_value fargs[64];
+    if (functional_args(op, s, fs, args, outs, nout, fargs) < 0)
+        return NULL;
     tn_out_call c = {
         .op = op, .f = f, .s = s, .fs = fs, .args = args, .fargs = fargs, .kind = kind,
         .dst = dst_arg >= 0 ? TN_T(args[dst_arg].u.t) : NULL, .self_dtype = -1, .check_overlap = 1,

@@ -46,6 +46,11 @@ typedef struct {
  * error set, as it does after the shared overlap checks. */
 void tn_out_call_argument_error_first(const tn_out_call *c);
 
+/* For a CompositeImplicitAutograd out= overload (TN_OPF_CIA_CHECKS_FIRST) whose autograd out= check failed: the
+ * functional's argument checks on meta twins, whose error replaces it (Note [CIA out= under
+ * autograd] in runtime/dispatch.c). */
+void tn_dispatch_cia_out_argument_error_first(tn_op *op, const tn_value *args);
+
 /* Generated tables the door reads: the kernel and out check tables (generated/kernel_glue.c,
  * handed to tn_dispatch_init by module init) and the structseq descriptions
  * (generated/return_types.c). */

@@ -1721,6 +1721,28 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.hardshrink_backward.default(torch.ones(3, dtype=torch.float16), torch.tensor([1., -3., 0.5], dtype=torch.float16), 7e4)",
     "out = torch.ops.aten.softshrink_backward.default(torch.ones(3, dtype=torch.int64), torch.ones(3, dtype=torch.int64), 0.5)",  # neighbour
     "out = torch.ops.aten.softshrink_backward.default(torch.ones(3, dtype=torch.float16), torch.tensor([1., -3., 0.5], dtype=torch.float16), 0.75)",  # neighbour
+    # --- session 28, lead: histc widens a one-point range to the dtype's neighbours where -1/+1
+    # round back to it (ATen's bins_edges_correction: 1e10 - 1 is 1e10 in float32)
+    "out = torch.histc(torch.tensor([1e30]), 2)",
+    "out = torch.histc(torch.tensor([1e10, 1e10]), 3)",
+    "out = torch.histc(torch.tensor([1e18], dtype=torch.float64), 2)",
+    "out = torch.histc(torch.tensor([3.]), 2)",  # neighbour
+    # cat of 1-d empties only never reads its dim (legacy_cat_wrap_dim)
+    "out = torch.cat([torch.tensor([], dtype=torch.bool), torch.tensor([], dtype=torch.bool)[::2]], -2**63)",
+    "out = torch.cat([torch.tensor([]), torch.tensor([], dtype=torch.int64)], 5)",
+    "out = torch.cat([torch.tensor([]), torch.zeros(2, 0)], 5)",  # neighbour: a 2-d input wraps it
+    # pow(1, exponent, out=) fills out with ones in out's dtype (pow_Scalar_out's short cut)
+    "r = torch.pow(1, torch.tensor([[2.5], [3.]]), out=torch.zeros(2, dtype=torch.int16)); out = r",
+    "r = torch.pow(1.0, torch.tensor([float('nan'), 2.]), out=torch.zeros(2, dtype=torch.bool)); out = r",
+    "out = torch.pow(True, torch.tensor([2.5]), out=torch.zeros(1, dtype=torch.int16))",  # neighbour: True is not 1
+    "out = torch.pow(2, torch.tensor([2.5]), out=torch.zeros(1, dtype=torch.int16))",  # neighbour
+    # Note [CIA out= under autograd]: nanmean/take_along_dim/outer check their arguments before the
+    # out= op whose autograd check refuses an input that requires grad
+    "out = torch.nanmean(torch.ones(4, dtype=torch.float64, requires_grad=True), dim=[0, 2**31, 0], out=torch.zeros(()))",
+    "out = torch.take_along_dim(torch.ones(3, 3, requires_grad=True), torch.zeros(3, 3, dtype=torch.long), 8, out=torch.zeros(3, 3))",
+    "out = torch.outer(torch.ones(3, 3, requires_grad=True), torch.ones(3), out=torch.zeros(3, 3))",  # neighbour: the class was right, the words outer's
+    "out = torch.std(torch.ones(3, 3, requires_grad=True), [0, 5], out=torch.zeros(3))",  # neighbour: std.out's check first
+    "out = torch.nanmean(torch.ones(4, requires_grad=True), 0, out=torch.zeros(()))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
