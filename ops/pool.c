@@ -331,14 +331,16 @@ tn_op__adaptive_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_ou
                      tn_dtype_name(self->dtype), tn_dtype_name(grad_output->dtype));
         return NULL;
     }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
+    /* upstream checks no batch or channel size: its kernel indexes grad_output by input's planes
+     * and layout (a hang, a double free, or another layout's values); ours refuses a mismatch */
     for (int i = 0; i < nd - 2; i++)
         if (grad_output->sizes[i] != self->sizes[i]) {
             PyErr_SetString(PyExc_RuntimeError, "adaptive_avg_pool2d_backward: grad_output and input disagree in "
                             "their batch or channel sizes");
             return NULL;
         }
-    if (tn_check_dtype(overload, self->dtype) < 0)
-        return NULL;
     int cl = suggests_cl(self);
     tn_pool2d g = {.n = nd == 4 ? self->sizes[0] : 1, .c = self->sizes[nd - 3], .ih = self->sizes[nd - 2],
                    .iw = self->sizes[nd - 1], .oh = grad_output->sizes[nd - 2], .ow = grad_output->sizes[nd - 1],

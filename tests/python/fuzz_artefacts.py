@@ -324,7 +324,22 @@ def fft_primitive_dims(kind, code, op, ours, up, tol):
     return None
 
 
-PROOFS = (fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def pool_backward_planes(kind, code, op, ours, up, tol):
+    """_adaptive_avg_pool2d_backward checks no batch or channel size upstream: its kernel indexes
+    grad_output by input's planes and memory layout, so a grad_output whose leading sizes differ
+    from input's gives another layout's values, a hang or a double free; ours refuses the
+    mismatch."""
+    m = re.search(r"_adaptive_avg_pool2d_backward(?:\.\w+)?\((a\d+), (a\d+)\)", code)
+    if not m or kind not in ("rejects", "exception") or "disagree in their batch or channel" not in ours.get("msg", ""):
+        return None
+    a = inputs(code)
+    g, x = a.get(m.group(1)), a.get(m.group(2))
+    if g is None or x is None or g.dim() != x.dim() or g.shape[:-2] == x.shape[:-2]:
+        return None
+    return "adaptive_avg_pool2d_backward with grad_output's batch or channel sizes not input's: upstream's kernel reads by input's planes (undefined); ours refuses"
+
+
+PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -195,6 +195,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("describe", ast_, ".as_strided_", {"ok": _t([1.0, 1.0], [2])}, unread, tol)  # ours returned
     assert not explain("describe", ast_, ".as_strided_", {"exc": "IndexError", "msg": ""}, unread, tol)  # another class
 
+    pool = ("a0 = torch.ones(4, 1, 4); a1 = torch.ones(1, 2, 1); "
+            "out = torch.ops.aten._adaptive_avg_pool2d_backward.default(a0, a1)")
+    planes = {"exc": "RuntimeError", "msg": "adaptive_avg_pool2d_backward: grad_output and input disagree in their batch or channel sizes"}
+    assert explain("rejects", pool, "torch.ops.aten._adaptive_avg_pool2d_backward.default", planes, {"ok": _t([0.0] * 2, [1, 2, 1])}, tol)
+    assert not explain("rejects", pool.replace("ones(4, 1, 4)", "ones(1, 4, 4)"), "torch.ops.aten._adaptive_avg_pool2d_backward.default",
+                       planes, {"ok": _t([0.0] * 2, [1, 2, 1])}, tol)  # the planes agree: not this
+    assert not explain("rejects", pool, "torch.ops.aten._adaptive_avg_pool2d_backward.default", rej,
+                       {"ok": _t([0.0] * 2, [1, 2, 1])}, tol)  # another refusal
     rep = "a0 = torch.ones(2, 2, dtype=torch.float64); out = torch.ops.aten._fft_r2c.default(a0, [1, 1], 1, False)"
     refused = {"exc": "RuntimeError", "msg": "fft: dim 1 is negative or repeated"}
     assert explain("rejects", rep, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)

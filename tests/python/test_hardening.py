@@ -1743,6 +1743,8 @@ FUZZ_CLASSES = [
     "out = torch.outer(torch.ones(3, 3, requires_grad=True), torch.ones(3), out=torch.zeros(3, 3))",  # neighbour: the class was right, the words outer's
     "out = torch.std(torch.ones(3, 3, requires_grad=True), [0, 5], out=torch.zeros(3))",  # neighbour: std.out's check first
     "out = torch.nanmean(torch.ones(4, requires_grad=True), 0, out=torch.zeros(()))",  # neighbour
+    # adaptive_avg_pool2d_backward dispatches the dtype before ours refuses mismatched planes
+    "out = torch.ops.aten._adaptive_avg_pool2d_backward(torch.zeros(4, 1, 4, dtype=torch.long), torch.zeros(1, 2, 1, dtype=torch.long))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
