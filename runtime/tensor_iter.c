@@ -169,7 +169,7 @@ tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geo
 void
 tn_loop_build_linear(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
 {
-    loop_build(l, ndim, sizes, nops, ops, 1);
+    loop_build(l, ndim, sizes, nops, ops, 0);
 }
 
 void

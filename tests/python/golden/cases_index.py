@@ -140,6 +140,10 @@ CASES.update({
     "masked_select_bcast_self": "out = torch.tensor([1.0, 2.0]).masked_select(torch.tensor([[True, False], [True, True]]))",
     "masked_select_empty": f"out = {X}.masked_select({X} > 100)",
     "masked_select_noncontig": f"out = {X}.t().masked_select({X}.t() > 14)",
+    # row-major order whatever the layouts (upstream's enforce_linear_iteration): a column-major
+    # mask or self is not walked in memory order
+    "masked_select_mask_colmajor": f"out = {X}.masked_select(({X} % 3 == 0).t().contiguous().t())",
+    "masked_select_self_colmajor": f"out = {X}.t().contiguous().t().masked_select({X} % 2 == 0)",
     "masked_select_int_mask_error": f"out = {X}.masked_select(torch.ones(4, 5, dtype=torch.int64))",
     # nonzero
     "nonzero": "out = torch.nonzero(torch.tensor([[0, 1, 0], [2, 0, 3]]))",
