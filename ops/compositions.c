@@ -1189,7 +1189,7 @@ conv_padding(int d, tn_value *a)
     TensorObject *in = TN_T(T(0));
     if (tn_conv_batchify_check(in, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
         return NULL;
-    int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
+    int mode = tn_conv_padding_mode(d, in, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), a[6].u.i, pad, extra);
     if (mode < 0)
         return NULL;
     int unbatched = in->ndim == d + 1;

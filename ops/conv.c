@@ -1241,8 +1241,8 @@ conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight,
 }
 
 int
-tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
-                     int64_t *pad, int64_t *extra)
+tn_conv_padding_mode(int d, const TensorObject *input, const TensorObject *weight, tn_ints stride, const char *padding,
+                     tn_ints dilation, int64_t groups, int64_t *pad, int64_t *extra)
 {
     for (int i = 0; i < d; i++)
         pad[i] = extra[2 * i] = extra[2 * i + 1] = 0;
@@ -1252,18 +1252,41 @@ tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const ch
         PyErr_Format(PyExc_RuntimeError, "Invalid padding string: '%s'", padding);
         return -1;
     }
-    if (weight->ndim <= 2) {  /* _convolution_same's first check, on every device */
+    /* ATen's convolution_same, in its order, on every device */
+    int k = weight->ndim, in_ndim = input->ndim == d + 1 ? d + 2 : input->ndim;  /* batchified */
+    if (k <= 2) {
         PyErr_SetString(PyExc_RuntimeError, "weight should have at least three dimensions");
         return -1;
     }
+    if (groups <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "non-positive groups is not supported");
+        return -1;
+    }
+    if (k != in_ndim) {
+        char ws[128], is[128];
+        int64_t bs[TN_MAX_NDIM];
+        int unbatched = input->ndim == d + 1;
+        bs[0] = 1;
+        memcpy(bs + unbatched, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+        tn_format_ints(ws, sizeof ws, weight->ndim, weight->sizes, ", ");
+        tn_format_ints(is, sizeof is, in_ndim, bs, ", ");
+        PyErr_Format(PyExc_RuntimeError, "Expected %d-dimensional input for %d-dimensional weight[%s], but got "
+                     "%d-dimensional input of size [%s] instead", k, k, ws, in_ndim, is);
+        return -1;
+    }
+    const char *names[2] = {"stride", "dilation"};
+    const tn_ints *lists[2] = {&stride, &dilation};
+    for (int l = 0; l < 2; l++)
+        if (lists[l]->n != k - 2 && lists[l]->n != 1) {
+            PyErr_Format(PyExc_RuntimeError, "%s cannot broadcast to %d dimensions", names[l], k - 2);
+            return -1;
+        }
     for (Py_ssize_t i = 0; i < stride.n; i++) {
         if (stride.v[i] != 1) {
             PyErr_SetString(PyExc_RuntimeError, "padding='same' is not supported for strided convolutions");
             return -1;
         }
     }
-    if (weight->ndim != d + 2 || (dilation.n != 1 && dilation.n != d))
-        return 0;  /* the convolution's own checks report it */
     int uneven = 0;
     for (int i = 0; i < d; i++) {
         int64_t total = dilation.v[dilation.n == 1 ? 0 : i] * (weight->sizes[2 + i] - 1);
@@ -1288,7 +1311,9 @@ conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject 
                 const char *padding, tn_ints dilation, int64_t groups)
 {
     int64_t pad[CONV_MAX_DIMS], extra[2 * CONV_MAX_DIMS];
-    int mode = tn_conv_padding_mode(d, weight, stride, padding, dilation, pad, extra);
+    if (tn_conv_batchify_check(input, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+        return NULL;
+    int mode = tn_conv_padding_mode(d, input, weight, stride, padding, dilation, groups, pad, extra);
     if (mode < 0)
         return NULL;
     tn_ints p = {pad, d, false};

@@ -13,7 +13,7 @@
 int tn_conv_batchify_check(const TensorObject *input, int d, int transposed);
 /* conv1d/2d/3d (not the padding= or transposed ones) check the bias dtype before anything else */
 int tn_conv_bias_dtype_check(const TensorObject *input, const TensorObject *bias);
-int tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
-                         int64_t *pad, int64_t *extra);
+int tn_conv_padding_mode(int d, const TensorObject *input, const TensorObject *weight, tn_ints stride,
+                         const char *padding, tn_ints dilation, int64_t groups, int64_t *pad, int64_t *extra);
 
 #endif /* TN_OPS_CONV_H */

@@ -1745,6 +1745,13 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.ones(4, requires_grad=True), 0, out=torch.zeros(()))",  # neighbour
     # adaptive_avg_pool2d_backward dispatches the dtype before ours refuses mismatched planes
     "out = torch.ops.aten._adaptive_avg_pool2d_backward(torch.zeros(4, 1, 4, dtype=torch.long), torch.zeros(1, 2, 1, dtype=torch.long))",
+    # conv{d}d(padding='same') checks as ATen's convolution_same, in its order, on every device
+    # (were the convolution's Python meta function's IndexErrors with a meta weight)
+    "out = torch.conv1d(torch.ones(2, 4).bool(), torch.empty((3, 2, 2, 2), dtype=torch.bool, device='meta'), stride=[], padding='same')",
+    "out = torch.conv1d(torch.ones(1, 2, 5), torch.empty(3, 2, 2, device='meta'), dilation=[1, 1], padding='same')",
+    "out = torch.ops.aten.conv2d.padding(torch.empty((2, 1, 1), dtype=torch.uint8, device='meta'), torch.ones(4, 2, 4, dtype=torch.uint8), padding='same')",
+    "out = torch.conv1d(torch.ones(1, 2, 5), torch.ones(3, 2, 2), groups=-1, stride=2, padding='same')",  # neighbour: the class was right
+    "out = torch.conv1d(torch.ones(1, 2, 5), torch.ones(3, 2, 2), stride=[1, 1], padding='same')",  # neighbour: the class was right
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
