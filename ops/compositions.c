@@ -1085,12 +1085,12 @@ tn_compose_masked_select_backward(tn_op *op, tn_value *a)
 }
 
 /* value_selecting_reduction_backward: zeros(sizes).scatter(dim, indices, grad), both unsqueezed
- * at dim unless keepdim */
+ * at dim unless keepdim or sizes is empty */
 PyObject *
 tn_compose_value_selecting_reduction_backward(tn_op *op, tn_value *a)
 {
     int64_t dim = a[1].u.i;
-    int keepdim = (int)a[4].u.i;
+    int keepdim = (int)a[4].u.i || a[3].n == 0;
     PyObject *z = zeros_as(a[3], T(0));
     PyObject *idx = z && !keepdim ? at_unsqueeze(T(2), dim) : Py_XNewRef(z ? T(2) : NULL);
     PyObject *g = idx && !keepdim ? at_unsqueeze(T(0), dim) : Py_XNewRef(idx ? T(0) : NULL);

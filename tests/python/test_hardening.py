@@ -1752,6 +1752,10 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.conv2d.padding(torch.empty((2, 1, 1), dtype=torch.uint8, device='meta'), torch.ones(4, 2, 4, dtype=torch.uint8), padding='same')",
     "out = torch.conv1d(torch.ones(1, 2, 5), torch.ones(3, 2, 2), groups=-1, stride=2, padding='same')",  # neighbour: the class was right
     "out = torch.conv1d(torch.ones(1, 2, 5), torch.ones(3, 2, 2), stride=[1, 1], padding='same')",  # neighbour: the class was right
+    # value_selecting_reduction_backward restores the reduced dim only when sizes is not empty
+    "out = torch.ops.aten.value_selecting_reduction_backward.default(torch.tensor([1., 2, 3, 4]), 0, torch.tensor([0, 0, 0, 0]), [], False)",
+    "out = torch.ops.aten.value_selecting_reduction_backward.default(torch.tensor([1., 2]), 0, torch.tensor([1, 0], dtype=torch.int32), [], False)",
+    "x = torch.tensor(3., requires_grad=True); v, i = x.max(0); v.backward(); out = x.grad",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
