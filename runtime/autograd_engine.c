@@ -1208,6 +1208,16 @@ engine_run_backward(PyObject *self, PyObject *args, PyObject *kwargs)
         }
         Py_DECREF(obj);
     }
+    /* upstream's engine warns once per process when backward() (not grad()) builds a graph of
+     * the gradients it accumulates: each leaf's .grad then refers back to the leaf */
+    static int warned_cycle;
+    if (create_graph && accumulate_grad && !warned_cycle++ &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "Using backward() with create_graph=True will create a reference cycle between the parameter "
+                     "and its gradient which can cause a memory leak. We recommend using autograd.grad when creating "
+                     "the graph to avoid this. If you have to use this function, make sure to reset the .grad fields "
+                     "of your parameters to None after use to break the cycle and avoid the leak.", 1) < 0)
+        goto done;
     tn_backward_opts o = {keep_graph, create_graph, accumulate_grad, allow_unreachable};
     result = tn_engine_execute(n, roots, seeds, nin, outs, &o);
     if (result && !accumulate_grad) {
