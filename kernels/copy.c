@@ -692,15 +692,15 @@ tn_status
 tn_fill(const tn_loop *l, int dtype, void *dst, tn_kscalar value)
 {
     if (dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128) {
-        /* a real value: (value, 0) in each element's two parts */
-        double re = tn_kscalar_double(value);
+        /* (real, imaginary) in each element's two parts; a real value's imaginary part is 0 */
+        double re = tn_kscalar_double(value), im = value.kind == TN_KSCALAR_DOUBLE ? value.im : 0.0;
         unsigned char pair[16];
-        memset(pair, 0, sizeof pair);
         if (dtype == TN_DTYPE_C64) {
-            float f = (float)re;
-            memcpy(pair, &f, 4);
+            float f[2] = {(float)re, (float)im};
+            memcpy(pair, f, 8);
         } else {
             memcpy(pair, &re, 8);
+            memcpy(pair + 8, &im, 8);
         }
         void *cbase[1] = {dst};
         int celsize[1] = {tn_dtype_size(dtype)};

@@ -66,6 +66,8 @@ typedef struct {
     int kind;   /* TN_KSCALAR_INT, _DOUBLE, _BOOL */
     int64_t i;
     double d;
+    double im;  /* a complex value's imaginary part (kind _DOUBLE, d its real part); read only by
+                 * kernels that write complex elements (tn_fill) */
 } tn_kscalar;
 
 enum { TN_KSCALAR_INT = 0, TN_KSCALAR_DOUBLE = 1, TN_KSCALAR_BOOL = 2 };

@@ -913,8 +913,8 @@ tn_op_argmin(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool kee
 
 /* ---- var / std ---- */
 
-static PyObject *var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
-                          bool keepdim, int take_sqrt, int with_mean);
+static PyObject *var_impl(const char *fname, const tn_op *overload, TensorObject *self, tn_ints dim,
+                          const tn_value *correction, bool keepdim, int take_sqrt, int with_mean);
 
 /* Note [Complex var and std]
  * Upstream's std_var_out and std_var_mean_out: a complex tensor's variance is the variance of its
@@ -922,13 +922,13 @@ static PyObject *var_impl(const tn_op *overload, TensorObject *self, tn_ints dim
  * mean of |x - mean|^2), a real tensor; std is that sum's square root, and var_mean's mean is the
  * complex number of the two parts' means. The same steps here, on the strided real/imag views. */
 static PyObject *
-complex_var(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim,
-            int take_sqrt, int with_mean)
+complex_var(const char *fname, const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
+            bool keepdim, int take_sqrt, int with_mean)
 {
     PyObject *re = at_1(TN_OP_real, (PyObject *)self);
     PyObject *im = re ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
-    PyObject *vr = im ? var_impl(overload, TN_T(re), dim, correction, keepdim, 0, with_mean) : NULL;
-    PyObject *vi = vr ? var_impl(overload, TN_T(im), dim, correction, keepdim, 0, with_mean) : NULL;
+    PyObject *vr = im ? var_impl(fname, overload, TN_T(re), dim, correction, keepdim, 0, with_mean) : NULL;
+    PyObject *vi = vr ? var_impl(fname, overload, TN_T(im), dim, correction, keepdim, 0, with_mean) : NULL;
     PyObject *v = NULL, *mean = NULL, *r = NULL;
     Py_XDECREF(re);
     Py_XDECREF(im);
@@ -954,14 +954,14 @@ done:
 }
 
 static PyObject *
-var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim,
-         int take_sqrt, int with_mean)
+var_impl(const char *fname, const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
+         bool keepdim, int take_sqrt, int with_mean)
 {
     int d = self->dtype;
     if (tn_dtype_is_complex(d)) {
         if (tn_check_dtype(overload, d) < 0)  /* complex32 */
             return NULL;
-        return complex_var(overload, self, dim, correction, keepdim, take_sqrt, with_mean);
+        return complex_var(fname, overload, self, dim, correction, keepdim, take_sqrt, with_mean);
     }
     if (!tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError, "%s and %s only support floating point and complex dtypes",
@@ -984,6 +984,12 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
         goto fail;
     if (self->device != TN_DEVICE_META) {
         if (tn_check_dtype(overload, d) < 0)
+            goto fail;
+        /* upstream's warn_invalid_degrees_of_freedom, every call (each part of a complex input) */
+        int64_t reduced = out->numel ? self->numel / out->numel : 0;
+        if ((double)reduced - corr <= 0 &&
+            PyErr_WarnFormat(PyExc_UserWarning, 1, "%s(): degrees of freedom is <= 0. Correction should be strictly less "
+                           "than the reduction factor (input numel divided by output numel).", fname) < 0)
             goto fail;
         reduce_geom g;
         build_reduce_geom(&g, self, mask, out, keepdim);
@@ -1021,28 +1027,28 @@ PyObject *
 tn_op_var__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
                       bool keepdim)
 {
-    return var_impl(overload, self, dim, correction, keepdim, 0, 0);
+    return var_impl("var", overload, self, dim, correction, keepdim, 0, 0);
 }
 
 PyObject *
 tn_op_std__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
                       bool keepdim)
 {
-    return var_impl(overload, self, dim, correction, keepdim, 1, 0);
+    return var_impl("std", overload, self, dim, correction, keepdim, 1, 0);
 }
 
 PyObject *
 tn_op_var_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim,
                            const tn_value *correction, bool keepdim)
 {
-    return var_impl(overload, self, dim, correction, keepdim, 0, 1);
+    return var_impl("var_mean", overload, self, dim, correction, keepdim, 0, 1);
 }
 
 PyObject *
 tn_op_std_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim,
                            const tn_value *correction, bool keepdim)
 {
-    return var_impl(overload, self, dim, correction, keepdim, 1, 1);
+    return var_impl("std_mean", overload, self, dim, correction, keepdim, 1, 1);
 }
 
 /* ---- scans ---- */

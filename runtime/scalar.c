@@ -38,6 +38,7 @@ tn_kscalar_of(const tn_value *v)
     default:
         k.kind = TN_KSCALAR_DOUBLE;
         k.d = v->u.d;
+        k.im = v->tag == TN_V_COMPLEX ? v->im : 0.0;
         break;
     }
     return k;

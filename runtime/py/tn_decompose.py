@@ -233,6 +233,27 @@ def inner(self, other):
     return aten.tensordot(self, other, [-1], [-1])
 
 
+_warned_once = set()
+
+
+def _warn_once(message):
+    """Upstream's TORCH_WARN_ONCE from an op's C++: once per process, attributed to the Python
+    line that called the op (this function, the composition and decompose() lie between)."""
+    if message not in _warned_once:
+        _warned_once.add(message)
+        import warnings
+
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def meshgrid(tensors):
+    """TensorShape.cpp meshgrid(tensors): 'ij' indexing, with its warning that indexing will be
+    required."""
+    torch, aten = _aten()
+    _warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.")
+    return aten.meshgrid.indexing(tensors, indexing="ij")
+
+
 def cartesian_prod(tensors):
     """Itertools.cpp cartesian_prod: meshgrid 'ij', flatten, stack along dim 1."""
     torch, aten = _aten()
@@ -3486,6 +3507,7 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     set to the reduction's identity, then each source slice folded into its slice in index order;
     mean divides by the count (floor division for integers)."""
     torch, aten = _aten()
+    _warn_once("index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     # TensorAdvancedIndexing.cpp index_func_meta_impl, in its order
@@ -3539,6 +3561,7 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
 def index_reduce(self, dim, index, source, reduce, *, include_self=True):
     """index_reduce on a contiguous copy of self (the structured kernel's output)."""
     torch, aten = _aten()
+    _warn_once("index_reduce() is in beta and the API may change at any time.")
     return index_reduce_(self.clone(memory_format=torch.contiguous_format), dim, index, source, reduce,
                          include_self=include_self)
 
@@ -3786,6 +3809,9 @@ def cross(self, other, dim=None):
     """Cross.cpp cross: linalg_cross along dim, or the first dim of size 3."""
     torch, aten = _aten()
     if dim is None:
+        _warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                   "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with "
+                   "that of linalg.cross in a future release.")
         for i, s in enumerate(self.shape):
             if s == 3:
                 dim = i
@@ -3962,6 +3988,11 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
          return_complex=None, align_to_window=None):
     """SpectralOps.cpp stft (the overload torch.stft reaches after padding a centered input itself):
     torch._refs' stft, which upstream runs for stft.center, with center=False."""
+    if window is None:
+        _warn_once("A window was not provided. A rectangular window will be applied,which is known to cause spectral "
+                   "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
+                   "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
+                   "`window=torch.ones(n_fft, device=<device>)`.")
     return _resolve("torch._refs.stft")(self, n_fft, hop_length, win_length, window, center=False,
                                         normalized=normalized, onesided=onesided,
                                         return_complex=return_complex, align_to_window=align_to_window)
@@ -3992,7 +4023,7 @@ COMPOSITIONS = {
     "logspace.Scalar_Tensor": logspace_tensors, "linspace.Tensor_Tensor_out": linspace_tensors_out,
     "linspace.Tensor_Scalar_out": linspace_tensors_out, "linspace.Scalar_Tensor_out": linspace_tensors_out,
     "logspace.Tensor_Tensor_out": logspace_tensors_out, "logspace.Tensor_Scalar_out": logspace_tensors_out,
-    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "cross": cross, "pdist": pdist,
+    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "meshgrid": meshgrid, "cross": cross, "pdist": pdist,
     "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
                                        for kind in ("reflection", "replication") for d in (1, 2, 3)},
     "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
@@ -4104,6 +4135,11 @@ def linalg_lu_factor(A, *, pivot=True):
 
 def _lu_with_info(self, pivot=True, check_errors=True):
     torch, aten = _aten()
+    _warn_once("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+               "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+               "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+               "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+               "torch.linalg.lu_factor_ex(A, compute_pivots)")
     return aten.linalg_lu_factor_ex(self, pivot=pivot, check_errors=False)
 
 
@@ -4201,6 +4237,10 @@ def svd(self, some=True, compute_uv=True):
 
 def qr(self, some=True):
     torch, aten = _aten()
+    _warn_once("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+               "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
+               "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
+               "'complete')")
     return aten.linalg_qr(self, "reduced" if some else "complete")
 
 
@@ -4681,6 +4721,10 @@ def cholesky(self, upper=False):
     """BatchLinearAlgebra.cpp cholesky (deprecated): linalg_cholesky_ex's factor, errors named
     'cholesky'; an empty input gives an empty contiguous tensor."""
     torch, aten = _aten()
+    _warn_once("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+               "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand"
+               "\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+               "transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
     if self.numel() == 0:
         return aten.empty_like(self, memory_format=torch.contiguous_format)
     _square_check(self, "cholesky")

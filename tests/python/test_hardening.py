@@ -1756,6 +1756,37 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.value_selecting_reduction_backward.default(torch.tensor([1., 2, 3, 4]), 0, torch.tensor([0, 0, 0, 0]), [], False)",
     "out = torch.ops.aten.value_selecting_reduction_backward.default(torch.tensor([1., 2]), 0, torch.tensor([1, 0], dtype=torch.int32), [], False)",
     "x = torch.tensor(3., requires_grad=True); v, i = x.max(0); v.backward(); out = x.grad",  # neighbour
+    # --- session 28, lead: upstream's warnings: std/var's degrees of freedom every call (each part
+    # of a complex input), and the TORCH_WARN_ONCE of meshgrid without indexing, cross without dim,
+    # the deprecated qr/cholesky/lu, stft without a window, index_reduce's beta
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.std(torch.ones(1)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.var(torch.ones(3, 2), 1, correction=3); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.std_mean(torch.ones(0)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.var(torch.tensor([1j])); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.var(torch.ones(3), correction=2.5); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",  # neighbour: 0.5 degrees of freedom
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.meshgrid(torch.ones(2), torch.ones(3)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.cross(torch.ones(3, 3), torch.ones(3, 3)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.qr(torch.eye(2)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.cholesky(torch.eye(2)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.lu(torch.eye(2)); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.stft(torch.ones(16), 4, return_complex=True); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    "import warnings; cw = warnings.catch_warnings(record=True); w = cw.__enter__(); warnings.simplefilter('always'); "
+    "r = torch.zeros(3).index_reduce(0, torch.tensor([0]), torch.ones(1), 'prod'); cw.__exit__(None, None, None); out = (r, [str(m.message)[:60] for m in w])",
+    # complex fills: (re, im) in each element
+    "out = torch.full((2,), 1 + 2j)",
+    "out = torch.ones(2, dtype=torch.complex128)",
+    "out = torch.zeros(2, 3, dtype=torch.complex64).t().fill_(1j)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel

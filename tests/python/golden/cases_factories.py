@@ -211,6 +211,17 @@ CASES = {
     "eye_bool": "out = torch.eye(3, dtype=torch.bool)",
     "eye_complex64": "out = torch.eye(3, 2, dtype=torch.complex64)",
     "eye_complex128": "out = torch.eye(2, dtype=torch.complex128)",
+    # complex fills: (re, im) in each element (kernels/copy.c tn_fill)
+    "ones_complex64": "out = torch.ones(2, 3, dtype=torch.complex64)",
+    "full_complex_infers": "out = torch.full((2,), 1 + 2j)",
+    "full_complex128": "out = torch.full((3,), -0.5 - 1e300j, dtype=torch.complex128)",
+    "full_complex_into_float_error": "out = torch.full((2,), 1 + 2j, dtype=torch.float32)",
+    "full_like_complex_permuted": "out = torch.full_like(torch.zeros(2, 3, dtype=torch.complex64).t(), 2 - 1j)",
+    "fill_complex_strided": "x = torch.zeros(2, 3, dtype=torch.complex64).t(); x.fill_(1j); out = x",
+    "fill_complex_tensor_value": "out = torch.zeros(2, dtype=torch.complex128).fill_(torch.tensor(1 + 3j))",
+    "new_full_complex": "out = torch.zeros(2, dtype=torch.complex64).new_full((3,), 1j)",
+    "new_ones_complex": "out = torch.zeros(2, dtype=torch.complex128).new_ones((2, 2))",
+    "scalar_tensor_complex": "out = torch.scalar_tensor(1 + 2j, dtype=torch.complex64)",
     "eye_zero": "out = torch.eye(0)",
     "eye_neg": "out = torch.eye(-1)",
     # resize_ / set_
