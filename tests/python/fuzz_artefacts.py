@@ -339,7 +339,80 @@ def pool_backward_planes(kind, code, op, ours, up, tol):
     return "adaptive_avg_pool2d_backward with grad_output's batch or channel sizes not input's: upstream's kernel reads by input's planes (undefined); ours refuses"
 
 
-PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def _differs(p, q, tol):
+    """Whether two elements of a description differ as the comparison (fuzz._same) sees them."""
+    if type(p) is not type(q):
+        return True
+    if isinstance(p, list):
+        return any(_differs(x, y, tol) for x, y in zip(p, q))
+    if isinstance(p, float):
+        return not abs(p - q) <= tol * max(1.0, abs(q))
+    return p != q
+
+
+def _same_but_values(to, tu):
+    return len(to) == len(tu) and all({k: v for k, v in x.items() if k != "values"} == {k: v for k, v in y.items() if k != "values"}
+                                      and x["values"] is not None and y["values"] is not None for x, y in zip(to, tu))
+
+
+def _circular_unwritten(shape, pad):
+    """Which elements (flat, row-major) of F.pad(x, pad, mode='circular') upstream never writes,
+    for an input of this shape: PadNd.cpp _pad_circular_symint on an uninitialized output, the
+    input's kept part into the middle, then per padded dim (the last first) its left end from
+    [w - pl - max(pr, 0), ...) and its right end from [max(pl, 0), ...) with copy_, which reads
+    each element before it writes it. None when those copies overlap from behind (0 < dst - src
+    < n: what they read then follows copy_'s block order) or upstream refuses the pads."""
+    import numpy as np
+    shape = [1] + list(shape) if len(pad) + 2 == 2 * len(shape) else list(shape)  # no batch dim
+    nd, out = len(shape) - 2, list(shape)
+    if nd < 1 or len(pad) != 2 * nd:
+        return None
+    for i in range(nd):
+        dim, (pl, pr) = len(shape) - 1 - i, pad[2 * i:2 * i + 2]
+        if not -shape[dim] <= min(pl, pr) <= max(pl, pr) <= shape[dim] or shape[dim] + min(pl, 0) + min(pr, 0) < 0:
+            return None
+        out[dim] = shape[dim] + pl + pr
+    written = np.zeros(out, bool)
+    written[(Ellipsis,) + tuple(slice(max(pad[2 * i], 0), out[-1 - i] - max(pad[2 * i + 1], 0)) for i in reversed(range(nd)))] = True
+    for i in range(nd):
+        dim, (pl, pr) = len(out) - 1 - i, pad[2 * i:2 * i + 2]
+        w = out[dim]
+        for dst, src, n in ((0, w - pl - max(pr, 0), pl), (w - pr, max(pl, 0), pr)):
+            if n <= 0:
+                continue
+            if 0 < dst - src < n or min(dst, src) < 0 or max(dst, src) + n > w:
+                return None
+            at = lambda s: (slice(None),) * dim + (slice(s, s + n),)
+            written[at(dst)] = written[at(src)].copy()
+    return (~written).reshape(-1).tolist()
+
+
+def circular_pad_unwritten(kind, code, op, ours, up, tol):
+    """F.pad(mode='circular') with a negative pad: upstream's output starts uninitialized and with
+    pl > 0 > pr (or pr > 0 > pl reading what it is about to write) some of its ends are copied
+    from elements nothing wrote, so upstream returns whatever memory held there; ours holds 0
+    there (Note [Circular pad of mixed signs] in runtime/py/tn_decompose.py). Explained when every
+    element that differs is one _circular_unwritten finds from a0's shape and the pads, and ours
+    holds 0 in it."""
+    m = re.search(r"\(a0, [(\[]([-\d, ]*)[)\]](, (?:mode=)?'circular')?\)$", code)
+    if kind != "value" or not m or not (m.group(2) and name(op) == "pad" or name(op) == "_pad_circular"):
+        return None
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or len(to) != 1 or not _same_but_values(to, tu):
+        return None
+    unwritten = _circular_unwritten(a.shape, [int(p) for p in m.group(1).split(",") if p.strip()])
+    if unwritten is None or len(unwritten) != len(to[0]["values"]):
+        return None
+    differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    if differ and all(unwritten[i] and to[0]["values"][i] in (0, False) for i in differ):
+        return "circular pad with a negative pad: upstream copies elements it never wrote (uninitialized memory); ours holds 0 there"
+    return None
+
+
+PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
+          lapack_conditioning, circular_pad_unwritten,
+          fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

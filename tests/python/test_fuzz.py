@@ -209,3 +209,14 @@ def test_each_artefact_proof_can_fail():
     ok_dims = rep.replace("[1, 1]", "[0, 1]")
     assert not explain("rejects", ok_dims, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
     assert not explain("accepts", rep, "torch.ops.aten._fft_r2c.default", {"ok": _t([1.0], [1])}, refused, tol)
+
+    # circular pad (3, -2) of [0, 2, 3, 4]: [G, 0, 2, 0, 2], G copied from an element never written
+    cp = "a0 = torch.tensor([0.0, 2.0, 3.0, 4.0]).reshape(1, 1, 4); out = F.pad(a0, (3, -2), mode='circular')"
+    p5 = lambda *v: {"ok": _t(list(v), [1, 1, 5])}
+    assert explain("value", cp, "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+    assert not explain("value", cp, "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 5.0, 2.0, 0.0, 2.0), tol)  # a written one
+    assert not explain("value", cp, "F.pad", p5(3.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)  # ours not 0
+    behind = cp.replace("(3, -2)", "(-3, 4)")  # the right end reads what it writes: copy_'s order decides
+    assert not explain("value", behind, "F.pad", p5(4.0, 4.0, 0.0, 0.0, 0.0), p5(4.0, 4.0, 7e30, 7e30, 7e30), tol)
+    assert not explain("value", cp.replace("circular", "reflect"), "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0),
+                       p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
