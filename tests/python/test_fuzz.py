@@ -220,3 +220,10 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", behind, "F.pad", p5(4.0, 4.0, 0.0, 0.0, 0.0), p5(4.0, 4.0, 7e30, 7e30, 7e30), tol)
     assert not explain("value", cp.replace("circular", "reflect"), "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0),
                        p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+
+    sl = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]]); out = torch.linalg.slogdet(a0)"
+    sd = lambda s, l: {"ok": {"tuple": [_t([s], []), _t([l], [])]}}
+    assert explain("value", sl, "torch.linalg.slogdet", sd(0.0, "-inf"), sd(1.0, -30.0), tol)  # rank 1 exactly
+    assert not explain("value", sl.replace("4.0]", "4.0000005]"), "torch.linalg.slogdet", sd(0.0, "-inf"),
+                       sd(1.0, -15.2), tol)  # not singular: ours is wrong
+    assert not explain("value", sl, "torch.linalg.slogdet", sd(-1.0, "-inf"), sd(1.0, -30.0), tol)  # ours not exact
