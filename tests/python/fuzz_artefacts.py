@@ -454,8 +454,40 @@ def det_exactly_singular(kind, code, op, ours, up, tol):
     return "a determinant of an exactly singular matrix: ours's is exact (0), upstream's LU leaves a rounding residue"
 
 
+def geqrf_both_valid(kind, code, op, ours, up, tol):
+    """geqrf whose two answers are both Householder QR factorizations of a0: for each side, Q =
+    H_1 ... H_k (H_i = I - tau_i v_i v_i^H, v_i the reflector below a's diagonal with a 1 on it) is
+    unitary and Q R (R = triu(a)) is a0, within max(tol, n*u) of a0's largest element. Such R is
+    unique only up to the signs of its rows: LAPACK's dlarfg takes beta = -sign(alpha) * norm, and
+    the reference LAPACK (ours) reads -0.0's sign where MKL (upstream) takes it as +."""
+    if kind != "value" or name(op) != "geqrf":
+        return None
+    import numpy as np
+    import torch
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or not _finite(a) or len(to) != 2 or not _same_but_values(to, tu):
+        return None
+    A = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist()).reshape(-1, *a.shape[-2:])
+    m, n = A.shape[-2:]
+    k, scale = min(m, n), max(1.0, float(np.abs(A).max()) if A.size else 1.0)
+    bound = max(tol, max(m, n) * _UNIT.get(str(a.dtype), 2.0 ** -24))
+    for res, tau in ((_array(to[0]), _array(to[1])), (_array(tu[0]), _array(tu[1]))):
+        if res is None or tau is None or res.shape[-2:] != (m, n) or tau.shape[-1:] != (k,):
+            return None
+        res, tau = res.reshape(-1, m, n), tau.reshape(-1, k)
+        for b in range(A.shape[0]):
+            q = np.eye(m, dtype=res.dtype)
+            for i in range(k):
+                v = np.concatenate([np.zeros(i), [1.0], res[b, i + 1:, i]])
+                q = q - tau[b, i] * np.outer(q @ v, np.conj(v))
+            if not (np.abs(np.conj(q.T) @ q - np.eye(m)).max() <= bound and np.abs(q @ np.triu(res[b]) - A[b]).max() <= bound * scale):
+                return None
+    return "geqrf: both answers are Householder QR factorizations of a0 (R is unique only up to its rows' signs)"
+
+
 PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, det_exactly_singular, circular_pad_unwritten,
+          lapack_conditioning, det_exactly_singular, geqrf_both_valid, circular_pad_unwritten,
           fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 

@@ -227,3 +227,10 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sl.replace("4.0]", "4.0000005]"), "torch.linalg.slogdet", sd(0.0, "-inf"),
                        sd(1.0, -15.2), tol)  # not singular: ours is wrong
     assert not explain("value", sl, "torch.linalg.slogdet", sd(-1.0, "-inf"), sd(1.0, -30.0), tol)  # ours not exact
+
+    # [[0], [1]] = Q R both ways: a = [[-1], [1]] or [[1], [-1]], tau = 1 (Q a reflection)
+    qr = "a0 = torch.tensor([[0.0], [1.0]], dtype=torch.float64); out = torch.geqrf(a0)"
+    gq = lambda a, tau: {"ok": {"tuple": [_t(a, [2, 1], "torch.float64"), _t([tau], [1], "torch.float64")]}}
+    assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
+    assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
+    assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
