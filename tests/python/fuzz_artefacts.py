@@ -486,8 +486,62 @@ def geqrf_both_valid(kind, code, op, ours, up, tol):
     return "geqrf: both answers are Householder QR factorizations of a0 (R is unique only up to its rows' signs)"
 
 
+def conv_product_overflow(kind, code, op, ours, up, tol):
+    """A float32 convolution output summing an infinite product of one sign and a finite product
+    too large for float32 (exactly x * w, in float64) of the other: its exact value is the
+    infinity, which a fused multiply-add of the large product into the infinite sum returns
+    (upstream's MKL/oneDNN chain when it fuses that product late), while a product rounded alone
+    overflows to the other infinity and the sum is NaN (ours's vector lanes; upstream's own for
+    the same row in a batch of 1). Explained when the call's only tensors are a0 (input) and a1
+    (weight), and every element that differs has such products (which products an element sums:
+    the call rerun on a one-hot input and a weight numbered 1, 2, ...) and is NaN on one side and
+    the infinity on the other."""
+    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+        return None
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
+    to, tu = tensors(ours), tensors(up)
+    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+            or not _same_but_values(to, tu) or to[0]["tensor"] != "torch.float32" or ins["a0"].device.type == "meta":
+        return None
+    x, w = (ins[k].detach().double() for k in ("a0", "a1"))
+
+    def run(a0, a1):
+        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+        exec(last[0], ns)
+        return ns["out"].reshape(-1).tolist()
+
+    try:
+        numbered = torch.arange(1, w.numel() + 1, dtype=torch.float64).reshape(w.shape)
+        if any(run(torch.zeros_like(x), numbered)):
+            return None  # a term besides the products (a bias)
+        pairs = [run(torch.zeros(x.numel(), dtype=torch.float64).index_fill(0, torch.tensor([p]), 1.0).reshape(x.shape), numbered)
+                 for p in range(x.numel())]
+    except Exception:
+        return None
+    xs, ws = x.reshape(-1).tolist(), w.reshape(-1).tolist()
+    differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for e in differ:
+        prods = [xs[p] * ws[int(pairs[p][e]) - 1] for p in range(len(xs)) if pairs[p][e]]
+        infs = {math.copysign(1.0, t) for t in prods if math.isinf(t)}
+        if any(math.isnan(t) for t in prods) or len(infs) != 1:
+            return None
+        s = infs.pop()
+        with np.errstate(over="ignore"):
+            if not any(math.isfinite(t) and np.float32(t) == -s * math.inf for t in prods):
+                return None
+        if not all(math.isnan(v) or v == s * math.inf for v in (_num(to[0]["values"][e]), _num(tu[0]["values"][e]))):
+            return None
+    if not differ:
+        return None
+    return ("a float32 convolution summing an infinite product and a finite one past float32's range of the other sign: "
+            "the infinity when that product is fused into the sum, NaN when it is rounded alone")
+
+
 PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, det_exactly_singular, geqrf_both_valid, circular_pad_unwritten,
+          lapack_conditioning, det_exactly_singular, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
           fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 

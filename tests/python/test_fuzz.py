@@ -234,3 +234,16 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
+
+    # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
+    cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
+          "a1 = torch.tensor([2.0, 3.75, 0.0, 1e30]).reshape(1, 1, 4); out = F.conv1d(a0, a1)")
+    c1 = lambda v: {"ok": _t([v], [1, 1, 1])}
+    assert explain("value", cv, "F.conv1d", c1("nan"), c1("-inf"), tol)
+    assert not explain("value", cv, "F.conv1d", c1("nan"), c1("inf"), tol)  # not the exact infinity
+    assert not explain("value", cv.replace("0.0, 1e30]", "0.0, 1.0]"), "F.conv1d", c1("nan"), c1("-inf"), tol)  # no overflow
+    assert not explain("value", cv.replace("-0.0, 1e30]", "-0.0, -1e30]"), "F.conv1d", c1("nan"), c1("-inf"), tol)  # same sign
+    biased = ("a0 = torch.tensor([float('-inf'), 1e30]).reshape(1, 1, 2); a1 = torch.tensor([1.0, 1e30]).reshape(1, 1, 2); "
+              "out = F.conv1d(a0, a1, a0.new_ones(1))")
+    assert explain("value", biased.replace(", a0.new_ones(1)", ""), "F.conv1d", c1("nan"), c1("-inf"), tol)
+    assert not explain("value", biased, "F.conv1d", c1("nan"), c1("-inf"), tol)  # a term besides the products
