@@ -3739,7 +3739,9 @@ def pdist(self, p=2):
 # (A contiguous slice, a single (N, C) plane, is refused by copy_'s overlap check on both sides.)
 # We compute the same copies without aliasing (index_select of the ascending order's source) on
 # an output that starts as zeros: every element upstream defines is upstream's value, every one it
-# leaves to uninitialized memory is 0.
+# leaves to uninitialized memory is 0. The fuzzer's proof circular_pad_unwritten
+# (tests/python/fuzz_artefacts.py) finds those elements again from the shape and the pads alone
+# when no copy overlaps from behind, and explains a difference only there.
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once); Note [Circular pad of mixed

@@ -339,7 +339,210 @@ def pool_backward_planes(kind, code, op, ours, up, tol):
     return "adaptive_avg_pool2d_backward with grad_output's batch or channel sizes not input's: upstream's kernel reads by input's planes (undefined); ours refuses"
 
 
-PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+def _differs(p, q, tol):
+    """Whether two elements of a description differ as the comparison (fuzz._same) sees them."""
+    if type(p) is not type(q):
+        return True
+    if isinstance(p, list):
+        return any(_differs(x, y, tol) for x, y in zip(p, q))
+    if isinstance(p, float):
+        return not abs(p - q) <= tol * max(1.0, abs(q))
+    return p != q
+
+
+def _same_but_values(to, tu):
+    return len(to) == len(tu) and all({k: v for k, v in x.items() if k != "values"} == {k: v for k, v in y.items() if k != "values"}
+                                      and x["values"] is not None and y["values"] is not None for x, y in zip(to, tu))
+
+
+def _circular_unwritten(shape, pad):
+    """Which elements (flat, row-major) of F.pad(x, pad, mode='circular') upstream never writes,
+    for an input of this shape: PadNd.cpp _pad_circular_symint on an uninitialized output, the
+    input's kept part into the middle, then per padded dim (the last first) its left end from
+    [w - pl - max(pr, 0), ...) and its right end from [max(pl, 0), ...) with copy_, which reads
+    each element before it writes it. None when those copies overlap from behind (0 < dst - src
+    < n: what they read then follows copy_'s block order) or upstream refuses the pads."""
+    import numpy as np
+    shape = [1] + list(shape) if len(pad) + 2 == 2 * len(shape) else list(shape)  # no batch dim
+    nd, out = len(shape) - 2, list(shape)
+    if nd < 1 or len(pad) != 2 * nd:
+        return None
+    for i in range(nd):
+        dim, (pl, pr) = len(shape) - 1 - i, pad[2 * i:2 * i + 2]
+        if not -shape[dim] <= min(pl, pr) <= max(pl, pr) <= shape[dim] or shape[dim] + min(pl, 0) + min(pr, 0) < 0:
+            return None
+        out[dim] = shape[dim] + pl + pr
+    written = np.zeros(out, bool)
+    written[(Ellipsis,) + tuple(slice(max(pad[2 * i], 0), out[-1 - i] - max(pad[2 * i + 1], 0)) for i in reversed(range(nd)))] = True
+    for i in range(nd):
+        dim, (pl, pr) = len(out) - 1 - i, pad[2 * i:2 * i + 2]
+        w = out[dim]
+        for dst, src, n in ((0, w - pl - max(pr, 0), pl), (w - pr, max(pl, 0), pr)):
+            if n <= 0:
+                continue
+            if 0 < dst - src < n or min(dst, src) < 0 or max(dst, src) + n > w:
+                return None
+            at = lambda s: (slice(None),) * dim + (slice(s, s + n),)
+            written[at(dst)] = written[at(src)].copy()
+    return (~written).reshape(-1).tolist()
+
+
+def circular_pad_unwritten(kind, code, op, ours, up, tol):
+    """F.pad(mode='circular') with a negative pad: upstream's output starts uninitialized and with
+    pl > 0 > pr (or pr > 0 > pl reading what it is about to write) some of its ends are copied
+    from elements nothing wrote, so upstream returns whatever memory held there; ours holds 0
+    there (Note [Circular pad of mixed signs] in runtime/py/tn_decompose.py). Explained when every
+    element that differs is one _circular_unwritten finds from a0's shape and the pads, and ours
+    holds 0 in it."""
+    m = re.search(r"\(a0, [(\[]([-\d, ]*)[)\]](, (?:mode=)?'circular')?\)$", code)
+    if kind != "value" or not m or not (m.group(2) and name(op) == "pad" or name(op) == "_pad_circular"):
+        return None
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or len(to) != 1 or not _same_but_values(to, tu):
+        return None
+    unwritten = _circular_unwritten(a.shape, [int(p) for p in m.group(1).split(",") if p.strip()])
+    if unwritten is None or len(unwritten) != len(to[0]["values"]):
+        return None
+    differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    if differ and all(unwritten[i] and to[0]["values"][i] in (0, False) for i in differ):
+        return "circular pad with a negative pad: upstream copies elements it never wrote (uninitialized memory); ours holds 0 there"
+    return None
+
+
+def _exact_rank(rows):
+    """The rank of a matrix of floats in exact arithmetic (fractions.Fraction of each element)."""
+    from fractions import Fraction
+    m, r = [[Fraction(x) for x in row] for row in rows], 0
+    for c in range(len(m[0]) if m else 0):
+        p = next((i for i in range(r, len(m)) if m[i][c] != 0), None)
+        if p is None:
+            continue
+        m[r], m[p] = m[p], m[r]
+        for i in range(r + 1, len(m)):
+            f = m[i][c] / m[r][c]
+            m[i] = [x - f * y for x, y in zip(m[i], m[r])]
+        r += 1
+    return r
+
+
+def det_exactly_singular(kind, code, op, ours, up, tol):
+    """A determinant of a matrix that is singular in exact arithmetic (its float inputs as
+    fractions): the determinant is 0, which ours's LU finds (a pivot of exactly 0: sign 0, log|det|
+    -inf, det 0), while upstream's LU (MKL's order) leaves a rounding residue in that pivot and
+    reports a finite value. Explained when every element that differs belongs to a matrix whose
+    exact rank is below its size and ours reports that matrix's determinant exactly."""
+    first = {"_linalg_slogdet": (0.0, -math.inf), "slogdet": (0.0, -math.inf), "det": (0.0,), "_linalg_det": (0.0,),
+             "logdet": (-math.inf,)}.get(name(op))  # ours's exact answer in its first results
+    if kind != "value" or first is None:
+        return None
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.shape[-1] != a.shape[-2] or a.is_complex() or not _finite(a) \
+            or not _same_but_values(to, tu) or len(to) < len(first):
+        return None
+    mats = a.detach().double().reshape(-1, a.shape[-1], a.shape[-1]).tolist()
+    if any(t["shape"][:a.dim() - 2] != list(a.shape[:-2]) for t in to):
+        return None
+    singular = [_exact_rank(x) < a.shape[-1] for x in mats]
+    for x, y in zip(to, tu):
+        per = len(x["values"]) // len(mats) if mats else 0
+        for i, (p, q) in enumerate(zip(x["values"], y["values"])):
+            b = i // per
+            if _differs(p, q, tol) and not (singular[b] and all(_num(to[k]["values"][b]) == v for k, v in enumerate(first))):
+                return None
+    return "a determinant of an exactly singular matrix: ours's is exact (0), upstream's LU leaves a rounding residue"
+
+
+def geqrf_both_valid(kind, code, op, ours, up, tol):
+    """geqrf whose two answers are both Householder QR factorizations of a0: for each side, Q =
+    H_1 ... H_k (H_i = I - tau_i v_i v_i^H, v_i the reflector below a's diagonal with a 1 on it) is
+    unitary and Q R (R = triu(a)) is a0, within max(tol, n*u) of a0's largest element. Such R is
+    unique only up to the signs of its rows: LAPACK's dlarfg takes beta = -sign(alpha) * norm, and
+    the reference LAPACK (ours) reads -0.0's sign where MKL (upstream) takes it as +."""
+    if kind != "value" or name(op) != "geqrf":
+        return None
+    import numpy as np
+    import torch
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or not _finite(a) or len(to) != 2 or not _same_but_values(to, tu):
+        return None
+    A = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist()).reshape(-1, *a.shape[-2:])
+    m, n = A.shape[-2:]
+    k, scale = min(m, n), max(1.0, float(np.abs(A).max()) if A.size else 1.0)
+    bound = max(tol, max(m, n) * _UNIT.get(str(a.dtype), 2.0 ** -24))
+    for res, tau in ((_array(to[0]), _array(to[1])), (_array(tu[0]), _array(tu[1]))):
+        if res is None or tau is None or res.shape[-2:] != (m, n) or tau.shape[-1:] != (k,):
+            return None
+        res, tau = res.reshape(-1, m, n), tau.reshape(-1, k)
+        for b in range(A.shape[0]):
+            q = np.eye(m, dtype=res.dtype)
+            for i in range(k):
+                v = np.concatenate([np.zeros(i), [1.0], res[b, i + 1:, i]])
+                q = q - tau[b, i] * np.outer(q @ v, np.conj(v))
+            if not (np.abs(np.conj(q.T) @ q - np.eye(m)).max() <= bound and np.abs(q @ np.triu(res[b]) - A[b]).max() <= bound * scale):
+                return None
+    return "geqrf: both answers are Householder QR factorizations of a0 (R is unique only up to its rows' signs)"
+
+
+def conv_product_overflow(kind, code, op, ours, up, tol):
+    """A float32 convolution output summing an infinite product of one sign and a finite product
+    too large for float32 (exactly x * w, in float64) of the other: its exact value is the
+    infinity, which a fused multiply-add of the large product into the infinite sum returns
+    (upstream's MKL/oneDNN chain when it fuses that product late), while a product rounded alone
+    overflows to the other infinity and the sum is NaN (ours's vector lanes; upstream's own for
+    the same row in a batch of 1). Explained when the call's only tensors are a0 (input) and a1
+    (weight), and every element that differs has such products (which products an element sums:
+    the call rerun on a one-hot input and a weight numbered 1, 2, ...) and is NaN on one side and
+    the infinity on the other."""
+    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+        return None
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
+    to, tu = tensors(ours), tensors(up)
+    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+            or not _same_but_values(to, tu) or to[0]["tensor"] != "torch.float32" or ins["a0"].device.type == "meta":
+        return None
+    x, w = (ins[k].detach().double() for k in ("a0", "a1"))
+
+    def run(a0, a1):
+        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+        exec(last[0], ns)
+        return ns["out"].reshape(-1).tolist()
+
+    try:
+        numbered = torch.arange(1, w.numel() + 1, dtype=torch.float64).reshape(w.shape)
+        if any(run(torch.zeros_like(x), numbered)):
+            return None  # a term besides the products (a bias)
+        pairs = [run(torch.zeros(x.numel(), dtype=torch.float64).index_fill(0, torch.tensor([p]), 1.0).reshape(x.shape), numbered)
+                 for p in range(x.numel())]
+    except Exception:
+        return None
+    xs, ws = x.reshape(-1).tolist(), w.reshape(-1).tolist()
+    differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for e in differ:
+        prods = [xs[p] * ws[int(pairs[p][e]) - 1] for p in range(len(xs)) if pairs[p][e]]
+        infs = {math.copysign(1.0, t) for t in prods if math.isinf(t)}
+        if any(math.isnan(t) for t in prods) or len(infs) != 1:
+            return None
+        s = infs.pop()
+        with np.errstate(over="ignore"):
+            if not any(math.isfinite(t) and np.float32(t) == -s * math.inf for t in prods):
+                return None
+        if not all(math.isnan(v) or v == s * math.inf for v in (_num(to[0]["values"][e]), _num(tu[0]["values"][e]))):
+            return None
+    if not differ:
+        return None
+    return ("a float32 convolution summing an infinite product and a finite one past float32's range of the other sign: "
+            "the infinity when that product is fused into the sum, NaN when it is rounded alone")
+
+
+PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
+          lapack_conditioning, det_exactly_singular, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
+          fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

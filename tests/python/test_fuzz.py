@@ -209,3 +209,41 @@ def test_each_artefact_proof_can_fail():
     ok_dims = rep.replace("[1, 1]", "[0, 1]")
     assert not explain("rejects", ok_dims, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
     assert not explain("accepts", rep, "torch.ops.aten._fft_r2c.default", {"ok": _t([1.0], [1])}, refused, tol)
+
+    # circular pad (3, -2) of [0, 2, 3, 4]: [G, 0, 2, 0, 2], G copied from an element never written
+    cp = "a0 = torch.tensor([0.0, 2.0, 3.0, 4.0]).reshape(1, 1, 4); out = F.pad(a0, (3, -2), mode='circular')"
+    p5 = lambda *v: {"ok": _t(list(v), [1, 1, 5])}
+    assert explain("value", cp, "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+    assert not explain("value", cp, "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 5.0, 2.0, 0.0, 2.0), tol)  # a written one
+    assert not explain("value", cp, "F.pad", p5(3.0, 0.0, 2.0, 0.0, 2.0), p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)  # ours not 0
+    behind = cp.replace("(3, -2)", "(-3, 4)")  # the right end reads what it writes: copy_'s order decides
+    assert not explain("value", behind, "F.pad", p5(4.0, 4.0, 0.0, 0.0, 0.0), p5(4.0, 4.0, 7e30, 7e30, 7e30), tol)
+    assert not explain("value", cp.replace("circular", "reflect"), "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0),
+                       p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+
+    sl = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]]); out = torch.linalg.slogdet(a0)"
+    sd = lambda s, l: {"ok": {"tuple": [_t([s], []), _t([l], [])]}}
+    assert explain("value", sl, "torch.linalg.slogdet", sd(0.0, "-inf"), sd(1.0, -30.0), tol)  # rank 1 exactly
+    assert not explain("value", sl.replace("4.0]", "4.0000005]"), "torch.linalg.slogdet", sd(0.0, "-inf"),
+                       sd(1.0, -15.2), tol)  # not singular: ours is wrong
+    assert not explain("value", sl, "torch.linalg.slogdet", sd(-1.0, "-inf"), sd(1.0, -30.0), tol)  # ours not exact
+
+    # [[0], [1]] = Q R both ways: a = [[-1], [1]] or [[1], [-1]], tau = 1 (Q a reflection)
+    qr = "a0 = torch.tensor([[0.0], [1.0]], dtype=torch.float64); out = torch.geqrf(a0)"
+    gq = lambda a, tau: {"ok": {"tuple": [_t(a, [2, 1], "torch.float64"), _t([tau], [1], "torch.float64")]}}
+    assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
+    assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
+    assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
+
+    # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
+    cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
+          "a1 = torch.tensor([2.0, 3.75, 0.0, 1e30]).reshape(1, 1, 4); out = F.conv1d(a0, a1)")
+    c1 = lambda v: {"ok": _t([v], [1, 1, 1])}
+    assert explain("value", cv, "F.conv1d", c1("nan"), c1("-inf"), tol)
+    assert not explain("value", cv, "F.conv1d", c1("nan"), c1("inf"), tol)  # not the exact infinity
+    assert not explain("value", cv.replace("0.0, 1e30]", "0.0, 1.0]"), "F.conv1d", c1("nan"), c1("-inf"), tol)  # no overflow
+    assert not explain("value", cv.replace("-0.0, 1e30]", "-0.0, -1e30]"), "F.conv1d", c1("nan"), c1("-inf"), tol)  # same sign
+    biased = ("a0 = torch.tensor([float('-inf'), 1e30]).reshape(1, 1, 2); a1 = torch.tensor([1.0, 1e30]).reshape(1, 1, 2); "
+              "out = F.conv1d(a0, a1, a0.new_ones(1))")
+    assert explain("value", biased.replace(", a0.new_ones(1)", ""), "F.conv1d", c1("nan"), c1("-inf"), tol)
+    assert not explain("value", biased, "F.conv1d", c1("nan"), c1("-inf"), tol)  # a term besides the products
