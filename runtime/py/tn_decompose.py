@@ -3657,6 +3657,49 @@ def _range_items(name, start, end):
     return start.item() if st else start, end.item() if et else end
 
 
+def range_out(start, end, step=1, *, out):
+    """RangeFactories.cpp range_out (torch.range: end included): start, end and step converted to
+    out's accumulate type (Scalar::to, checked: double for float32/64, float for float16/bfloat16,
+    int64 for integers), its checks, size = (end - start) / step + 1 in that type truncated to
+    int64, out resized to it when its numel differs (resize_: no warning; an out of that numel
+    keeps its shape), then start + i * step rounded twice in that type (RangeFactories.cpp is
+    built without fma)."""
+    import math
+
+    torch, aten = _aten()
+    dt = out.dtype
+    if dt == torch.bool or dt.is_complex:
+        name = {torch.bool: "Bool", torch.complex32: "ComplexHalf", torch.complex64: "ComplexFloat"}.get(dt, "ComplexDouble")
+        raise NotImplementedError(f'"range_cpu" not implemented for \'{name}\'')
+    acc = torch.int64 if not dt.is_floating_point else torch.float64 if dt in (torch.float32, torch.float64) \
+        else torch.float32
+    xs, xe, xst = (aten.full((), v, dtype=acc).item() for v in (start, end, step))  # Scalar::to<acc>, checked
+    if not (xst > 0 or xst < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(xs) and math.isfinite(xe)):
+        raise RuntimeError(f"unsupported range: {xs:g} -> {xe:g}")
+    if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if acc == torch.int64:
+        q = abs(xe - xs) // abs(xst)
+        size = (q if (xe - xs >= 0) == (xst > 0) else -q) + 1
+    else:
+        r = (aten.full((), xe, dtype=acc) - xs) / xst + 1
+        size = int(r.item())
+    if out.numel() != size:
+        out.resize_(size)
+    values = aten.arange(size, dtype=acc, device=out.device) * xst + xs
+    return out.copy_(values.reshape(out.shape))  # an out of the right numel is filled in row-major order
+
+
+def range_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """RangeFactories.cpp range: range_out into an empty tensor of the options (the default
+    dtype when none is given)."""
+    torch, aten = _aten()
+    out = aten.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return range_out(start, end, step, out=out)
+
+
 def linspace_tensors(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
     """RangeFactories.cpp linspace of 0-dim tensors: their items."""
     _, aten = _aten()
@@ -4025,7 +4068,8 @@ COMPOSITIONS = {
     "logspace.Scalar_Tensor": logspace_tensors, "linspace.Tensor_Tensor_out": linspace_tensors_out,
     "linspace.Tensor_Scalar_out": linspace_tensors_out, "linspace.Scalar_Tensor_out": linspace_tensors_out,
     "logspace.Tensor_Tensor_out": logspace_tensors_out, "logspace.Tensor_Scalar_out": logspace_tensors_out,
-    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "meshgrid": meshgrid, "cross": cross, "pdist": pdist,
+    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "meshgrid": meshgrid, "range.out": range_out, "range.out_": range_out,
+    "range.step": range_step, "range": range_step, "cross": cross, "pdist": pdist,
     "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
                                        for kind in ("reflection", "replication") for d in (1, 2, 3)},
     "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
