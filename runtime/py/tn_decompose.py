@@ -254,6 +254,64 @@ def meshgrid(tensors):
     return aten.meshgrid.indexing(tensors, indexing="ij")
 
 
+def bincount(self, weights=None, minlength=0):
+    """SummaryOps.cpp _bincount_cpu: integer input only (its dtype dispatch), minlength >= 0, an
+    empty 1-d input gives minlength int64 zeros; else a 1-d non-negative input, weights of its
+    length; max + 1 bins (at least minlength), counts in int64, or the weights summed in order
+    (float32 weights in float32, any other converted to float64)."""
+    torch, aten = _aten()
+    names = {torch.bool: "Bool", torch.float16: "Half", torch.bfloat16: "BFloat16", torch.float32: "Float",
+             torch.float64: "Double", torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble"}
+    if self.dtype in names or self.dtype.is_floating_point or self.dtype.is_complex:
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{names.get(self.dtype, str(self.dtype))}\'')
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if self.dim() == 1 and self.numel() == 0:
+        return aten.zeros([minlength], dtype=torch.long)
+    if not (self.dim() == 1 and aten.min(self).item() >= 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.dim() != 1 or weights.size(0) != self.size(0)):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    nbins = max(aten.max(self).item() + 1, minlength)
+    index = self.to(torch.long)
+    if weights is None:
+        return aten.zeros([nbins], dtype=torch.long).index_add_(0, index, aten.ones_like(index))
+    w = weights if weights.dtype == torch.float32 else weights.to(torch.float64)
+    return aten.zeros([nbins], dtype=w.dtype).index_add_(0, index, w)
+
+
+def _chain_matmul_checks(matrices):
+    _warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+               "parameters.")
+    for t in matrices:
+        if t.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {t.dim()}, expected 2 instead.")
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+
+
+def chain_matmul(matrices):
+    """LinearAlgebra.cpp chain_matmul (deprecated): 2-d matrices, a clone of one, else
+    linalg_multi_dot."""
+    _, aten = _aten()
+    _chain_matmul_checks(matrices)
+    return aten.clone(matrices[0]) if len(matrices) == 1 else aten.linalg_multi_dot(matrices)
+
+
+def chain_matmul_out(matrices, *, out):
+    """LinearAlgebra.cpp chain_matmul_out: one matrix copied into out (resize_output), else
+    linalg_multi_dot_out."""
+    _, aten = _aten()
+    _chain_matmul_checks(matrices)
+    if len(matrices) > 1:
+        return aten.linalg_multi_dot.out(matrices, out=out)
+    from torch._prims_common.wrappers import _maybe_resize_out
+
+    _maybe_resize_out(out, matrices[0].shape)
+    return out.copy_(matrices[0])
+
+
 def cartesian_prod(tensors):
     """Itertools.cpp cartesian_prod: meshgrid 'ij', flatten, stack along dim 1."""
     torch, aten = _aten()
@@ -4068,7 +4126,8 @@ COMPOSITIONS = {
     "logspace.Scalar_Tensor": logspace_tensors, "linspace.Tensor_Tensor_out": linspace_tensors_out,
     "linspace.Tensor_Scalar_out": linspace_tensors_out, "linspace.Scalar_Tensor_out": linspace_tensors_out,
     "logspace.Tensor_Tensor_out": logspace_tensors_out, "logspace.Tensor_Scalar_out": logspace_tensors_out,
-    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "meshgrid": meshgrid, "range.out": range_out, "range.out_": range_out,
+    "logspace.Scalar_Tensor_out": logspace_tensors_out, "triu_indices": triu_indices, "bincount": bincount, "chain_matmul": chain_matmul,
+    "chain_matmul.out": chain_matmul_out, "meshgrid": meshgrid, "range.out": range_out, "range.out_": range_out,
     "range.step": range_step, "range": range_step, "cross": cross, "pdist": pdist,
     "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
                                        for kind in ("reflection", "replication") for d in (1, 2, 3)},
@@ -4626,8 +4685,8 @@ def linalg_multi_dot(tensors):
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
     for i in range(1, n):
         if ts[i].dtype != ts[0].dtype:
-            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is {ts[0].dtype} "
-                               f"and tensor {i} {ts[i].dtype}")
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is {_cpp_type_name(ts[0].dtype)} "
+                               f"and tensor {i} {_cpp_type_name(ts[i].dtype)}")
         if ts[i - 1].shape[-1] != ts[i].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
                                f"{list(tensors[i].shape)} cannot be multiplied")
@@ -4643,6 +4702,20 @@ def linalg_multi_dot(tensors):
     def chain(i, j):
         return ts[i] if i == j else aten.mm(chain(i, s[i][j]), chain(s[i][j] + 1, j))
     return chain(0, n - 1).view(out_shape)
+
+
+def linalg_multi_dot_out(tensors, *, out):
+    """LinearAlgebra.cpp multi_dot_impl with an out: the functional's checks, then out's dtype
+    must be the inputs' ("expected out tensor to have dtype"), then the product written into out
+    (resize_output: an out of the result's shape keeps its strides)."""
+    from torch._prims_common.wrappers import _maybe_resize_out
+
+    r = linalg_multi_dot(tensors)
+    if out.dtype != r.dtype:
+        raise RuntimeError(f"multi_dot(): expected out tensor to have dtype {_cpp_type_name(r.dtype)} but got "
+                           f"{_cpp_type_name(out.dtype)}")
+    _maybe_resize_out(out, r.shape)
+    return out.copy_(r)
 
 
 def _cond_check_ord(ord):
@@ -4984,7 +5057,7 @@ COMPOSITIONS.update({
     "linalg_matrix_rank.atol_rtol_tensor": linalg_matrix_rank_atol_rtol_tensor,
     "linalg_matrix_rank.atol_rtol_float": linalg_matrix_rank_atol_rtol_float,
     "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
-    "linalg_multi_dot": linalg_multi_dot, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
+    "linalg_multi_dot": linalg_multi_dot, "linalg_multi_dot.out": linalg_multi_dot_out, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
     "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
     "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
     "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "linalg_lu": linalg_lu, "orgqr": orgqr,

@@ -1597,3 +1597,54 @@ for _red in ("mean", "sum", "none"):
 add("multi_margin_loss_backward", {"vjp_1d": VJ.format(x="randn(6, seed=1)", call=f"{F}.multi_margin_loss(x, literal([4], torch.int64), margin=2.0)"),
                                    # a tie: z == 0 at d != target takes no gradient
                                    "vjp_tie": VJ.format(x="literal([[1.0, 0.0, 0.5]])", call=f"{F}.multi_margin_loss(x, literal([0], torch.int64))")})
+
+# torch.range (RangeFactories.cpp range_out: end included, in the accumulate type, no fma)
+add("range.step", {"float16": "torch.range(0, 1000, 0.1, dtype=torch.float16)",
+                   "bfloat16": "torch.range(-3, 7.7, 0.3, dtype=torch.bfloat16)",
+                   "float64": "torch.range(-2.25, 7.74, 0.1, dtype=torch.float64)",
+                   "float32_third": "torch.range(0, 1, 1 / 3)",
+                   "int32": "torch.range(0, 10, 3, dtype=torch.int32)",
+                   "int_from_floats": "torch.range(0.5, 10.7, 2.5, dtype=torch.int64)",
+                   "negative_step": "torch.range(10, -10, -3, dtype=torch.int64)",
+                   "uint8_wraps": "torch.range(0, 300, 100, dtype=torch.uint8)",
+                   "bool_error": "torch.range(0, 1, dtype=torch.bool)",
+                   "inf_error": "torch.range(0, float('inf'))",
+                   "nan_step_error": "torch.range(0, 1, float('nan'))",
+                   "sign_error": "torch.range(0, 3, -1)",
+                   "int_overflow_error": "torch.range(0, 1e30, dtype=torch.int64)"}, exact=True)
+add("range", {"default": "torch.ops.aten.range(0, 3)", "int": "torch.ops.aten.range(-2, 3, dtype=torch.int16)"}, exact=True)
+add("range.out", {"noncontig": "torch.range(0, 3, out=torch.zeros(4, 2)[:, 0])",
+                  "same_numel_keeps_shape": "torch.range(0, 3, out=torch.zeros(2, 2))",
+                  "resized_quietly": "torch.range(0.5, 3, out=torch.zeros(5, dtype=torch.int64))"}, exact=True)
+add("range.out_", {"0": "torch.ops.aten.range.out_(1, 4, out=torch.zeros(1))"}, exact=True)
+# bincount (SummaryOps.cpp _bincount_cpu)
+_BC = "literal([0, 1, 1, 3, 7, 1], torch.int64)"
+add("bincount", {"plain": f"torch.bincount({_BC})", "minlength": f"torch.bincount({_BC}, minlength=10)",
+                 "w_float32": f"torch.bincount({_BC}, randn(6, seed=1))",
+                 "w_float64": f"torch.bincount({_BC}, randn(6, seed=1, dtype=torch.float64))",
+                 "w_float16": f"torch.bincount({_BC}, randn(6, seed=1).half())",
+                 "w_int": f"torch.bincount({_BC}, literal([1, 2, 3, 4, 5, 6], torch.int64))",
+                 "uint8": "torch.bincount(literal([1, 200, 1], torch.uint8))",
+                 "noncontig": "torch.bincount(torch.arange(10)[::3], randn(20, seed=2)[::5])",
+                 "long_sum": "torch.bincount(torch.zeros(1000, dtype=torch.int64), torch.full((1000,), 0.1))",
+                 "empty": "torch.bincount(literal([], torch.int64), minlength=3)",
+                 "negative_error": "torch.bincount(literal([-1, 2], torch.int64))",
+                 "2d_error": "torch.bincount(torch.ones(2, 2, dtype=torch.int64))",
+                 "float_error": "torch.bincount(literal([1.0, 2.0]))",
+                 "weights_len_error": f"torch.bincount({_BC}, torch.ones(3))",
+                 "minlength_error": f"torch.bincount({_BC}, minlength=-1)"}, exact=True)
+# chain_matmul (deprecated: linalg_multi_dot) and linalg_multi_dot's out=
+add("chain_matmul", {"one": f"torch.chain_matmul({XT})", "two": f"torch.chain_matmul({X}, randn(4, 2, seed=6))",
+                     "three": f"torch.chain_matmul({X}, randn(4, 5, seed=6), randn(5, 2, seed=7))",
+                     "none_error": "torch.chain_matmul()", "1d_error": f"torch.chain_matmul({X}, {V})",
+                     "mismatch_error": f"torch.chain_matmul({X}, {X})"})
+# outs drawn with randn so the float64 rerun (Note [Float64 error from the float32 run]) has float64 outs too
+add("chain_matmul.out", {"two": f"torch.chain_matmul({X}, randn(4, 2, seed=6), out=randn(3, 2, seed=9))",
+                         "one_resized": f"torch.chain_matmul({X}, out=randn(0, seed=9))"})
+add("linalg_multi_dot.out", {"3": f"torch.linalg.multi_dot([{X}, randn(4, 5, seed=6), randn(5, 2, seed=7)], out=randn(3, 2, seed=9))",
+                             "strided_out": f"torch.linalg.multi_dot([{X}, randn(4, 2, seed=6)], out=randn(2, 3, seed=9).t())",
+                             "1d": f"torch.linalg.multi_dot([randn(3, seed=1), {X}, randn(4, seed=2)], out=randn((), seed=9))",
+                             "resized": f"torch.linalg.multi_dot([{X}, randn(4, 2, seed=6)], out=randn(5, seed=9))",
+                             "dtype_error": f"torch.linalg.multi_dot([{X}, randn(4, 2, seed=6)], out=torch.empty(3, 2, dtype=torch.float64))"})
+# meshgrid without indexing: 'ij' (with upstream's warning)
+add("meshgrid", {"2": f"torch.meshgrid({V}, randn(3, seed=2))", "3": "torch.meshgrid(randn(2, seed=1), randn(3, seed=2), randn(1, seed=3))"}, exact=True)
