@@ -120,7 +120,11 @@ def _align_signs(op, os_, us, null):
         f = flip[..., :k]
         if i != vec[0]:
             own = sign(x, us[i], rows)
-            f = np.where(null.reshape(f.shape[:-1] + (-1,))[..., :k], own, f)
+            kk = f.shape[-1]
+            f = np.where(null.reshape(f.shape[:-1] + (-1,))[..., :kk], own[..., :kk], f)
+            # full_matrices: the rows (columns) past min(m, n) span the null space, tied to no
+            # partner; each flips alone (a basis of more than one such vector stays unexplained)
+            f = np.concatenate([f, own[..., kk:]], axis=-1)
         out[i] = x * (f[..., :, None] if rows else f[..., None, :])
     return out
 

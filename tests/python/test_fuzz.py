@@ -149,6 +149,16 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", svd, "torch.linalg.svd", usv([0.0, 1.0, -1.0, 0.0], [0.0, -1.0, 1.0, 0.0]), up, 1e-12)
     assert not explain("value", svd, "torch.linalg.svd", usv([0.0, 1.0, -1.0, 0.0], [0.0, 1.0, 1.0, 0.0]), up, 1e-12)
 
+    # full_matrices of a wide matrix: Vh's rows past min(m, n) span the null space, each flips alone
+    wide = ("a0 = torch.tensor([[3.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]], dtype=torch.float64); "
+            "out = torch.ops.aten._linalg_svd.default(a0, True)")
+    eye4 = [1.0 if i % 5 == 0 else 0.0 for i in range(16)]
+    flipped = [-v if i in (10, 15) else v for i, v in enumerate(eye4)]
+    usv4 = lambda vh: {"ok": {"tuple": [_t([1.0, 0.0, 0.0, 1.0], [2, 2], "torch.float64"), s, _t(vh, [4, 4], "torch.float64")]}}
+    assert explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(flipped), usv4(eye4), 1e-12)
+    swapped = eye4[:8] + [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]  # another basis of the null space
+    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(swapped), usv4(eye4), 1e-12)
+
     fft = "a0 = torch.tensor([1e30, 1.0, 0.0, 0.0], dtype=torch.float32); out = torch.fft.fft(a0)"
     c = lambda v: {"ok": _t([[x, 0.0] for x in v], [4], "torch.complex64")}
     assert explain("value", fft, "torch.fft.fft", c([1e30, 1e30, 1e30, 0.0]), c([1e30, 1e30, 1e30, 1e23]), tol)
