@@ -9,6 +9,132 @@
 
 #include <math.h>
 
+/* ProdBackward0: aten::prod
+ *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} ProdBackward0;
+
+static int
+ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+ProdBackward0_release(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+ProdBackward0_finalize(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ProdBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ProdBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef ProdBackward0_getset[] = {
+    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ProdBackward0 = {
+    .name = "ProdBackward0",
+    .basicsize = sizeof(ProdBackward0),
+    .apply = ProdBackward0_apply,
+    .release = ProdBackward0_release,
+    .finalize = ProdBackward0_finalize,
+    .traverse = ProdBackward0_traverse,
+    .getset = ProdBackward0_getset,
+    .op = "aten::prod",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_prod(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ProdBackward1: aten::prod.dim_int
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
  */

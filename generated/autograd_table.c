@@ -674,7 +674,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_addr__out, TN_AG_OUT, NULL},
     {TN_OP_addr_, TN_AG_NOTIMPL, NULL, 0, 1},
     {TN_OP_adjoint, TN_AG_CIA, NULL},
-    {TN_OP_affine_grid_generator, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_affine_grid_generator, TN_AG_RECORD, tn_ag_record_affine_grid_generator},
     {TN_OP_affine_grid_generator__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_affine_grid_generator_backward, TN_AG_CIA, NULL},
     {TN_OP_alias, TN_AG_RECORD, tn_ag_record_alias},

@@ -16,6 +16,7 @@ registers for tracing may differ from upstream's kernel in strides, dtype or the
 raises, and an overload is routed only where tools/opinfo.py's samples and golden cases agree.
 """
 
+import math
 import sys
 
 def _key(func):
@@ -4087,6 +4088,49 @@ def trace(self):
     return aten.sum(aten.diagonal(self), dtype=getattr(torch, acc)).to(self.dtype)
 
 
+def _affine_base_grid(theta, size, align_corners):
+    """AffineGridGenerator.cpp make_base_grid_4D/5D: (N, [D,] H, W, k + 1) of the normalized
+    coordinates x, y[, z] and 1, each linspace(-1, 1) scaled by (n - 1) / n unless align_corners
+    (0 for a size of 1)."""
+    torch, aten = _aten()
+
+    def lin(n):
+        if n <= 1:
+            return aten.scalar_tensor(0, dtype=theta.dtype, device=theta.device)
+        r = aten.linspace(-1, 1, n, dtype=theta.dtype, device=theta.device)
+        return r if align_corners else r * (n - 1) / n
+    spatial = list(size[2:])
+    k = len(spatial)
+    base = aten.empty([size[0], *spatial, k + 1], dtype=theta.dtype, device=theta.device)
+    for j, n in enumerate(reversed(spatial)):  # x along W, y along H, z along D
+        base.select(-1, j).copy_(lin(n).reshape([n] + [1] * j) if n > 1 else lin(n))
+    base.select(-1, k).fill_(1)
+    return base
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """AffineGridGenerator.cpp affine_grid_generator: the base grid times theta's transpose (bmm),
+    shaped (N, [D,] H, W, 2 or 3)."""
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    base = _affine_base_grid(theta, size, align_corners)
+    k = len(size) - 2
+    points = math.prod(size[2:])
+    return base.view(size[0], points, k + 1).bmm(theta.transpose(1, 2)).view(size[0], *size[2:], k)
+
+
+def affine_grid_generator_backward(grad, size, align_corners):
+    """AffineGridGenerator.cpp affine_grid_generator_backward: the base grid's transpose times the
+    gradient (bmm), transposed back to theta's (N, k, k + 1)."""
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    base = _affine_base_grid(grad, size, align_corners)
+    k = len(size) - 2
+    points = math.prod(size[2:])
+    g = base.view(size[0], points, k + 1).transpose(1, 2).bmm(grad.reshape(size[0], points, k))
+    return g.transpose(1, 2)
+
+
 def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=False, onesided=None,
          return_complex=None, align_to_window=None):
     """SpectralOps.cpp stft (the overload torch.stft reaches after padding a centered input itself):
@@ -5043,6 +5087,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 
 COMPOSITIONS["group_norm"] = group_norm
 COMPOSITIONS["trace"] = trace
+COMPOSITIONS["affine_grid_generator"] = affine_grid_generator
+COMPOSITIONS["affine_grid_generator_backward"] = affine_grid_generator_backward
 COMPOSITIONS.update({
     "linalg_inv": linalg_inv, "inverse": inverse, "linalg_solve_ex": linalg_solve_ex, "linalg_solve": linalg_solve,
     "linalg_lu_factor": linalg_lu_factor, "_lu_with_info": _lu_with_info, "lu_solve": lu_solve,

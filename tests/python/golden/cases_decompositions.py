@@ -1125,6 +1125,7 @@ _IX = "ix = torch.tensor([2, 0]); "
 _UMI = ("ui = torch.tensor([[0], [2], [2], [1]]); uj = torch.tensor([[1, 3, 3]]); "
         "um = torch.tensor([[True, False, True], [True, True, True], [False, True, True], [True, True, False]]); ")
 DOOR_SAMPLES = {
+    "affine_grid_generator": (f"a0 = {_M((2, 2, 3), 1)}; ", f"{_A}affine_grid_generator(a0, [2, 1, 3, 4], False)"),
     "logaddexp2": (_S34B, f"{_A}logaddexp2(a0, a1)"),
     "dist": (_S34B, f"{_A}dist(a0, a1, 3)"),
     "linalg_cross": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((4, 3), 2)}; ", f"{_A}linalg_cross(a0, a1)"),
@@ -1648,3 +1649,15 @@ add("linalg_multi_dot.out", {"3": f"torch.linalg.multi_dot([{X}, randn(4, 5, see
                              "dtype_error": f"torch.linalg.multi_dot([{X}, randn(4, 2, seed=6)], out=torch.empty(3, 2, dtype=torch.float64))"})
 # meshgrid without indexing: 'ij' (with upstream's warning)
 add("meshgrid", {"2": f"torch.meshgrid({V}, randn(3, seed=2))", "3": "torch.meshgrid(randn(2, seed=1), randn(3, seed=2), randn(1, seed=3))"}, exact=True)
+# affine_grid_generator (AffineGridGenerator.cpp: base grid @ theta^T) and its backward
+_TH, _TH3 = "randn(2, 2, 3, seed=1)", "randn(2, 3, 4, seed=2)"
+add("affine_grid_generator", {"4d": f"{F}.affine_grid({_TH}, (2, 1, 3, 4), align_corners=False)",
+                              "4d_corners": f"{F}.affine_grid({_TH}, (2, 1, 3, 4), align_corners=True)",
+                              "4d_size1": f"{F}.affine_grid({_TH}, (2, 1, 1, 4), align_corners=False)",
+                              "5d": f"{F}.affine_grid({_TH3}, (2, 1, 2, 3, 4), align_corners=False)",
+                              "5d_corners": f"{F}.affine_grid({_TH3}, (2, 1, 2, 3, 1), align_corners=True)",
+                              "bad_size": f"torch.affine_grid_generator({_TH}, [2, 1, 3], False)"})
+add("affine_grid_generator_backward", {
+    "4d": VJ.format(x=_TH, call=f"{F}.affine_grid(x, (2, 1, 3, 4), align_corners=False)"),
+    "5d": VJ.format(x=_TH3, call=f"{F}.affine_grid(x, (2, 1, 2, 3, 4), align_corners=True)"),
+    "direct": "torch.ops.aten.affine_grid_generator_backward(randn(2, 3, 4, 2, seed=3), [2, 1, 3, 4], False)"})
