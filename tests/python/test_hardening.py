@@ -1745,8 +1745,16 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.ones(4, requires_grad=True), 0, out=torch.zeros(()))",  # neighbour
     # adaptive_avg_pool2d_backward dispatches the dtype before ours refuses mismatched planes
     "out = torch.ops.aten._adaptive_avg_pool2d_backward(torch.zeros(4, 1, 4, dtype=torch.long), torch.zeros(1, 2, 1, dtype=torch.long))",
+    # --- session 28, h2: a byte count past int64 left its error set under a returned tensor
+    # (SystemError); set_(storage) on meta takes contiguous strides always (set_storage_meta__symint)
+    "m = torch.empty(4, device='meta').as_strided([2], [2**62]); out = m.set_(torch.empty(2, device='meta').untyped_storage())",
+    "m = torch.empty(4, device='meta').as_strided([2], [3]); out = m.set_(torch.empty(2, device='meta').untyped_storage())",
+    "a0 = torch.empty((3, 4), dtype=torch.int16, device='meta'); out = a0.as_strided_([2**61], [1])",  # neighbour
 ]
 FUZZ_REFUSED = {
+    # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
+    "a0 = torch.empty((3, 4), dtype=torch.int16, device='meta'); out = a0[1:].as_strided_([2**63 - 1], [2])",
+    "a0 = torch.empty((3, 4), dtype=torch.int16); out = a0[1:].as_strided_([2**63 - 1], [2])",
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
     "a = torch.tensor([(1+2j), (-0.5+0j), 2.0, (-0.5+0j)], dtype=torch.complex64).reshape(1, 2, 2); "
     "out = torch.ops.aten.sigmoid_backward(a, torch.ones(1, 2, 2, dtype=torch.float64))",
