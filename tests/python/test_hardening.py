@@ -1750,6 +1750,15 @@ FUZZ_CLASSES = [
     "m = torch.empty(4, device='meta').as_strided([2], [2**62]); out = m.set_(torch.empty(2, device='meta').untyped_storage())",
     "m = torch.empty(4, device='meta').as_strided([2], [3]); out = m.set_(torch.empty(2, device='meta').untyped_storage())",
     "a0 = torch.empty((3, 4), dtype=torch.int16, device='meta'); out = a0.as_strided_([2**61], [1])",  # neighbour
+    # Note [bmm's empty paths]: an empty result or no contraction on CPU compares no dtypes (the
+    # result is batch2's); matmul's bmm path likewise
+    "a0 = torch.tensor([], dtype=torch.int8).reshape((2, 1, 0)).expand((2, 0, 0)); a1 = torch.tensor([], dtype=torch.int64).reshape((2, 0, 0)).transpose(-1, -2); out = torch.matmul(a0, a1)",
+    "a0 = torch.tensor([], dtype=torch.int8).reshape((0, 2, 2)).transpose(-1, -2); a1 = torch.tensor([], dtype=torch.bool).reshape((0, 2, 2)); out = a0.matmul(a1)",
+    "out = torch.bmm(torch.ones(2, 3, 0, dtype=torch.int8), torch.ones(2, 0, 4, dtype=torch.bool))",
+    "out = torch.baddbmm(torch.ones(2, 3, 4, dtype=torch.int8), torch.ones(2, 3, 0, dtype=torch.int8), torch.ones(2, 0, 4), beta=0.5)",
+    "out = torch.matmul(torch.ones(2, 3, 2, dtype=torch.int8), torch.ones(2, 2, 0, dtype=torch.int64), out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.bmm(torch.ones(2, 3, 0, dtype=torch.int8, device='meta'), torch.ones(2, 0, 4, dtype=torch.int64, device='meta'))",  # neighbour
+    "out = torch.bmm(torch.ones(2, 3, 1, dtype=torch.int8), torch.ones(2, 1, 4, dtype=torch.int64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
