@@ -1294,6 +1294,11 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
      * as for any in-place op (a leaf, or a view of one, that requires grad is refused) */
     if (tn_autograd_check_inplace((PyObject *)self, 1) < 0)
         return NULL;
+    /* ... whose CPU kernel takes int lists (Note [Concrete int lists] in codegen/model.py; its
+     * meta kernel takes SymInts) */
+    if (self->device != TN_DEVICE_META &&
+        (tn_check_concrete_ints("set_", size.n, size.v) < 0 || tn_check_concrete_ints("set_", stride.n, stride.v) < 0))
+        return NULL;
     if (check_size_stride_lengths(size, stride) < 0)
         return NULL;
     int64_t offset;

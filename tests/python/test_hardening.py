@@ -1759,6 +1759,14 @@ FUZZ_CLASSES = [
     "out = torch.matmul(torch.ones(2, 3, 2, dtype=torch.int8), torch.ones(2, 2, 0, dtype=torch.int64), out=torch.empty(0, dtype=torch.int64))",
     "out = torch.bmm(torch.ones(2, 3, 0, dtype=torch.int8, device='meta'), torch.ones(2, 0, 4, dtype=torch.int64, device='meta'))",  # neighbour
     "out = torch.bmm(torch.ones(2, 3, 1, dtype=torch.int8), torch.ones(2, 1, 4, dtype=torch.int64))",  # neighbour
+    # Note [Concrete int lists]: set_(Tensor, offset, size, stride) reaches the Storage overload's
+    # CPU kernel, whose wrapper takes int lists (a value below -2**62 is symbolic there)
+    "a0 = torch.tensor([0, -8], dtype=torch.int64).reshape((2, 1)).expand((2, 1)); a1 = torch.tensor([3.75], dtype=torch.float64).reshape(()); "
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [0, 3, 2], [-2**63, 3, 0])",
+    "a0 = torch.tensor([1], dtype=torch.uint8).reshape((1,)); a1 = torch.tensor([200], dtype=torch.uint8).reshape((1,)); out = a0.set_(a1, 4, [2, 1, 1], stride=[3, -2, -2**63])",
+    "a0 = torch.tensor([1], dtype=torch.uint8); out = a0.set_(torch.tensor([200], dtype=torch.uint8), 4, [2, 1, 1], stride=[3, -2**63])",  # before the lengths
+    "a0 = torch.tensor([1], dtype=torch.uint8); out = a0.set_(torch.tensor([200], dtype=torch.uint8), 4, [2, -2**63, 1], stride=[3, 1, 1])",  # neighbour
+    "out = torch.empty(4, device='meta').as_strided((2,), (-2**63,))",  # neighbour: the meta kernel takes SymInts
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
