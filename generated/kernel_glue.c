@@ -8384,6 +8384,8 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP__fft_c2c, tn_out_check_fft_copy},
     {TN_OP__fft_c2r, tn_out_check_fft_copy},
     {TN_OP__fft_r2c, tn_out_check_fft_r2c},
+    {TN_OP_abs, tn_out_check_abs},
+    {TN_OP_absolute, tn_out_check_abs},
     {TN_OP_amax, tn_out_check_amax_amin},
     {TN_OP_amin, tn_out_check_amax_amin},
     {TN_OP_cat, tn_out_check_cat},

@@ -1767,6 +1767,16 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([1], dtype=torch.uint8); out = a0.set_(torch.tensor([200], dtype=torch.uint8), 4, [2, 1, 1], stride=[3, -2**63])",  # before the lengths
     "a0 = torch.tensor([1], dtype=torch.uint8); out = a0.set_(torch.tensor([200], dtype=torch.uint8), 4, [2, -2**63, 1], stride=[3, 1, 1])",  # neighbour
     "out = torch.empty(4, device='meta').as_strided((2,), (-2**63,))",  # neighbour: the meta kernel takes SymInts
+    # abs of a complex self: abs_ refuses it, abs.out into a real out casts (complex_to_float_out)
+    "a0 = torch.tensor([(1+2j), (0-1j), (0-1j)], dtype=torch.complex128).reshape((1, 3, 1)); a1 = torch.tensor([0.5, 2.0, 1.0], dtype=torch.float16).reshape((1, 3, 1)).expand((1, 3, 1)); "
+    "r = torch.absolute(a0, out=a1); out = (r, a1, r is a1)",
+    "r = torch.abs(torch.tensor([(1+2j), -1j]), out=torch.zeros(3, dtype=torch.float64)); out = r",
+    "r = torch.abs(torch.tensor([(1+2j), -1j]), out=torch.zeros(2, dtype=torch.int64)); out = r",
+    "a0 = torch.tensor(([(-0.5+0j), (1+2j), (-0.5+0j), (1+2j), (-0.5+0j), 2.0, 2.0, (0-1j), (1+2j), 2.0, (-0.5+0j), 2.0] * 3)[:32], dtype=torch.complex64).reshape((4, 8))[..., ::2]; "
+    "out = a0[..., ::2].absolute_()",
+    "out = torch.tensor([(1+2j), -0.5], dtype=torch.complex64).abs_()",
+    "out = torch.abs(torch.tensor([(1+2j), -1j], device='meta'), out=torch.zeros(2, dtype=torch.float16, device='meta'))",  # neighbour
+    "r = torch.abs(torch.tensor([1., -2.]), out=torch.zeros(2, dtype=torch.float16)); out = r",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
