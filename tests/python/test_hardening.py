@@ -1777,6 +1777,14 @@ FUZZ_CLASSES = [
     "out = torch.tensor([(1+2j), -0.5], dtype=torch.complex64).abs_()",
     "out = torch.abs(torch.tensor([(1+2j), -1j], device='meta'), out=torch.zeros(2, dtype=torch.float16, device='meta'))",  # neighbour
     "r = torch.abs(torch.tensor([1., -2.]), out=torch.zeros(2, dtype=torch.float16)); out = r",  # neighbour
+    # masked_select(out=) asserts no internal overlap and none with self and mask before resizing out
+    "a0 = torch.tensor(([True, True, True, False, False, True, True, False, True, False, False, False] * 3)[:30], dtype=torch.bool).reshape((5, 3, 2))[1:]; "
+    "a1 = torch.tensor(([True, False, True, True, True, False, False, False, True, True, False, True] * 2)[:24], dtype=torch.bool).reshape((4, 3, 2)); "
+    "a2 = torch.tensor([False, True, False, False, False, True], dtype=torch.bool).reshape((1, 3, 2)).expand((4, 3, 2)); r = torch.masked_select(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "a = torch.arange(6.); r = torch.masked_select(a, a > 2, out=a); out = r",
+    "a = torch.arange(6.); r = torch.masked_select(a, a > 2, out=a[:3]); out = r",
+    "m = torch.tensor([True, False, True, True]); r = torch.masked_select(torch.ones(4, dtype=torch.bool), m, out=m); out = r",
+    "a = torch.arange(6.); m = a > 2; r = torch.masked_select(a, m, out=torch.zeros(1, dtype=torch.int64).expand(3)); out = r",  # neighbour: dtype first
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
