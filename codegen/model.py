@@ -259,6 +259,7 @@ OUT_ALIASES = {
     "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv", "special_gammaln": "lgamma",
     "special_digamma": "digamma", "special_psi": "digamma", "special_i0": "i0", "special_logit": "logit",
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
+    "concat": "cat", "concatenate": "cat",
 }
 
 # the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->

@@ -1785,6 +1785,13 @@ FUZZ_CLASSES = [
     "a = torch.arange(6.); r = torch.masked_select(a, a > 2, out=a[:3]); out = r",
     "m = torch.tensor([True, False, True, True]); r = torch.masked_select(torch.ones(4, dtype=torch.bool), m, out=m); out = r",
     "a = torch.arange(6.); m = a > 2; r = torch.masked_select(a, m, out=torch.zeros(1, dtype=torch.int64).expand(3)); out = r",  # neighbour: dtype first
+    # concat / concatenate are CIA calls of cat (OUT_ALIASES): on meta they reach cat's Python
+    # meta function (torch._refs.cat under out_wrapper), its checks and their order
+    "a0 = torch.tensor([True], dtype=torch.bool).reshape(()); a1 = torch.empty((1, 3, 2), dtype=torch.int32, device='meta'); r = torch.concatenate([a0], out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.ones(3, 4); a1 = torch.ones(3, 4, dtype=torch.bool); a2 = torch.ones(4, 3, dtype=torch.bool).t(); a3 = torch.empty((3, 4), dtype=torch.int8, device='meta'); "
+    "r = torch.concat([a0, a1, a2], dim=2**31, out=a3); out = (r, a3, r is a3)",
+    "out = torch.concat([torch.ones(2)], out=torch.empty(2, device='meta'))",  # neighbour
+    "a = torch.ones(2, requires_grad=True); r = torch.concat([a, a]); r.sum().backward(); out = (r, a.grad, type(r.grad_fn).__name__)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
