@@ -1792,6 +1792,15 @@ FUZZ_CLASSES = [
     "r = torch.concat([a0, a1, a2], dim=2**31, out=a3); out = (r, a3, r is a3)",
     "out = torch.concat([torch.ones(2)], out=torch.empty(2, device='meta'))",  # neighbour
     "a = torch.ones(2, requires_grad=True); r = torch.concat([a, a]); r.sum().backward(); out = (r, a.grad, type(r.grad_fn).__name__)",  # neighbour
+    # min/max(empty, out=): min_all / max_all reduce nothing into out resized to [] (the identity)
+    "a0 = torch.tensor([], dtype=torch.float64).reshape((4, 3, 0, 2)); a1 = torch.tensor([1e-30, 2.0, 2.0, 2.0, 2.0, 0.0, -1.25, 0.5], dtype=torch.float64).reshape((4, 1, 1, 2)).expand((4, 3, 0, 2)); "
+    "r = torch.min(a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.max(torch.ones(0, 2, dtype=torch.int16), out=torch.zeros(3, dtype=torch.int16))",
+    "out = torch.min(torch.ones(0, 2, dtype=torch.int8), out=torch.zeros(3, dtype=torch.int16))",
+    "out = torch.min(torch.ones(0, 2, dtype=torch.bool), out=torch.zeros(3, dtype=torch.bool))",
+    "out = torch.min(torch.ones(0, 2, dtype=torch.complex64), out=torch.zeros(3, dtype=torch.complex64))",
+    "out = torch.min(torch.ones(0, 2, dtype=torch.int64), out=torch.zeros(3, dtype=torch.int8))",  # neighbour: fill_'s check
+    "out = torch.min(torch.ones(0, 2))",  # neighbour: the functional refuses
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
