@@ -1801,6 +1801,13 @@ FUZZ_CLASSES = [
     "out = torch.min(torch.ones(0, 2, dtype=torch.complex64), out=torch.zeros(3, dtype=torch.complex64))",
     "out = torch.min(torch.ones(0, 2, dtype=torch.int64), out=torch.zeros(3, dtype=torch.int8))",  # neighbour: fill_'s check
     "out = torch.min(torch.ones(0, 2))",  # neighbour: the functional refuses
+    # a Python meta kernel runs below autograd: out_wrapper's resize_ / copy_ of an out that requires
+    # grad are not autograd's business (a non-differentiable op checks no out= either)
+    "a0 = torch.empty((), dtype=torch.float64, device='meta'); a1 = torch.empty((2,), dtype=torch.float64, device='meta').requires_grad_(); r = torch.gt(a0, 1, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.empty((1, 3, 3), dtype=torch.int8, device='meta'); a1 = torch.empty((), dtype=torch.float32, device='meta').requires_grad_(); r = torch.isin(2.5, a0, assume_unique=True, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((2,), dtype=torch.float64, device='meta').requires_grad_(); r = torch.gt(a0, 1, out=a1); out = (r, a1, r is a1, a1.requires_grad)",
+    "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((3,), dtype=torch.float64, device='meta').requires_grad_(); r = torch.neg(a0, out=a1); out = (r, a1)",  # neighbour
+    "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((2,), dtype=torch.float64, device='meta').requires_grad_(); out = a1.add_(a0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
