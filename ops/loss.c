@@ -550,7 +550,9 @@ tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObje
                     : NULL;
     Py_XDECREF(e);
     Py_XDECREF(f);
-    PyObject *clamped = m ? at_ts(TN_OP_clamp_min, m, tn_value_int(0)) : NULL;
+    /* ATen's clamp_min_(0), in place: a bool self's int64 result cannot be cast back into it
+     * (the meta device gets that far; on the CPU sub_ refuses two bools first) */
+    PyObject *clamped = m ? at_ts(TN_OP_clamp_min_, m, tn_value_int(0)) : NULL;
     PyObject *not_pos = clamped ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(1)) : NULL;
     PyObject *not_neg = not_pos ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(-1)) : NULL;
     PyObject *out_margin = not_neg ? at_where(not_pos, clamped, zeros) : NULL;

@@ -1808,6 +1808,11 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((2,), dtype=torch.float64, device='meta').requires_grad_(); r = torch.gt(a0, 1, out=a1); out = (r, a1, r is a1, a1.requires_grad)",
     "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((3,), dtype=torch.float64, device='meta').requires_grad_(); r = torch.neg(a0, out=a1); out = (r, a1)",  # neighbour
     "a0 = torch.empty((2,), dtype=torch.float64, device='meta'); a1 = torch.empty((2,), dtype=torch.float64, device='meta').requires_grad_(); out = a1.add_(a0)",  # neighbour
+    # hinge_embedding_loss clamps margin - self in place (ATen's clamp_min_): a bool self's int64
+    # clamp cannot be cast back into it on meta
+    "a0 = torch.empty((4, 2), dtype=torch.bool, device='meta'); a1 = torch.tensor([True], dtype=torch.bool).reshape(()); out = torch.hinge_embedding_loss(a0, a1, margin=2.0, reduction=2)",
+    "a0 = torch.tensor([[0.5, -1.], [2., 3.]], requires_grad=True); a1 = torch.tensor([1., -1.]); r = torch.hinge_embedding_loss(a0, a1, margin=1.5, reduction=0); "
+    "r.sum().backward(); out = (r, a0.grad, type(r.grad_fn).__name__)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
