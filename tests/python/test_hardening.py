@@ -1813,6 +1813,12 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((4, 2), dtype=torch.bool, device='meta'); a1 = torch.tensor([True], dtype=torch.bool).reshape(()); out = torch.hinge_embedding_loss(a0, a1, margin=2.0, reduction=2)",
     "a0 = torch.tensor([[0.5, -1.], [2., 3.]], requires_grad=True); a1 = torch.tensor([1., -1.]); r = torch.hinge_embedding_loss(a0, a1, margin=1.5, reduction=0); "
     "r.sum().backward(); out = (r, a0.grad, type(r.grad_fn).__name__)",  # neighbour
+    # nll_loss_nd compares the target's sizes only for 3-D and 5-D+ inputs (4-D goes to nll_loss2d,
+    # whose CPU kernel checks the target, whose meta decomposition does not)
+    "a0 = torch.empty((1, 3, 0, 1), dtype=torch.float32, device='meta'); a1 = torch.empty((1, 3, 0, 1), dtype=torch.float32, device='meta'); out = F.nll_loss(a0, a1)",
+    "a0 = torch.empty((1, 3, 0, 1), dtype=torch.float32); a1 = torch.empty((1, 3, 0, 1), dtype=torch.int64); out = F.nll_loss(a0, a1)",
+    "a0 = torch.randn(2, 3, 2, 1, 1); a1 = torch.zeros(2, 3, 1, dtype=torch.int64); out = F.nll_loss(a0, a1)",  # neighbour
+    "a0 = torch.randn(2, 3, 2, 2, device='meta'); a1 = torch.zeros(2, 2, 2, dtype=torch.int64, device='meta'); out = F.nll_loss(a0, a1, reduction='none')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
