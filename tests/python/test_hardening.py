@@ -1819,6 +1819,12 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((1, 3, 0, 1), dtype=torch.float32); a1 = torch.empty((1, 3, 0, 1), dtype=torch.int64); out = F.nll_loss(a0, a1)",
     "a0 = torch.randn(2, 3, 2, 1, 1); a1 = torch.zeros(2, 3, 1, dtype=torch.int64); out = F.nll_loss(a0, a1)",  # neighbour
     "a0 = torch.randn(2, 3, 2, 2, device='meta'); a1 = torch.zeros(2, 2, 2, dtype=torch.int64, device='meta'); out = F.nll_loss(a0, a1, reduction='none')",  # neighbour
+    # Note [Negative strides]: a stride below -2**62 is symbolic upstream, whose SymInt
+    # set_sizes_and_strides keeps every stride as given (meta set_, whose kernel takes SymInts)
+    "a0 = torch.empty((1, 3, 1), dtype=torch.int16, device='meta'); x = a0; out = x.set_(x.untyped_storage(), 1, (1,), (-2**63,))",
+    "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a0.untyped_storage(), 4, [2, 1, 1], stride=[3, -2, -2**63])",
+    "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); a1 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a1, 4, [2, 1, 1], stride=[3, -2, -2**63])",
+    "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a0.untyped_storage(), 4, [2, 1, 1], stride=[3, -2, -5])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
