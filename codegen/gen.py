@@ -95,7 +95,8 @@ def prototype(op) -> dict:
         self_t = "&a[0]" if args and str(args[0].type) == "Tensor" else "NULL"
         pin_check = f"tn_refuse_pin_memory(&a[{pin_index}], {dev}, {self_t})"
     return {"op": op, "params": params, "pin_check": pin_check,
-            "concrete": [(i, str(op.func.name.name)) for i in op.concrete_lists]}
+            "concrete": [(i, str(op.func.name.name)) for i in op.concrete_lists],
+            "concrete_guard": "TN_T(a[0].u.t)->device != TN_DEVICE_META && " if op.concrete_not_meta else ""}
 
 
 # ---- rendering --------------------------------------------------------------------------------

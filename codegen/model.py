@@ -48,6 +48,11 @@ def c_ident(name: str) -> str:
 # integers" for such a value before the kernel checks anything (torch.roll(t, -2**63) on CPU). The
 # kernel CPU calls reach is the CPU key's, else CompositeExplicitAutograd(NonFunctional)'s, else
 # CompositeImplicitAutograd's; a `_symint` kernel takes the value as it is, and so does ours.
+# A call on a meta self reaches the Meta key's kernel instead: where that one is `_symint`
+# (as_strided, resize_, set_.source_Storage_storage_offset) nothing is converted, so the glue
+# checks only a self that is not meta (meta_symint below). A CompositeImplicitAutograd kernel that
+# calls such an op converts nothing itself: ours checks where it calls it (set_.source_Tensor_
+# storage_offset in ops/factory.c).
 _CPU_KEYS = ("CPU", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
              "CompositeImplicitAutograd")
 
@@ -69,6 +74,14 @@ def concrete_lists(backend_indices, natives) -> dict:
         if idx:
             out[str(f.func.name)] = idx
     return out
+
+
+def meta_symint(backend_indices, natives) -> set:
+    """Overloads whose Meta key kernel takes SymInt lists as they are (Note [Concrete int lists])."""
+    from torchgen.model import DispatchKey
+    meta = backend_indices[DispatchKey.Meta]
+    return {str(f.func.name) for f in natives
+            if meta.get_kernel(f) is not None and meta.get_kernel(f).supports_symint()}
 
 
 @dataclasses.dataclass
@@ -101,6 +114,7 @@ class Op:
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
     concrete_lists: list = dataclasses.field(default_factory=list)
+    concrete_not_meta: bool = False  # ... checked only when self is not meta (meta_symint)
     func: object = None  # torchgen FunctionSchema
 
     @property
@@ -245,6 +259,7 @@ OUT_ALIASES = {
     "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv", "special_gammaln": "lgamma",
     "special_digamma": "digamma", "special_psi": "digamma", "special_i0": "i0", "special_logit": "logit",
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
+    "concat": "cat", "concatenate": "cat",
 }
 
 # the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->
@@ -313,6 +328,7 @@ class Model:
         cpu = parsed.backend_indices[DispatchKey.CPU]
         self.cpu_kernels = {str(f.func.name) for f in self.natives if cpu.has_kernel(f)}
         concrete = concrete_lists(parsed.backend_indices, self.natives)
+        concrete_meta_free = meta_symint(parsed.backend_indices, self.natives)
         self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
         self.dtype_sets, kernel_list, out_checks = load_kernel_list()
 
@@ -345,6 +361,7 @@ class Model:
                 cia_checks_first=str(f.func.name) in CIA_OUT_CHECKS_FIRST,
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
                 concrete_lists=concrete.get(str(f.func.name), []),
+                concrete_not_meta=str(f.func.name) in concrete_meta_free and str(f.func.arguments.flat_all[0].type) == "Tensor",
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT
                                                        or str(f.func.name) in alias_outs),
             ))

@@ -1578,10 +1578,10 @@ static PyObject *
 glue_as_strided(tn_value *a)
 {
     /* Note [Concrete int lists] in codegen/model.py */
-    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[1].n, a[1].u.ints) < 0)
+    if (TN_T(a[0].u.t)->device != TN_DEVICE_META && a[1].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[1].n, a[1].u.ints) < 0)
         return NULL;
     /* Note [Concrete int lists] in codegen/model.py */
-    if (a[2].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[2].n, a[2].u.ints) < 0)
+    if (TN_T(a[0].u.t)->device != TN_DEVICE_META && a[2].tag != TN_V_NONE && tn_check_concrete_ints("as_strided", a[2].n, a[2].u.ints) < 0)
         return NULL;
     return tn_op_as_strided(
         &tn_ops[TN_OP_as_strided],
@@ -5893,7 +5893,7 @@ static PyObject *
 glue_resize_(tn_value *a)
 {
     /* Note [Concrete int lists] in codegen/model.py */
-    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("resize_", a[1].n, a[1].u.ints) < 0)
+    if (TN_T(a[0].u.t)->device != TN_DEVICE_META && a[1].tag != TN_V_NONE && tn_check_concrete_ints("resize_", a[1].n, a[1].u.ints) < 0)
         return NULL;
     return tn_op_resize_(
         &tn_ops[TN_OP_resize_],
@@ -6248,10 +6248,10 @@ static PyObject *
 glue_set___source_Storage_storage_offset(tn_value *a)
 {
     /* Note [Concrete int lists] in codegen/model.py */
-    if (a[3].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[3].n, a[3].u.ints) < 0)
+    if (TN_T(a[0].u.t)->device != TN_DEVICE_META && a[3].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[3].n, a[3].u.ints) < 0)
         return NULL;
     /* Note [Concrete int lists] in codegen/model.py */
-    if (a[4].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[4].n, a[4].u.ints) < 0)
+    if (TN_T(a[0].u.t)->device != TN_DEVICE_META && a[4].tag != TN_V_NONE && tn_check_concrete_ints("set_", a[4].n, a[4].u.ints) < 0)
         return NULL;
     return tn_op_set___source_Storage_storage_offset(
         &tn_ops[TN_OP_set___source_Storage_storage_offset],
@@ -8384,6 +8384,8 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP__fft_c2c, tn_out_check_fft_copy},
     {TN_OP__fft_c2r, tn_out_check_fft_copy},
     {TN_OP__fft_r2c, tn_out_check_fft_r2c},
+    {TN_OP_abs, tn_out_check_abs},
+    {TN_OP_absolute, tn_out_check_abs},
     {TN_OP_amax, tn_out_check_amax_amin},
     {TN_OP_amin, tn_out_check_amax_amin},
     {TN_OP_cat, tn_out_check_cat},

@@ -1181,7 +1181,7 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     self->storage = s;
     self->offset = offset;
     self->device = (int8_t)s->device;
-    if (!same) {
+    if (!same || s->device == TN_DEVICE_META) {  /* the meta kernel sets the geometry always */
         int64_t st[TN_MAX_NDIM];
         if (strides)
             tn_user_strides(ndim, sizes, strides, st);  /* See Note [Negative strides] */
@@ -1239,9 +1239,17 @@ tn_op_set___source_Storage(const tn_op *overload, TensorObject *self, const tn_v
     int64_t n = s->nbytes / tn_dtype_size(self->dtype);
     /* a 1-d self of n elements keeps its strides unchecked upstream (set_storage_cpu_ passes no
      * strides, and resize_impl_cpu_ returns early for unchanged sizes): a strided self would be
-     * left reading past the storage's end, which is refused by name here */
-    if (self->ndim == 1 && self->sizes[0] == n && n > 1 && self->strides[0] != 1 &&
-        tn_storage_nbytes(1, &n, self->strides, tn_dtype_size(self->dtype), 0) > s->nbytes) {
+     * left reading past the storage's end, which is refused by name here. The meta kernel
+     * (set_storage_meta__symint) always sets contiguous strides: nothing to refuse there */
+    int64_t need = 0;
+    if (s->device != TN_DEVICE_META && self->ndim == 1 && self->sizes[0] == n && n > 1 && self->strides[0] != 1) {
+        need = tn_storage_nbytes(1, &n, self->strides, tn_dtype_size(self->dtype), 0);
+        if (need < 0) {  /* a byte count past int64 is past the storage's end too */
+            PyErr_Clear();
+            need = INT64_MAX;
+        }
+    }
+    if (need > s->nbytes) {
         PyErr_Format(PyExc_NotImplementedError,
                      "aten::set_.source_Storage of a self of %lld elements with stride %lld into a storage of %lld "
                      "bytes is refused in torchnative (upstream keeps the stride, leaving a view past the "
@@ -1285,6 +1293,11 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
     /* then it calls the Storage overload through the dispatcher, whose VariableType checks self
      * as for any in-place op (a leaf, or a view of one, that requires grad is refused) */
     if (tn_autograd_check_inplace((PyObject *)self, 1) < 0)
+        return NULL;
+    /* ... whose CPU kernel takes int lists (Note [Concrete int lists] in codegen/model.py; its
+     * meta kernel takes SymInts) */
+    if (self->device != TN_DEVICE_META &&
+        (tn_check_concrete_ints("set_", size.n, size.v) < 0 || tn_check_concrete_ints("set_", stride.n, stride.v) < 0))
         return NULL;
     if (check_size_stride_lengths(size, stride) < 0)
         return NULL;

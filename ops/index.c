@@ -1846,13 +1846,16 @@ tn_out_check_index_select(tn_out_call *c)
 }
 
 /* masked_select(out=): masked_select_out_impl_cpu checks the mask's dtype (the functional
- * raises it), then out's dtype against self's */
+ * raises it), then out's dtype against self's; then the overlaps (Note [Overlap rules]), all
+ * before it resizes out */
 int
 tn_out_check_masked_select(tn_out_call *c)
 {
     const tn_value *a = c->args;
     if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_TENSOR ||
-        TN_T(a[1].u.t)->dtype != TN_DTYPE_BOOL || c->dst->dtype == TN_T(a[0].u.t)->dtype)
+        TN_T(a[1].u.t)->dtype != TN_DTYPE_BOOL)
+        return 0;
+    if (c->dst->dtype == TN_T(a[0].u.t)->dtype)
         return 0;
     PyErr_SetString(PyExc_RuntimeError, "masked_select(): self and result must have the same scalar type");
     return -1;

@@ -195,14 +195,20 @@ tn_nll_loss_nd_check(const TensorObject *self, const TensorObject *target)
                      (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
         return -1;
     }
-    if (self->ndim <= 2)
+    /* 1-D and 2-D go to nll_loss, 4-D to nll_loss2d, which check the target themselves; the
+     * others compare target.sizes()[1:] with input.sizes()[2:] and print [N, d1, ...] */
+    if (self->ndim <= 2 || self->ndim == 4)
         return 0;
     int ok = target->ndim == self->ndim - 1;
     for (int i = 2; ok && i < self->ndim; i++)
         ok = target->sizes[i - 1] == self->sizes[i];
     if (!ok) {
-        char a[96], b[96];
-        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        int64_t want[TN_MAX_NDIM];
+        want[0] = self->sizes[0];
+        for (int i = 2; i < self->ndim; i++)
+            want[i - 1] = self->sizes[i];
+        tn_format_sizes(a, sizeof a, self->ndim - 1, want);
         tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
         PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
         return -1;
@@ -222,6 +228,11 @@ tn_op_nll_loss_nd(const tn_op *overload, TensorObject *self, TensorObject *targe
         return NULL;
     if (self->ndim <= 2)
         return nll_loss_op(self, target, weight, reduction, ignore_index);
+    if (self->ndim == 4) {  /* upstream's nll_loss_nd calls nll_loss2d (its checks) */
+        tn_value a[5] = {tn_value_tensor((PyObject *)self), tn_value_tensor((PyObject *)target),
+                         tn_value_tensor((PyObject *)weight), tn_value_int(reduction), tn_value_int(ignore_index)};
+        return tn_call(TN_OP_nll_loss2d, a);
+    }
     PyObject *moved = tn_op_movedim__int(overload, self, 1, -1);
     int64_t flat2[2] = {-1, self->sizes[1]}, flat1[1] = {-1};
     tn_ints s2 = {flat2, 2, false}, s1 = {flat1, 1, false};
@@ -550,7 +561,9 @@ tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObje
                     : NULL;
     Py_XDECREF(e);
     Py_XDECREF(f);
-    PyObject *clamped = m ? at_ts(TN_OP_clamp_min, m, tn_value_int(0)) : NULL;
+    /* ATen's clamp_min_(0), in place: a bool self's int64 result cannot be cast back into it
+     * (the meta device gets that far; on the CPU sub_ refuses two bools first) */
+    PyObject *clamped = m ? at_ts(TN_OP_clamp_min_, m, tn_value_int(0)) : NULL;
     PyObject *not_pos = clamped ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(1)) : NULL;
     PyObject *not_neg = not_pos ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(-1)) : NULL;
     PyObject *out_margin = not_neg ? at_where(not_pos, clamped, zeros) : NULL;

@@ -84,16 +84,22 @@ tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
     return (PyObject *)out;
 }
 
-/* bmm / baddbmm's kernel on a non-empty product with a contraction: its dtype dispatch (no bool
+/* Note [bmm's empty paths]
+ * bmm / baddbmm's kernel on a non-empty product with a contraction: its dtype dispatch (no bool
  * or barebones unsigned kernel: NotImplementedError), then batch2's data_ptr in batch1's dtype
- * ("expected scalar type Float but found BFloat16"); upstream's meta function compares neither.
- * Elsewhere (meta, an empty result, no contraction) ours keeps the dtype equality check. */
+ * ("expected scalar type Float but found BFloat16"); upstream's CPU meta function compares
+ * neither and gives the result batch2's dtype, and bmm_out_or_baddbmm_ returns before its
+ * dispatch for an empty result, zero-fills (bmm) or scales self (baddbmm) with no contraction:
+ * so there the operands' dtypes may differ (matmul's bmm path too). The meta device keeps the
+ * dtype equality check (upstream's meta kernel has it). */
 static int
 bmm_operand_dtypes(const char *kname, const TensorObject *batch1, const TensorObject *batch2, int64_t numel,
                    int64_t k, int meta)
 {
-    if (meta || numel == 0 || k == 0)
+    if (meta)
         return same_dtype((TensorObject *)batch1, (TensorObject *)batch2, "batch1 and batch2");
+    if (numel == 0 || k == 0)
+        return 0;
     int d = batch1->dtype;
     if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname, tn_dtype_legacy_name(d));
@@ -125,8 +131,11 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
                            any_meta(self, mat2)) < 0)
         return NULL;
     int64_t shape[3] = {self->sizes[0], self->sizes[1], mat2->sizes[2]};
-    TensorObject *out = tn_tensor_empty(3, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
-    if (!out || out->device == TN_DEVICE_META)
+    int dev = any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU;
+    if (self->sizes[2] == 0 && dev == TN_DEVICE_CPU)  /* Note [bmm's empty paths]: zero_() */
+        return (PyObject *)tn_tensor_zeros(3, shape, mat2->dtype, dev);
+    TensorObject *out = tn_tensor_empty(3, shape, mat2->dtype, dev);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
         return (PyObject *)out;
     if (gemm(overload, out, shape[0], shape[1], shape[2], self->sizes[2], self, self->strides[0], self->strides[1],
              self->strides[2], mat2, mat2->strides[0], mat2->strides[1], mat2->strides[2], out->strides[0],
@@ -267,10 +276,11 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
                            any_meta(batch1, batch2) || self->device == TN_DEVICE_META) < 0)
         goto fail_expanded;
     int meta = any_meta(batch1, batch2) || self->device == TN_DEVICE_META;
-    TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    /* the result takes batch2's dtype (Note [bmm's empty paths]) */
+    TensorObject *out = tn_tensor_empty(3, shape, batch2->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out)
         goto fail_expanded;
-    if (!meta && check_blas_scalars(batch1->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
+    if (!meta && check_blas_scalars(batch2->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
         Py_DECREF((PyObject *)out);
         goto fail_expanded;
     }
@@ -443,7 +453,11 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
         oshape[od++] = n;
     if (d2 >= 2)
         oshape[od++] = p;
-    TensorObject *out = tn_tensor_empty(od, oshape, self->dtype, any_meta(self, other) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    /* bmm's result takes other's dtype (Note [bmm's empty paths]); mm's compared them equal */
+    int dev = any_meta(self, other) ? TN_DEVICE_META : TN_DEVICE_CPU;
+    if (k == 0 && dev == TN_DEVICE_CPU)
+        return (PyObject *)tn_tensor_zeros(od, oshape, other->dtype, dev);
+    TensorObject *out = tn_tensor_empty(od, oshape, other->dtype, dev);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
     int64_t batch = tn_numel(nbatch, bshape);

@@ -2409,6 +2409,48 @@ tn_out_check_conj_physical(tn_out_call *c)
     return 0;
 }
 
+/* abs / absolute on CPU (UnaryOps.cpp): abs_ refuses a complex self ("In-place abs is not
+ * supported for complex tensors."; absolute_ is abs_), and abs_out of a complex self into a real
+ * out is unary_op_impl_with_complex_to_float_out: can_cast from the real dtype to out's, then
+ * resize_output and copy_ of the real result (no same-dtype rule). Everything else, and meta
+ * (the Python meta function's exact dtype), keeps the shared rules. */
+int
+tn_out_check_abs(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR || !c->dst || c->dst->device == TN_DEVICE_META)
+        return 0;
+    TensorObject *self = TN_T(c->args[0].u.t);
+    if (!tn_dtype_is_complex(self->dtype) || self->device == TN_DEVICE_META)
+        return 0;
+    if (c->kind == TN_OPK_INPLACE) {
+        PyErr_SetString(PyExc_RuntimeError, "In-place abs is not supported for complex tensors.");
+        return -1;
+    }
+    TensorObject *dst = c->dst;
+    if (c->kind != TN_OPK_OUT || tn_dtype_is_complex(dst->dtype))
+        return 0;
+    int real = self->dtype == TN_DTYPE_C32 ? TN_DTYPE_F16 : self->dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
+    if (!tn_can_cast(real, dst->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(real), tn_dtype_legacy_name(dst->dtype));
+        return -1;
+    }
+    PyObject *result = tn_call(c->f->id, c->fargs);
+    if (!result)
+        return -1;
+    TensorObject *r = TN_T(result);
+    int rc = -1;
+    if (tn_resize_output(dst, r->ndim, r->sizes) < 0 || tn_check_no_internal_overlap(dst) < 0 ||
+        tn_copy_into(c->op, dst, r) < 0)
+        goto done;
+    tn_tensor_bump_version(dst);
+    c->result = Py_NewRef((PyObject *)dst);
+    rc = 1;
+done:
+    Py_DECREF(result);
+    return rc;
+}
+
 /* sign's meta function refuses a complex self before its TensorIterator checks out's dtype */
 int
 tn_out_check_sign(tn_out_call *c)

@@ -1478,6 +1478,42 @@ out_dtype_is_self(const tn_out_call *c)
            c->dst->dtype == TN_T(c->args[0].u.t)->dtype;
 }
 
+/* max(out=) / min(out=) of an empty self: unary_out resizes out to [] and its min_all / max_all
+ * kernel reduces nothing, so out holds the reduction's identity in self's dtype (min: the upper
+ * bound, inf or the integer maximum, true for bool; max: the lower bound), filled into out (a
+ * checked conversion); self's dtype is dispatched after the resize (no complex, no uint16+).
+ * The functional refuses the empty self ("Expected reduction dim to be specified"). */
+static int
+empty_max_min_out(tn_out_call *c, const TensorObject *self, int is_max)
+{
+    tn_value v;
+    switch (self->dtype) {
+    case TN_DTYPE_BOOL: v = tn_value_int(!is_max); v.tag = TN_V_BOOL; break;
+    case TN_DTYPE_U8: v = tn_value_int(is_max ? 0 : UINT8_MAX); break;
+    case TN_DTYPE_I8: v = tn_value_int(is_max ? INT8_MIN : INT8_MAX); break;
+    case TN_DTYPE_I16: v = tn_value_int(is_max ? INT16_MIN : INT16_MAX); break;
+    case TN_DTYPE_I32: v = tn_value_int(is_max ? INT32_MIN : INT32_MAX); break;
+    case TN_DTYPE_I64: v = tn_value_int(is_max ? INT64_MIN : INT64_MAX); break;
+    case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F32: case TN_DTYPE_F64:
+        v = tn_value_double(is_max ? -INFINITY : INFINITY);
+        break;
+    default: v.tag = TN_V_NONE; break;
+    }
+    if (tn_resize_output(c->dst, 0, NULL) < 0)
+        return -1;
+    if (v.tag == TN_V_NONE) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_all\" not implemented for '%s'", is_max ? "max" : "min",
+                     tn_dtype_legacy_name(self->dtype));
+        return -1;
+    }
+    PyObject *r = at_ts(TN_OP_fill___Scalar, (PyObject *)c->dst, v);
+    if (!r)
+        return -1;
+    Py_DECREF(r);
+    c->result = Py_NewRef((PyObject *)c->dst);
+    return 1;
+}
+
 /* max(out=) / min(out=) of the whole tensor: upstream's unary_out checks canCast, then writes
  * the value with a checked conversion to out's dtype (through float for float16 and bfloat16):
  * a maximum of 300 into an int8 out overflows. The rest is the shared rules' (0). */
@@ -1488,8 +1524,10 @@ tn_out_check_max_min(tn_out_call *c)
         c->fargs[0].tag != TN_V_TENSOR)
         return 0;
     TensorObject *self = TN_T(c->fargs[0].u.t);
-    if (self->numel == 0 || self->device == TN_DEVICE_META || !tn_can_cast(self->dtype, c->dst->dtype))
+    if (self->device == TN_DEVICE_META || !tn_can_cast(self->dtype, c->dst->dtype))
         return 0;
+    if (self->numel == 0)
+        return empty_max_min_out(c, self, c->f->id == TN_OP_max);
     PyObject *r = tn_call(c->f->id, c->fargs);
     if (!r)
         return -1;

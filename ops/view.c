@@ -463,10 +463,36 @@ tn_op_swapdims_(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t
     return tn_op_transpose_(overload, self, dim0, dim1);
 }
 
-/* as_strided_: self takes the geometry as_strided would give its view (same checks) */
+/* as_strided_: self takes the geometry as_strided would give its view (same checks).
+ *
+ * Note [as_strided_ bytes past int64]
+ * Upstream's in-place bounds check (setStrided's checkInBoundsForStorage) counts the bytes in
+ * SymInts, whose arithmetic wraps unchecked: a geometry needing 2**64 bytes or more can wrap to a
+ * small count and pass, leaving a view past the storage's end (on CPU, zeros(4).as_strided_(
+ * [2**62], [1]) is accepted and a sum() of it then segfaults; on meta the same wrap accepts
+ * a[1:].as_strided_([2**63 - 1], [2])). What upstream accepts there is an accident of the wrap
+ * (2**62 elements of stride 1 pass, 2**61 do not), so ours refuses every in-place geometry whose
+ * byte count overflows by name, meta or not. (The functional as_strided checks the overflow on
+ * CPU, RuntimeError, and counts nothing on meta.) */
 PyObject *
 tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
 {
+    int64_t off = storage_offset.has ? storage_offset.v : self->offset;
+    int plain = size.n == stride.n && size.n <= TN_MAX_NDIM && off >= 0;
+    for (Py_ssize_t i = 0; plain && i < size.n; i++)
+        plain = size.v[i] >= 0 && stride.v[i] >= 0;
+    if (plain && tn_storage_nbytes((int)size.n, size.v, stride.v, tn_dtype_size(self->dtype), off) < 0) {
+        /* See Note [as_strided_ bytes past int64] */
+        PyErr_Clear();
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(a, sizeof a, (int)size.n, size.v);
+        tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
+        PyErr_Format(PyExc_NotImplementedError,
+                     "aten::as_strided_ to sizes %s, strides %s and storage offset %lld, whose byte count is past "
+                     "int64, is refused in torchnative (upstream's bounds check wraps and can accept a view past the "
+                     "storage's end)", a, b, (long long)off);
+        return NULL;
+    }
     PyObject *v = tn_op_as_strided(overload, self, size, stride, storage_offset);
     if (!v)
         return NULL;
@@ -474,6 +500,10 @@ tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_in
      * functional as_strided's view of a meta tensor does not) */
     TensorObject *tv = TN_T(v);
     int64_t need = tn_storage_nbytes(tv->ndim, tv->sizes, tv->strides, tn_dtype_size(self->dtype), tv->offset);
+    if (need < 0) {
+        Py_DECREF(v);
+        return NULL;
+    }
     if (self->device == TN_DEVICE_META && need > 0 && self->storage && need > self->storage->nbytes) {
         char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
         tn_format_sizes(a, sizeof a, tv->ndim, tv->sizes);

@@ -357,7 +357,14 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
         before[n] = written[n]->value;
         n++;
     }
+    /* upstream runs a Meta kernel below the Autograd and ADInplaceOrView keys (VariableType's
+     * AutoDispatchBelowADInplaceOrView, or none for an op with no autograd kernel): what the
+     * Python function calls (out_wrapper's resize_ and copy_ of an out that requires grad) is
+     * not checked or recorded by autograd */
+    int below = tn_tls.below_autograd;
+    tn_tls.below_autograd = 1;
     PyObject *r = call_python_kernel(op, entry, args);
+    tn_tls.below_autograd = below;
     for (int i = 0; r && i < n; i++)
         written[i]->value = before[i] + 1;
     return r;

@@ -14,6 +14,7 @@
  *   cumsum, cumprod: partial with self, checked by the kernel's TensorIterator after the meta
  *     function resized out (an out= of another shape than self's is a fresh contiguous tensor);
  *   gather: none with self, partial with index; index_select: none with self and index;
+ *   masked_select: none with self and mask (masked_select_out_impl_cpu, before it resizes out);
  *   scatter, scatter_add, scatter_reduce: none with index and src;
  *   cat: none with every input;
  *   outer, ger: out= is mul.out(out, self.reshape(-1, 1), vec2), so mul's TensorIterator checks:
@@ -42,6 +43,7 @@ static const struct {
     {"cumprod", {"self"}, {PARTIAL}},
     {"gather", {"self", "index"}, {NONE, PARTIAL}},
     {"index_select", {"self", "index"}, {NONE, NONE}},
+    {"masked_select", {"self", "mask"}, {NONE, NONE}},
     {"scatter", {"index", "src"}, {NONE, NONE}},
     {"scatter_add", {"index", "src"}, {NONE, NONE}},
     {"scatter_reduce", {"index", "src"}, {NONE, NONE}},

@@ -432,10 +432,18 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
  * 1, another's by max(size[d + 1], 1) * stride[d + 1] (after that one's replacement). Only dims
  * of size 0 or 1 get that far with one (over more elements, the storage size overflows). Our
  * own negatively strided aliases (flip's) are internal and keep theirs: tn_tensor_set_geometry
- * takes strides as given. */
+ * takes strides as given. A stride below -2**62 is a symbolic SymInt upstream (Note [Concrete
+ * int lists] in codegen/model.py, reaching a meta kernel that takes SymInts): the SymInt
+ * set_sizes_and_strides then stores every stride as given, none replaced. */
 void
 tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
 {
+    for (int d = 0; d < ndim; d++) {
+        if (strides[d] < -((int64_t)1 << 62)) {
+            memmove(out, strides, sizeof(int64_t) * (size_t)ndim);
+            return;
+        }
+    }
     for (int d = ndim - 1; d >= 0; d--) {
         if (strides[d] >= 0)
             out[d] = strides[d];
