@@ -110,14 +110,21 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     TensorObject *out = tn_tensor_empty(nd, shape, out_dtype, self->device);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    int compute = (op == TN_RED_ANY || op == TN_RED_ALL || op == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
+    /* a sum or product computed in bool (dtype= or out=): upstream's iterator casts each element
+     * to bool first and accumulates in bool, so a sum is any(x != 0) and a product all(x != 0)
+     * (int32 1 + -1 is True, int64 2**32 * 2**32 too) */
+    tn_reduce_op kop = op;
+    if (out_dtype == TN_DTYPE_BOOL && (op == TN_RED_SUM || op == TN_RED_PROD))
+        kop = op == TN_RED_PROD ? TN_RED_ALL : TN_RED_ANY;
+    int compute = (kop == TN_RED_ANY || kop == TN_RED_ALL || kop == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     reduce_geom g;
     build_reduce_geom(&g, self, mask, out, keepdim);
     /* a 0-dim self with explicit dims: upstream's norm kernel, not abs (Note [Norm over one
      * element] in kernels/reduce.c) */
-    tn_reduce_op kop = op == TN_RED_NORM && self->ndim == 0 && !dims.none && dims.n > 0 ? TN_RED_NORM_FORMULA : op;
+    if (op == TN_RED_NORM && self->ndim == 0 && !dims.none && dims.n > 0)
+        kop = TN_RED_NORM_FORMULA;
     tn_status s;
     TN_NOGIL(self->numel, s = tn_reduce(kop, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
@@ -215,10 +222,30 @@ tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, b
 PyObject *
 tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
+    /* nansum_out: an integer or bool self is summed (it holds no NaN); its CPU kernel refuses
+     * complex */
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "nansum on CPU does not support complex inputs");
+        return NULL;
+    }
     /* nansum is not structured: make_reduction's make_dim_mask wraps and checks one dim at a time */
     uint8_t mask[TN_MAX_NDIM];
     if (reduce_mask(self, dim, mask, 0) < 0)
         return NULL;
+    if (tn_dtype_is_integral(self->dtype, true))
+        return tn_op_sum__dim_IntList(overload, self, dim, keepdim, dtype);
+    if (dtype == TN_DTYPE_BOOL) {
+        /* into bool (dtype=; out= refuses it, tn_out_check_nansum_out): a NaN counts 0, any
+         * other element as a bool, or'ed */
+        PyObject *nan = at_1(TN_OP_isnan, (PyObject *)self);
+        PyObject *kept = nan ? at_1(TN_OP_logical_not, nan) : NULL;
+        Py_XDECREF(nan);
+        PyObject *nz = kept ? at_2(TN_OP_logical_and, (PyObject *)self, kept) : NULL;
+        Py_XDECREF(kept);
+        PyObject *r = nz ? reduce(overload, TN_RED_ANY, TN_T(nz), dim, keepdim, TN_DTYPE_BOOL, 0) : NULL;
+        Py_XDECREF(nz);
+        return r;
+    }
     return reduce(overload, TN_RED_NANSUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 
@@ -1372,13 +1399,13 @@ tn_out_check_mean(tn_out_call *c)
     return 0;
 }
 
-/* nanmean(out=) of a floating self: nanmean_out sums the non-NaN count (wrapping the dims), then
- * nansum_out into out: its get_dtype_from_result refuses a dtype= other than out's, then its
- * kernel dispatches over the floating dtypes only (an integral out). On meta, nansum.out is
- * torch's reference under out_wrapper, which computes in dtype= (else self's) and copies into
- * out when that dtype can be cast to out's. */
+/* nansum(out=) of a floating self, and nanmean(out=), whose nanmean_out sums the non-NaN count
+ * (wrapping the dims), then calls nansum_out into out: its get_dtype_from_result refuses a dtype=
+ * other than out's, then its kernel dispatches over the floating dtypes only (an integral or bool
+ * out). On meta, nansum.out is torch's reference under out_wrapper, which computes in dtype=
+ * (else self's) and copies into out when that dtype can be cast to out's. */
 int
-tn_out_check_nanmean(tn_out_call *c)
+tn_out_check_nansum_out(tn_out_call *c)
 {
     if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR)
         return 0;

@@ -1867,6 +1867,21 @@ FUZZ_CLASSES = [
     "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a0.untyped_storage(), 4, [2, 1, 1], stride=[3, -2, -2**63])",
     "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); a1 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a1, 4, [2, 1, 1], stride=[3, -2, -2**63])",
     "a0 = torch.empty(1, dtype=torch.uint8, device='meta'); out = a0.set_(a0.untyped_storage(), 4, [2, 1, 1], stride=[3, -2, -5])",  # neighbour
+    # --- session 28, lead: a sum or product into bool casts each element first (any / all of the
+    # nonzero elements); nansum of integers is their sum, of complex refused, into bool counts a NaN
+    # as 0 (dtype=; out= is refused by its kernel's dispatch)
+    "a0 = torch.tensor([0, -1000, -3, -1, -1000, -1, 2, 7, 7, 1, 1, -1], dtype=torch.int32).reshape((3, 4)).transpose(-1, -2); "
+    "a1 = torch.tensor([True, False]); out = torch.sum(a0, -1, out=a1)",
+    "out = torch.sum(torch.tensor([[1, -1], [2, 0], [0, 0]], dtype=torch.int32), 1, dtype=torch.bool)",
+    "out = torch.prod(torch.tensor([2**32, 2**32]), dtype=torch.bool)",
+    "out = torch.prod(torch.tensor([[1, 0], [3, -2]]), 1, dtype=torch.bool)",  # neighbour
+    "out = torch.sum(torch.tensor([0.6, 0.6]), dtype=torch.int64)",  # neighbour: each element cast first already
+    "out = torch.nansum(torch.tensor([[1, 2], [3, 4]], dtype=torch.int16), 1)",
+    "out = torch.nansum(torch.tensor([True, True]))",
+    "out = torch.nansum(torch.tensor([1j]))",
+    "out = torch.nansum(torch.tensor([float('nan'), 0.]), dtype=torch.bool)",
+    "out = torch.nansum(torch.tensor([1., -1.]), 0, dtype=torch.bool)",
+    "out = torch.nansum(torch.tensor([1., 2.]), 0, out=torch.zeros((), dtype=torch.bool))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
