@@ -793,7 +793,9 @@ meta_twins(const tn_schema *fs, const tn_value *fargs, tn_value *margs, PyObject
             owned[(*nowned)++] = (PyObject *)m;
             margs[j].u.t = (PyObject *)m;
         } else if (fargs[j].tag == TN_V_TENSORLIST) {
-            return 0;  /* lists: no meta twin here */
+            for (Py_ssize_t k = 0; k < fargs[j].n; k++)
+                if (fargs[j].u.tensors[k] && TN_T(fargs[j].u.tensors[k])->device != TN_DEVICE_META)
+                    return 0;  /* lists: no meta twin here (a list of meta tensors is its own) */
         }
     }
     return 1;
@@ -958,6 +960,62 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
 done:
     for (int i = 0; i < nowned; i++)
         Py_DECREF(owned[i]);
+}
+
+/* An out= of another shape than the result's (on meta twins) is resized to it before the checks of
+ * an op that makes them after its meta function (tn_overlap_checked_after_resize): a contiguous
+ * out then, which overlaps no input when none shares its storage (one that does keeps sharing it
+ * after the resize: refused as before). 1 when so; the error set stays otherwise. */
+static int
+resized_first(tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *dst)
+{
+    for (int j = 0; j < fs->nparams; j++) {
+        const tn_value *v = &fargs[j];
+        if (v->tag == TN_V_TENSOR && TN_T(v->u.t)->storage == dst->storage)
+            return 0;
+        for (Py_ssize_t k = 0; v->tag == TN_V_TENSORLIST && k < v->n; k++)
+            if (v->u.tensors[k] && TN_T(v->u.tensors[k])->storage == dst->storage)
+                return 0;
+    }
+    tn_value margs[64];
+    PyObject *owned[64], **list = NULL;
+    int nowned = 0, differs = 0, ok = 1;
+    Py_ssize_t nlist = 0;
+    if (fs->nparams > 64)
+        return 0;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    /* meta_twins takes no list: cat's tensors get theirs here */
+    tn_value plain[64];
+    for (int j = 0; j < fs->nparams; j++) {
+        plain[j] = fargs[j];
+        if (fargs[j].tag != TN_V_TENSORLIST)
+            continue;
+        if (list || !(list = calloc((size_t)fargs[j].n + 1, sizeof(PyObject *)))) {
+            ok = 0;
+            break;
+        }
+        for (nlist = 0; nlist < fargs[j].n && ok; nlist++) {
+            TensorObject *t = fargs[j].u.tensors[nlist] ? TN_T(fargs[j].u.tensors[nlist]) : NULL;
+            list[nlist] = t ? (PyObject *)tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META) : NULL;
+            ok = !t || list[nlist];
+        }
+        plain[j].u.tensors = list;
+    }
+    PyObject *r = ok && meta_twins(fs, plain, margs, owned, &nowned) ? meta_result(f, margs) : NULL;
+    if (r && tn_tensor_check(r)) {
+        const TensorObject *t = TN_T(r);
+        differs = t->ndim != dst->ndim || memcmp(t->sizes, dst->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+    for (Py_ssize_t i = 0; list && i < nlist; i++)
+        Py_XDECREF(list[i]);
+    free(list);
+    return differs;
 }
 
 /* Note [Out checks]: an op whose out= (or in-place) call upstream checks in words or in an order
@@ -1131,8 +1189,11 @@ via_functional(tn_op *op, tn_value *args)
     } else if (dst && c.check_overlap) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0) {
-            argument_error_first(f, fs, fargs);
-            return NULL;
+            if (!(kind == TN_OPK_OUT && tn_overlap_checked_after_resize(f) && resized_first(f, fs, fargs, dst))) {
+                argument_error_first(f, fs, fargs);
+                return NULL;
+            }
+            PyErr_Clear();
         }
     }
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {

@@ -13,10 +13,12 @@
  *   reductions: nothing (their TensorIterator turns the check off);
  *   cumsum, cumprod: partial with self, checked by the kernel's TensorIterator after the meta
  *     function resized out (an out= of another shape than self's is a fresh contiguous tensor);
- *   gather: none with self, partial with index; index_select: none with self and index;
+ *   gather: none with self, partial with index, after its meta function resized out (an out= of
+ *     another shape than the result's is a fresh contiguous tensor then: AFTER_RESIZE);
+ *   index_select: none with self and index;
  *   masked_select: none with self and mask (masked_select_out_impl_cpu, before it resizes out);
  *   scatter, scatter_add, scatter_reduce: none with index and src;
- *   cat: none with every input;
+ *   cat: none with every input, after its meta function resized out (AFTER_RESIZE);
  *   outer, ger: out= is mul.out(out, self.reshape(-1, 1), vec2), so mul's TensorIterator checks:
  *     internal, partial with the column view of self and with vec2 (before out is resized), and
  *     out being vec2 itself makes it a read-write operand, which keeps its 1-D shape (their out
@@ -38,17 +40,27 @@ static const struct {
     const char *op;        /* functional op name */
     const char *inputs[3]; /* parameter names */
     int check[3];
+    int after_resize;      /* checked by the impl, after the meta function resized out */
 } overlap_rules[] = {
     {"cumsum", {"self"}, {PARTIAL}},
     {"cumprod", {"self"}, {PARTIAL}},
-    {"gather", {"self", "index"}, {NONE, PARTIAL}},
+    {"gather", {"self", "index"}, {NONE, PARTIAL}, 1},
     {"index_select", {"self", "index"}, {NONE, NONE}},
     {"masked_select", {"self", "mask"}, {NONE, NONE}},
     {"scatter", {"index", "src"}, {NONE, NONE}},
     {"scatter_add", {"index", "src"}, {NONE, NONE}},
     {"scatter_reduce", {"index", "src"}, {NONE, NONE}},
-    {"cat", {"tensors"}, {NONE}},
+    {"cat", {"tensors"}, {NONE}, 1},
 };
+
+int
+tn_overlap_checked_after_resize(const tn_op *functional)
+{
+    for (int r = 0; r < TN_ARRAY_LEN(overlap_rules); r++)
+        if (!strcmp(overlap_rules[r].op, functional->name))
+            return overlap_rules[r].after_resize;
+    return 0;
+}
 
 static int
 check_one(int check, const TensorObject *dst, const TensorObject *in)

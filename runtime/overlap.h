@@ -13,4 +13,8 @@ struct tn_schema;
 int tn_check_write_overlap(const tn_op *functional, const struct tn_schema *fs, const tn_value *fargs,
                            const TensorObject *dst);
 
+/* Whether `functional`'s checks run after its meta function resized the out= (so an out= of
+ * another shape than the result's, a fresh contiguous tensor then, overlaps nothing). */
+int tn_overlap_checked_after_resize(const tn_op *functional);
+
 #endif /* TN_RUNTIME_OVERLAP_H */

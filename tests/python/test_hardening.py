@@ -1882,6 +1882,17 @@ FUZZ_CLASSES = [
     "out = torch.nansum(torch.tensor([float('nan'), 0.]), dtype=torch.bool)",
     "out = torch.nansum(torch.tensor([1., -1.]), 0, dtype=torch.bool)",
     "out = torch.nansum(torch.tensor([1., 2.]), 0, out=torch.zeros((), dtype=torch.bool))",  # neighbour
+    # --- session 28, lead: gather's and cat's overlap checks run after their meta function resized
+    # the out= (Note [Overlap rules]: AFTER_RESIZE): an expanded out of another shape becomes a
+    # contiguous one; one that shares an input's storage is still refused
+    "out = torch.cat([torch.ones(2), torch.ones(2)], out=torch.zeros(1).expand(3))",
+    "out = torch.cat([torch.ones(2, 2), torch.ones(1, 2)], 0, out=torch.zeros(1, 1).expand(2, 2))",
+    "out = torch.gather(torch.arange(4.), 0, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",
+    "out = torch.stack([torch.ones(2), torch.ones(2)], out=torch.zeros(1).expand(3))",  # neighbour
+    "out = torch.cat([torch.ones(2), torch.ones(1)], out=torch.zeros(1).expand(3))",  # neighbour: no resize
+    "a = torch.ones(2); out = torch.cat([a, a], out=a)",  # neighbour: shares an input's storage
+    "a = torch.arange(4.); out = torch.gather(a, 0, torch.tensor([1, 2, 0]), out=a)",  # neighbour
+    "out = torch.index_select(torch.arange(4.), 0, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",  # neighbour: before
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
