@@ -161,6 +161,14 @@ tn_op_native_layer_norm_backward(const tn_op *overload, TensorObject *grad_out, 
                      "input of size%s", a, a + 1, b);
         return NULL;
     }
+    /* upstream makes grad_weight / grad_bias like weight / bias (empty_like, zeros_like without
+     * rows) before the kernel's dtype dispatch: an undefined weight or bias has no device */
+    int want[3] = {output_mask.n > 0 && output_mask.v[0], output_mask.n > 1 && output_mask.v[1],
+                   output_mask.n > 2 && output_mask.v[2]};
+    if ((want[1] && !weight) || (want[2] && !bias)) {
+        PyErr_SetString(PyExc_RuntimeError, "tensor does not have a device");
+        return NULL;
+    }
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_NotImplementedError, "\"LayerNormBackwardKernelImpl\" not implemented for '%s'",
@@ -176,13 +184,6 @@ tn_op_native_layer_norm_backward(const tn_op *overload, TensorObject *grad_out, 
                      "weight must be as native_layer_norm made them for this %s input",
                      tn_dtype_name(grad_out->dtype), tn_dtype_name(mean->dtype), tn_dtype_name(rstd->dtype),
                      tn_dtype_name(d));
-        return NULL;
-    }
-    int want[3] = {output_mask.n > 0 && output_mask.v[0], output_mask.n > 1 && output_mask.v[1],
-                   output_mask.n > 2 && output_mask.v[2]};
-    if ((want[1] && !weight) || (want[2] && !bias)) {
-        PyErr_Format(PyExc_RuntimeError, "native_layer_norm_backward: output_mask asks for grad_%s, but %s is None",
-                     want[1] && !weight ? "weight" : "bias", want[1] && !weight ? "weight" : "bias");
         return NULL;
     }
     int dev = input->device;

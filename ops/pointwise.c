@@ -1699,6 +1699,9 @@ PyObject *
 tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
 {
     int dt = self->dtype;
+    /* lambd.to<double>() comes before the dispatch: a complex lambd overflows whatever the dtype */
+    if (tn_check_scalar_fits(lambd, TN_DTYPE_F64) < 0)
+        return NULL;
     if (!tn_dtype_is_floating(dt)) {
         PyErr_Format(PyExc_NotImplementedError, "\"softshrink_check\" not implemented for '%s'",
                      tn_dtype_legacy_name(dt));
@@ -2189,7 +2192,11 @@ tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_va
                    const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
-    if (is_result && !(p[0] >= 0)) {  /* upstream: alpha >= 0, so NaN is refused too */
+    /* the meta function's alpha.to<double>() >= 0 (checked: a complex alpha overflows), before the
+     * iterator and the kernel's dtype dispatch; NaN is refused too */
+    if (is_result && tn_check_scalar_fits(alpha, TN_DTYPE_F64) < 0)
+        return NULL;
+    if (is_result && !(p[0] >= 0)) {
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place elu backward calculation is triggered with a negative slope which is not supported. "
                         "This is caused by calling in-place forward function with a negative slope, please call "
@@ -2243,7 +2250,10 @@ tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, Tens
                           const tn_value *negative_slope, bool self_is_result)
 {
     double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
-    if (self_is_result && !(p[0] >= 0)) {  /* upstream: negval >= 0, so NaN is refused too */
+    /* the meta function's negval.to<double>() >= 0, as elu_backward's */
+    if (self_is_result && tn_check_scalar_fits(negative_slope, TN_DTYPE_F64) < 0)
+        return NULL;
+    if (self_is_result && !(p[0] >= 0)) {
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
                         "supported. This is caused by calling in-place forward function with a negative slope, please "

@@ -1893,6 +1893,22 @@ FUZZ_CLASSES = [
     "a = torch.ones(2); out = torch.cat([a, a], out=a)",  # neighbour: shares an input's storage
     "a = torch.arange(4.); out = torch.gather(a, 0, torch.tensor([1, 2, 0]), out=a)",  # neighbour
     "out = torch.index_select(torch.arange(4.), 0, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",  # neighbour: before
+    # --- session 28, h1: a Scalar an argument check converts (Scalar::to<double>, checked: a
+    # complex one overflows) before the kernel's dtype dispatch: elu/leaky_relu_backward's
+    # is_result check, softshrink's lambd
+    "out = torch.ops.aten.leaky_relu_backward.default(torch.tensor(7), torch.tensor(5, dtype=torch.int16), (1+2j), True)",
+    "out = torch.ops.aten.elu_backward.default(torch.ones(3, 3, dtype=torch.bool), (1+2j), -0.5, -1, True, torch.ones(3, 3, dtype=torch.uint8))",
+    "out = torch.ops.aten.softshrink.default(torch.ones(2, dtype=torch.long), 1+2j)",
+    "out = F.softshrink(torch.ones(2), 1+2j)",
+    "out = torch.ops.aten.leaky_relu_backward.default(torch.tensor(7), torch.tensor(5, dtype=torch.int16), (1+2j), False)",  # neighbour
+    # native_layer_norm_backward makes grad_weight / grad_bias like weight / bias before its
+    # kernel's dtype dispatch: an undefined one "does not have a device"
+    "out = torch.ops.aten.native_layer_norm_backward.default(torch.tensor([-1]), torch.tensor([-1000, -3])[::2], [1], "
+    "torch.tensor(-1000), torch.tensor([False]), None, torch.tensor([2], dtype=torch.int8), [False, True, False])",
+    "out = torch.ops.aten.native_layer_norm_backward.default(torch.ones(2, 3), torch.ones(2, 3), [3], torch.ones(2, 1), "
+    "torch.ones(2, 1), torch.ones(3), None, [True, True, True])",
+    "out = torch.ops.aten.native_layer_norm_backward.default(torch.ones(0, 3), torch.ones(0, 3), [3], torch.ones(0, 1), "
+    "torch.ones(0, 1), None, torch.ones(3), [True, True, True])",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
