@@ -2506,6 +2506,33 @@ tn_out_check_nan_to_num(tn_out_call *c)
     return -1;
 }
 
+/* clamp_ / clip_ (and clamp(out=self)) with Scalar limits: clamp's meta function promotes an
+ * integer self with the limits and refuses a result type other than self's when it writes self
+ * (equality, not can_cast), before it refuses a complex result type */
+int
+tn_out_check_clamp(tn_out_call *c)
+{
+    const tn_value *min = &c->args[1], *max = &c->args[2];
+    if (c->args[0].tag != TN_V_TENSOR || min->tag == TN_V_TENSOR || max->tag == TN_V_TENSOR ||
+        (min->tag == TN_V_NONE && max->tag == TN_V_NONE) || !c->dst)
+        return 0;
+    TensorObject *self = TN_T(c->args[0].u.t);
+    if (c->dst != self || self->device == TN_DEVICE_META || tn_dtype_is_complex(self->dtype) ||
+        tn_dtype_is_floating(self->dtype))
+        return 0;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || (min->tag != TN_V_NONE && tn_result_type_update_scalar(&st, min) < 0) ||
+        (max->tag != TN_V_NONE && tn_result_type_update_scalar(&st, max) < 0))
+        return -1;
+    int rt = tn_result_type_finish(&st);
+    if (rt == self->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                 tn_dtype_legacy_name(rt), tn_dtype_cpp_name(self->dtype));
+    return -1;
+}
+
 /* threshold's TensorIterator turns the overlap check off (threshold is idempotent) */
 int
 tn_out_check_threshold(tn_out_call *c)

@@ -1909,6 +1909,13 @@ FUZZ_CLASSES = [
     "torch.ones(2, 1), torch.ones(3), None, [True, True, True])",
     "out = torch.ops.aten.native_layer_norm_backward.default(torch.ones(0, 3), torch.ones(0, 3), [3], torch.ones(0, 1), "
     "torch.ones(0, 1), None, torch.ones(3), [True, True, True])",
+    # clamp_ / clip_ with Scalar limits: clamp's meta refuses a result type other than an integer
+    # self's when it writes self, before it refuses a complex result type
+    "a0 = torch.tensor([-8, 5, -8, -3, 2], dtype=torch.int8)[1:]; out = a0.t().clip_(min=(1+2j), max=None)",
+    "out = torch.ones(2, dtype=torch.int8).clamp_(max=1+2j)",
+    "a = torch.ones(2, dtype=torch.int8); out = torch.clamp(a, min=1+2j, out=a)",
+    "out = torch.clamp(torch.ones(2, dtype=torch.int8), min=1+2j, out=torch.ones(2, dtype=torch.int8))",  # neighbour
+    "out = torch.ones(2, dtype=torch.uint8).clamp_(min=-2, max=True)",  # neighbour: equal result type
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
