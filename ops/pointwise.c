@@ -1376,6 +1376,13 @@ unary_k(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, con
                      tn_dtype_legacy_name(in));
         return NULL;
     }
+    if (kind == UK_ROUNDING && op != TN_UN_ROUND && tn_dtype_is_complex(in)) {
+        /* floor/ceil/trunc's meta functions refuse complex (as NumPy), before TensorIterator's
+         * out= and overlap checks */
+        const char *n = op == TN_UN_FLOOR ? "floor" : op == TN_UN_CEIL ? "ceil" : "trunc";
+        PyErr_Format(PyExc_NotImplementedError, "%s is not supported for complex inputs", n);
+        return NULL;
+    }
     if (kind == UK_ROUNDING && in == TN_DTYPE_BOOL) {
         /* upstream's rounding kernels copy integers but refuse bool */
         const char *n = op == TN_UN_FLOOR ? "floor" : op == TN_UN_CEIL ? "ceil" : op == TN_UN_ROUND ? "round" : "trunc";
@@ -1398,6 +1405,10 @@ unary_k(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, con
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, out_dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
+    if (kind == UK_ROUNDING && tn_dtype_is_complex(in)) {  /* round's kernel dispatch: no complex upstream */
+        PyErr_Format(PyExc_NotImplementedError, "\"round_vml_cpu\" not implemented for '%s'", tn_dtype_legacy_name(in));
+        goto fail;
+    }
     if (kind == UK_ROUNDING && tn_dtype_is_integral(in, true)) {
         if (tn_copy_into(overload, out, self) < 0) {
             Py_DECREF(out);

@@ -1916,6 +1916,14 @@ FUZZ_CLASSES = [
     "a = torch.ones(2, dtype=torch.int8); out = torch.clamp(a, min=1+2j, out=a)",
     "out = torch.clamp(torch.ones(2, dtype=torch.int8), min=1+2j, out=torch.ones(2, dtype=torch.int8))",  # neighbour
     "out = torch.ones(2, dtype=torch.uint8).clamp_(min=-2, max=True)",  # neighbour: equal result type
+    # floor/ceil/trunc's meta functions refuse complex before TensorIterator's out= and overlap checks
+    "a0 = torch.tensor([(-0.5+0j)], dtype=torch.complex64).reshape(()); a1 = torch.tensor([7], dtype=torch.int32).reshape((1, 1, 1)).expand((1, 1, 3)); "
+    "r = torch.ceil(a0, out=a1); out = (r, a1, r is a1)",
+    "r = torch.floor(torch.tensor(-0.5+0j), out=torch.tensor([7+0j]).expand(3)); out = r",
+    "out = torch.tensor([1+0j]).expand(3).trunc_()",
+    "out = torch.fix(torch.tensor([1+0j]), out=torch.zeros(1, dtype=torch.int32))",
+    "out = torch.round(torch.tensor([1+0j]), out=torch.zeros(1, dtype=torch.int32))",  # neighbour: round's kernel refuses, after
+    "out = torch.tensor([1+0j]).expand(3).round_()",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
