@@ -1050,6 +1050,8 @@ ternary_into(const tn_op *overload, TensorObject *dst, int which, TensorObject *
         nd2 = nd;
         memcpy(shape, s1, sizeof(int64_t) * (size_t)nd);
     }
+    if (dst && tn_check_inplace_shape(dst, nd2, shape) < 0)
+        return NULL;  /* TensorIterator checks the output's shape before the kernel's dtypes */
     int device = self->device == TN_DEVICE_META || t1->device == TN_DEVICE_META ||
                  (t2 && t2->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
     /* the iterator promotes the inputs first (promote_inputs_to_common_dtype): a converted one
@@ -1318,7 +1320,13 @@ tn_op_lerp___Tensor(const tn_op *overload, TensorObject *self, TensorObject *end
         return NULL;
     if (weight->ndim == 0 && weight->dtype != self->dtype) {
         /* the promoted 0-dim weight (lerp_promoted) computes in the common dtype, which the
-         * iterator's enforce_safe_casting_to_output checks against self before the kernel runs */
+         * iterator's enforce_safe_casting_to_output checks against self, after self's shape and
+         * before the kernel runs */
+        int nd;
+        int64_t shape[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &nd, shape) < 0 ||
+            tn_check_inplace_shape(self, nd, shape) < 0)
+            return NULL;
         int common = lerp_common_dtype(self, end, weight);
         if (common < 0)
             return NULL;

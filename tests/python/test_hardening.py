@@ -1924,6 +1924,15 @@ FUZZ_CLASSES = [
     "out = torch.fix(torch.tensor([1+0j]), out=torch.zeros(1, dtype=torch.int32))",
     "out = torch.round(torch.tensor([1+0j]), out=torch.zeros(1, dtype=torch.int32))",  # neighbour: round's kernel refuses, after
     "out = torch.tensor([1+0j]).expand(3).round_()",  # neighbour
+    # lerp_ checks self's shape against the broadcast shape (TensorIterator's build) before the
+    # kernel's dtype dispatch and before the promoted weight's cast check; so do the foreach lerps
+    "a0 = torch.tensor([], dtype=torch.int16).reshape((0, 1, 3)); a1 = torch.tensor([-1000, 0, -3, 2, 7, -1000], dtype=torch.int16).reshape((2, 3)); "
+    "a2 = torch.tensor([1], dtype=torch.uint8).reshape(()); out = torch._foreach_lerp_([a0], [a1], [a2])",
+    "out = torch._foreach_lerp_([torch.zeros(0, 1, 3, dtype=torch.int16)], [torch.zeros(2, 3, dtype=torch.int16)], 0.5)",
+    "out = torch.zeros(0, 1, 3, dtype=torch.int16).lerp_(torch.zeros(2, 3, dtype=torch.int16), torch.zeros(2, 3, dtype=torch.int16))",
+    "out = torch.zeros(1, 3).lerp_(torch.zeros(2, 3), torch.tensor(1+0j))",
+    "out = torch.zeros(1, 3).addcmul_(torch.zeros(2, 3), torch.zeros(2, 3), value=1+2j)",
+    "out = torch.zeros(1, 3).lerp_(torch.zeros(2, 3), torch.tensor(0.5, dtype=torch.float64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
