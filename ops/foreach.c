@@ -49,7 +49,10 @@ fe_check(tn_tensors self, const fe_args *f)
 }
 
 /* The per-tensor op on each element: in place (results dropped; None back) or a tuple of the
- * results. copy_back: the op is out-of-place and its result is copied into self[i]. */
+ * results. copy_back: 0, or the in-place op upstream's slow path runs (clamp_min_.Tensor for
+ * maximum_), which torchnative computes on the CPU as op, then copy_ into self[i]; on a meta
+ * self[i] it is called itself (its Python meta function, which resizes self to the broadcast
+ * shape and checks the cast in its own words). */
 static PyObject *
 fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
 {
@@ -78,6 +81,13 @@ fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
             a[n++] = f->scalars[i];
         for (int k = 0; k < f->ntail; k++)
             a[n++] = f->tail[k];
+        if (copy_back && TN_T(self.v[i])->device == TN_DEVICE_META) {
+            PyObject *r = tn_call(copy_back, a);
+            if (!r)
+                return NULL;
+            Py_DECREF(r);
+            continue;
+        }
         PyObject *r = tn_call(op, a);
         if (r && copy_back && !tn_can_cast(TN_T(r)->dtype, TN_T(self.v[i])->dtype)) {
             /* upstream's slow path runs the in-place op (clamp_min_ for maximum_), whose
@@ -280,7 +290,7 @@ tn_op__foreach_lerp___Scalar(const tn_op *overload, tn_tensors self, tn_tensors 
     return fe_run(TN_OP_lerp___Scalar, self, FE(LIST1(tensors1), TAIL1(*weight)), 1, 0);
 }
 
-/* maximum / minimum have no in-place op: the result is copied into self (upstream's slow path) */
+/* maximum / minimum have no in-place op: upstream's slow path runs clamp_min_ / clamp_max_ (fe_run's copy_back) */
 PyObject *
 tn_op__foreach_maximum__List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
@@ -290,7 +300,7 @@ tn_op__foreach_maximum__List(const tn_op *overload, tn_tensors self, tn_tensors 
 PyObject *
 tn_op__foreach_maximum___List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
-    return fe_run(TN_OP_maximum, self, FE(LIST1(other)), 1, 1);
+    return fe_run(TN_OP_maximum, self, FE(LIST1(other)), 1, TN_OP_clamp_min___Tensor);
 }
 
 PyObject *
@@ -302,7 +312,7 @@ tn_op__foreach_minimum__List(const tn_op *overload, tn_tensors self, tn_tensors 
 PyObject *
 tn_op__foreach_minimum___List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
-    return fe_run(TN_OP_minimum, self, FE(LIST1(other)), 1, 1);
+    return fe_run(TN_OP_minimum, self, FE(LIST1(other)), 1, TN_OP_clamp_max___Tensor);
 }
 
 PyObject *

@@ -1933,6 +1933,15 @@ FUZZ_CLASSES = [
     "out = torch.zeros(1, 3).lerp_(torch.zeros(2, 3), torch.tensor(1+0j))",
     "out = torch.zeros(1, 3).addcmul_(torch.zeros(2, 3), torch.zeros(2, 3), value=1+2j)",
     "out = torch.zeros(1, 3).lerp_(torch.zeros(2, 3), torch.tensor(0.5, dtype=torch.float64))",  # neighbour
+    # _foreach_maximum_/_minimum_.List run clamp_min_/clamp_max_ per element (ATen's slow path): on
+    # meta, its Python meta function, which resizes self to the broadcast shape
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((2, 4, 0)); a1 = torch.tensor([], dtype=torch.float32).reshape((2, 4, 0)); "
+    "a2 = torch.empty((1, 1), dtype=torch.float32, device='meta'); a3 = torch.tensor([], dtype=torch.float32).reshape((5, 0))[1:].detach().requires_grad_(); "
+    "a4 = torch.tensor([], dtype=torch.bfloat16).reshape((2, 4, 0)); a5 = torch.empty((2, 4, 0), dtype=torch.float16, device='meta'); "
+    "out = torch.ops.aten._foreach_maximum_.List([a0, a1, a2], [a3, a4, a5])",
+    "a = torch.empty((1, 3), device='meta'); torch.ops.aten._foreach_minimum_.List([a], [torch.empty((2, 1), dtype=torch.float64, device='meta')]); out = a",
+    "a = torch.empty((2, 3), dtype=torch.int32, device='meta'); out = torch.ops.aten._foreach_maximum_.List([a], [torch.empty((2, 3), device='meta')])",  # neighbour
+    "a = torch.ones(1, 3); out = torch.ops.aten._foreach_maximum_.List([a], [torch.ones(2, 1)])",  # neighbour: CPU
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
