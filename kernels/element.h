@@ -160,6 +160,14 @@ tn_dtype_is_integral(int d, bool include_bool)
     }
 }
 
+/* uint16 / uint32 / uint64: c10's "barebones" unsigned types, which most of ATen's kernel
+ * dispatches (AT_ALL_TYPES and its extensions) leave out */
+static inline bool
+tn_dtype_is_barebones_unsigned(int d)
+{
+    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
+}
+
 /* ---- half-precision conversions (round to nearest even, as c10 does) ---- */
 
 static inline float

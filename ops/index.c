@@ -590,6 +590,14 @@ tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, Tenso
     if (self->ndim)
         shape[d] = n;
     TensorObject *out = tn_tensor_empty(self->ndim, shape, self->dtype, self->device);
+    /* a self of at most one dim takes upstream's dtype-dispatched loop (even for no index),
+     * whose bounds check is inside it; more dims copy bytes whatever the dtype */
+    if (out && out->device != TN_DEVICE_META && self->ndim <= 1 && tn_dtype_is_barebones_unsigned(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"index_select\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
     /* Note [index_select of an empty self]: upstream's index_select_out_cpu_ still bounds-checks
      * the indices of an empty self of more than one dim (axis dim > 0, checked above), each in
      * [0, axis dim): a negative one too (check_indexarray_range) */
@@ -821,6 +829,14 @@ tn_op_gather(const tn_op *overload, TensorObject *self, int64_t dim, TensorObjec
     if (!out || out->device == TN_DEVICE_META || out->numel == 0) {
         Py_XDECREF(owned);
         return (PyObject *)out;
+    }
+    /* the kernel's dtype dispatch (before it reads an index, so before the bounds) */
+    if (tn_dtype_is_barebones_unsigned(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"scatter_gather_tensor_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        Py_XDECREF(owned);
+        Py_DECREF((PyObject *)out);
+        return NULL;
     }
     int64_t src_str[TN_MAX_NDIM];
     for (int i = 0; i < index->ndim; i++)

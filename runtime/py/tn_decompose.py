@@ -3077,6 +3077,15 @@ def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_i
                            count_include_pad).squeeze(-2)
 
 
+def _take_put_dispatch(self, name):
+    """take/put's CPU kernel dispatches on self's dtype before it reads an index (so before the
+    bounds): all types but the barebones unsigned ones."""
+    torch, _ = _aten()
+    bare = {torch.uint16: "UInt16", torch.uint32: "UInt32", torch.uint64: "UInt64"}.get(self.dtype)
+    if self.device.type == "cpu" and bare:
+        raise NotImplementedError(f'"{name}" not implemented for \'{bare}\'')
+
+
 def take(self, index):
     """TensorAdvancedIndexing.cpp take: the flattened input at the (wrapped) indices, a new tensor
     of the index's shape."""
@@ -3087,7 +3096,10 @@ def take(self, index):
     if n == 0 and index.numel() > 0:
         raise IndexError("take(): tried to take from an empty tensor")
     flat_i = index.reshape(-1)
+    if not flat_i.numel():  # take_out's early return: no dtype dispatch
+        return torch.empty(index.shape, dtype=self.dtype, device=self.device)
     if flat_i.numel():
+        _take_put_dispatch(self, "take_cpu")
         bad = (flat_i >= n) | (flat_i < -n)
         if bool(bad.any()):
             raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")
@@ -3111,6 +3123,7 @@ def put_(self, index, source, accumulate=False):
         raise IndexError("put_(): Tried to put elements into an empty tensor")
     flat_i = index.reshape(-1)
     if flat_i.numel():
+        _take_put_dispatch(self, "take_put_cpu")
         bad = (flat_i >= n) | (flat_i < -n)
         if bool(bad.any()):
             raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")

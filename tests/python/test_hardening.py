@@ -1942,6 +1942,17 @@ FUZZ_CLASSES = [
     "a = torch.empty((1, 3), device='meta'); torch.ops.aten._foreach_minimum_.List([a], [torch.empty((2, 1), dtype=torch.float64, device='meta')]); out = a",
     "a = torch.empty((2, 3), dtype=torch.int32, device='meta'); out = torch.ops.aten._foreach_maximum_.List([a], [torch.empty((2, 3), device='meta')])",  # neighbour
     "a = torch.ones(1, 3); out = torch.ops.aten._foreach_maximum_.List([a], [torch.ones(2, 1)])",  # neighbour: CPU
+    # gather (so take_along_dim), index_select of a self of at most one dim, take and put dispatch
+    # on the dtype before they read an index: the barebones unsigned ones are refused, bounds or not
+    "a0 = torch.tensor(([5, 7, 5, 5, 7, 9, 5, 3, 2, 5, 5, 7] * 2)[:24], dtype=torch.uint32).reshape((3, 2, 4)); "
+    "a1 = torch.tensor([-8, 7, 300, -8, -8, 300, 5, 0, -3, 5, 1, 1], dtype=torch.int64).reshape((3, 4))[1:]; out = a0.take_along_dim(a1, dim=None)",
+    "out = torch.gather(torch.tensor([5, 7, 5, 5], dtype=torch.uint32), 0, torch.tensor([1, 2]))",
+    "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint64).index_select(0, torch.tensor([], dtype=torch.long))",
+    "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint16).take(torch.tensor([[-8]]))",
+    "x = torch.tensor([5, 7, 5, 5], dtype=torch.uint32); out = x.put(torch.tensor([9]), x[:1].clone(), accumulate=True)",
+    "out = torch.gather(torch.tensor([5, 7, 5, 5], dtype=torch.uint32), 0, torch.tensor([], dtype=torch.long))",  # neighbour
+    "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint32).reshape(2, 2).index_select(1, torch.tensor([1]))",  # neighbour
+    "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint32).take(torch.tensor([], dtype=torch.long).reshape(0, 2))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
