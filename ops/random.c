@@ -931,22 +931,13 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
 {
     if (check_std_tensor(std) < 0)
         return NULL;
-    /* upstream makes at::full({}, mean, std's options) first: its fill checks mean against std's
-     * dtype (Note [Scalar overflow]; a float16/bfloat16 fill converts through float unchecked),
-     * an empty std too */
-    tn_value m0 = tn_value_double(mean);
-    if (std->device != TN_DEVICE_META && std->dtype != TN_DTYPE_F16 && std->dtype != TN_DTYPE_BF16 &&
-        tn_check_scalar_fits(&m0, std->dtype) < 0)
-        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    /* an empty std: upstream's draw loop never dispatches on out's dtype, so an empty integer
-     * std gives an empty integer result */
-    if (std->numel == 0)
-        return out;
-    tn_value m = tn_value_double(mean);  /* upstream's normal_impl: normal_out_impl into empty_like(std) */
+    /* upstream's normal_impl: normal_out_impl into empty_like(std); an empty std draws nothing
+     * (normal_ dispatches on no dtype then), but mul_ and add_ still dispatch on out's */
+    tn_value m = tn_value_double(mean);
     PyObject *r = normal_into_out(overload, &m, std, generator, TN_T(out));
     Py_DECREF(out);
     return fresh(r);
@@ -962,8 +953,11 @@ normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, 
 {
     if (check_std_tensor(std) < 0)
         return NULL;
-    /* a float mean becomes at::full({}, mean, out's options) first: checked against out's dtype */
-    if (mean->tag != TN_V_TENSOR && tn_check_scalar_fits(mean, out->dtype) < 0)
+    /* a float mean becomes at::full({}, mean, out's options) first: its fill checks mean against
+     * out's dtype (Note [Scalar overflow]), but a float16/bfloat16 fill converts through float
+     * unchecked (1e300 is inf) */
+    if (mean->tag != TN_V_TENSOR && out->device != TN_DEVICE_META && out->dtype != TN_DTYPE_F16 &&
+        out->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(mean, out->dtype) < 0)
         return NULL;
     int nd = std->ndim;
     int64_t shape[TN_MAX_NDIM];

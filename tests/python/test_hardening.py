@@ -1953,6 +1953,15 @@ FUZZ_CLASSES = [
     "out = torch.gather(torch.tensor([5, 7, 5, 5], dtype=torch.uint32), 0, torch.tensor([], dtype=torch.long))",  # neighbour
     "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint32).reshape(2, 2).index_select(1, torch.tensor([1]))",  # neighbour
     "out = torch.tensor([5, 7, 5, 5], dtype=torch.uint32).take(torch.tensor([], dtype=torch.long).reshape(0, 2))",  # neighbour
+    # normal(float mean, Tensor std): at::full({}, mean, out's options) converts a float16/bfloat16
+    # mean through float unchecked (1e300 is inf); an empty std still runs out.mul_(std).add_(mean)
+    "a0 = torch.tensor([0.5, 0.0, 0.5], dtype=torch.float64).reshape((3, 1)); a1 = torch.tensor([-1.25, -0.0], dtype=torch.bfloat16).reshape((2,))[..., ::2]; "
+    "r = torch.normal(1e300, a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.normal(1e300, torch.tensor([0.5], dtype=torch.bfloat16))",
+    "out = torch.normal(2.0, torch.tensor([], dtype=torch.uint32).reshape((3, 4, 0)))",
+    "out = torch.normal(2.0, torch.empty(3, 0, dtype=torch.bool))",  # neighbour
+    "out = torch.normal(1e300, torch.empty(3, 0, dtype=torch.int32))",  # neighbour
+    "out = torch.normal(1e300, torch.tensor([0.5]), out=torch.empty(1))",  # neighbour: float32 is checked
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
