@@ -235,14 +235,15 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
         goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
+    /* alpha is converted to the computation type, checked (Note [Scalar overflow]; a complex
+     * one's parts as its component type's) */
+    if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
+        goto fail;
     if (tn_dtype_is_complex(compute)) {
         if (complex_binary(overload, out, op, a, b, scalar, alpha, compute) < 0)
             goto fail;
         return (PyObject *)out;
     }
-    /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */
-    if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
-        goto fail;
     TensorObject *ac = as_dtype(overload, a, compute);
     if (!ac)
         goto fail;

@@ -291,7 +291,9 @@ tn_wrapped_number_tensor(PyObject *number)
  *   - from an int to a floating type: above max in magnitude (only float16 can be exceeded);
  *   - from a float: infinity is fine for floating targets, NaN is fine for floating targets
  *     and overflows integers, anything else outside [lowest, max] overflows (no wrapping, so
- *     full((1,), -1.0, dtype=uint8) raises and 127.5 overflows int8).
+ *     full((1,), -1.0, dtype=uint8) raises and 127.5 overflows int8);
+ *   - to a complex type: the real part (and a complex number's imaginary part) as to its
+ *     component type (float for complex64: 1e300 overflows it).
  * <T> is the C++ type name (uint8_t, int, c10::Half, ...). */
 static const char *
 cpp_type_name(int dtype)
@@ -307,6 +309,9 @@ cpp_type_name(int dtype)
     case TN_DTYPE_BF16: return "c10::BFloat16";
     case TN_DTYPE_F32: return "float";
     case TN_DTYPE_F64: return "double";
+    case TN_DTYPE_C32: return "c10::complex<c10::Half>";
+    case TN_DTYPE_C64: return "c10::complex<float>";
+    case TN_DTYPE_C128: return "c10::complex<double>";
     default: return tn_dtype_name(dtype);
     }
 }
@@ -337,6 +342,14 @@ tn_scalar_overflows(const tn_value *v, int dtype)
      * checked as a float's) */
     if (v->tag == TN_V_COMPLEX && !tn_dtype_is_complex(dtype) && v->im != 0)
         return 1;
+    if (tn_dtype_is_complex(dtype)) {
+        /* to a complex type: the real and imaginary parts each as its component type's */
+        int part = dtype == TN_DTYPE_C32 ? TN_DTYPE_F16 : dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
+        if (v->tag != TN_V_COMPLEX)
+            return tn_scalar_overflows(v, part);
+        return tn_scalar_overflows(&(tn_value){.tag = TN_V_DOUBLE, .u.d = v->u.d}, part) ||
+               tn_scalar_overflows(&(tn_value){.tag = TN_V_DOUBLE, .u.d = v->im}, part);
+    }
     if (!dtype_limits(dtype, &lo, &hi))
         return 0;
     int integral = tn_dtype_is_integral(dtype, false);

@@ -1962,6 +1962,16 @@ FUZZ_CLASSES = [
     "out = torch.normal(2.0, torch.empty(3, 0, dtype=torch.bool))",  # neighbour
     "out = torch.normal(1e300, torch.empty(3, 0, dtype=torch.int32))",  # neighbour
     "out = torch.normal(1e300, torch.tensor([0.5]), out=torch.empty(1))",  # neighbour: float32 is checked
+    # a Scalar converted to a complex type is checked part by part as its component type's
+    # (c10::overflows: 1e300 overflows complex<float>): logspace/linspace's ends, fill_, alpha
+    "out = torch.logspace(1e300, (1+2j), 3, base=float('nan'))",
+    "out = torch.linspace(1e300, (1+2j), 3)",
+    "out = torch.logspace(0, (1+1e300j), 3)",
+    "out = torch.zeros(2, dtype=torch.complex64).fill_(1e300)",
+    "out = torch.zeros(2, dtype=torch.complex64).add(torch.zeros(2, dtype=torch.complex64), alpha=1e300)",
+    "out = torch.logspace(1e300, 2+1j, 3, dtype=torch.complex128)",  # neighbour: double's range
+    "out = torch.logspace(1e300, 2, 1, dtype=torch.complex64)",  # neighbour: one step converts nothing
+    "out = torch.zeros(2, dtype=torch.complex64).add(torch.zeros(2, dtype=torch.complex64), alpha=float('inf'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
