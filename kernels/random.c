@@ -7,6 +7,7 @@
 #include "random.h"
 #include "cpu.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -924,7 +925,7 @@ tn_random_rrelu(tn_generator *g, int dtype, int64_t n, const void *in, void *out
             tn_store_float(dtype, out, i, x);
             continue;
         }
-        if (!(lower <= upper))
+        if (!(lower <= upper) || !(upper - lower <= DBL_MAX))
             return TN_ERR_VALUE;
         /* upstream's Activation.cpp is built for the baseline ISA: no fused multiply-add */
         volatile double p = tn_generator_uniform_f64(g) * (upper - lower);

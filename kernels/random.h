@@ -127,7 +127,8 @@ tn_status tn_random_log_normal(tn_generator *g, int dtype, const tn_loop *l, voi
  * bf16; noise written linearly from its data pointer, as upstream writes it). x <= 0: r drawn
  * from uniform_real_distribution<double>(lower, upper) with the bounds in the op math type
  * (float for f32/bf16), rounded to it, out = x * r, noise = r; otherwise out = x, noise = 1.
- * TN_ERR_VALUE when an element draws and lower > upper (upstream's check sits in the draw). */
+ * TN_ERR_VALUE when an element draws and lower > upper or upper - lower overflows a double
+ * (upstream's uniform_real_distribution checks both when it is made, for each draw). */
 tn_status tn_random_rrelu(tn_generator *g, int dtype, int64_t n, const void *in, void *out, void *noise,
                           double lower, double upper);
 /* randperm(n): int64 values 0..n-1 written contiguous into out[n]. Upstream runs this in the

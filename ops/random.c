@@ -565,6 +565,13 @@ tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *
         Py_DECREF(out);
         return NULL;
     }
+    /* _rrelu_with_noise_train: lower_.to<opmath_t>(), upper_ likewise (checked), then noise's
+     * data_ptr<scalar_t>() */
+    int opmath = dt == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    if (tn_check_scalar_fits(lower, opmath) < 0 || tn_check_scalar_fits(upper, opmath) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
     if (noise->dtype != dt) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(dt),
                      tn_dtype_legacy_name(noise->dtype));
@@ -581,7 +588,10 @@ tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *
                                : TN_OK;
     Py_DECREF(in);
     if (st == TN_ERR_VALUE) {
-        PyErr_SetString(PyExc_RuntimeError, "Expected from <= to to be true, but got false.  (Could this error "
+        double l = opmath == TN_DTYPE_F64 ? lo : (float)lo, h = opmath == TN_DTYPE_F64 ? hi : (float)hi;
+        PyErr_SetString(PyExc_RuntimeError, l <= h ? "Expected to - from <= std::numeric_limits<T>::max() to be true, "
+                        "but got false.  (Could this error message be improved?  If so, please report an enhancement "
+                        "request to PyTorch.)" : "Expected from <= to to be true, but got false.  (Could this error "
                         "message be improved?  If so, please report an enhancement request to PyTorch.)");
         Py_DECREF(out);
         return NULL;

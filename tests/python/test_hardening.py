@@ -1972,6 +1972,14 @@ FUZZ_CLASSES = [
     "out = torch.logspace(1e300, 2+1j, 3, dtype=torch.complex128)",  # neighbour: double's range
     "out = torch.logspace(1e300, 2, 1, dtype=torch.complex64)",  # neighbour: one step converts nothing
     "out = torch.zeros(2, dtype=torch.complex64).add(torch.zeros(2, dtype=torch.complex64), alpha=float('inf'))",  # neighbour
+    # rrelu_with_noise in training converts lower/upper to the op math type (checked), and each
+    # draw's uniform_real_distribution<double>(lower, upper) checks from <= to and to - from <= max
+    "a0 = torch.tensor([0.0, 0.0], dtype=torch.float32).reshape((2,))[..., ::2]; a1 = torch.tensor([3.75], dtype=torch.float32).reshape((1,)).expand((1,)); "
+    "out = torch.ops.aten.rrelu_with_noise.default(a0, a1, -3, float('inf'), training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-0.5], dtype=torch.float64), torch.tensor([3.75], dtype=torch.float64), -1e308, 1e308, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-0.5]), torch.tensor([3.75]), -1e300, 1, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-0.5]), torch.tensor([3.75], dtype=torch.float64), -1, 1+1j, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([0.5]), torch.tensor([3.75]), -3, float('inf'), training=True)",  # neighbour: no draw
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
