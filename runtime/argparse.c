@@ -399,17 +399,36 @@ scalar_from_py(PyObject *o, tn_value *v)
     return 0;
 }
 
+#define SYMINT_BOOL_MESSAGE                                                                                  \
+    "Expected scalar.isIntegral( false) to be true, but got false.  (Could this error message be improved?  " \
+    "If so, please report an enhancement request to PyTorch.)"
+
 static int
 convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena, int tag)
 {
     int size = p->size;
     out->tag = tag;
     if (!(PyTuple_Check(o) || PyList_Check(o))) {
-        /* a bare int for int[N], or a one-element tensor (check_int_list) */
+        /* a bare int for int[N], or a one-element tensor (check_int_list): for int[N] / SymInt[N]
+         * upstream takes the tensor's item<int64_t>() (a bool one too); for a list without a
+         * size it is the one element of the varargs, which a SymInt list refuses when bool
+         * (symintlist's scalar.isIntegral(false)) */
+        if (is_tensor(o) && TN_T(o)->dtype == TN_DTYPE_BOOL && !(p->size == 0 && p->type == TN_P_SYMINTLIST)) {
+            tn_value s;
+            if (tn_tensor_item_value(TN_T(o), &s) < 0)
+                return -1;
+            Py_ssize_t n = size > 0 ? size : 1;
+            int64_t *buf = tn_arena_alloc(arena, sizeof(int64_t) * (size_t)n);
+            if (!buf)
+                return -1;
+            for (Py_ssize_t i = 0; i < n; i++)
+                buf[i] = tn_scalar_to_int(&s);
+            out->u.ints = buf;
+            out->n = n;
+            return 0;
+        }
         if (is_tensor(o) && TN_T(o)->dtype == TN_DTYPE_BOOL) {
-            PyErr_SetString(PyExc_RuntimeError, "Expected scalar.isIntegral( false) to be true, but "
-                            "got false.  (Could this error message be improved?  If so, please report "
-                            "an enhancement request to PyTorch.)");
+            PyErr_SetString(PyExc_RuntimeError, SYMINT_BOOL_MESSAGE);
             return -1;
         }
         int64_t v;
@@ -444,6 +463,13 @@ convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena,
             PyErr_Format(PyExc_TypeError, "expected a sequence of ints, but found element of type %s at pos %zd",
                          tn_tpname(it), i);
             r = -1;
+        } else if (is_tensor(it) && TN_T(it)->dtype == TN_DTYPE_BOOL && TN_T(it)->numel == 1) {
+            /* intlist takes a one-element bool tensor's item<int64_t>(); symintlist refuses it */
+            tn_value s;
+            r = p->type == TN_P_SYMINTLIST ? (PyErr_SetString(PyExc_RuntimeError, SYMINT_BOOL_MESSAGE), -1)
+                                           : tn_tensor_item_value(TN_T(it), &s);
+            if (r == 0)
+                buf[i] = tn_scalar_to_int(&s);
         } else {
             r = unpack_index(it, &buf[i]);
             if (r < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {

@@ -1980,6 +1980,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-0.5]), torch.tensor([3.75]), -1e300, 1, training=True)",
     "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-0.5]), torch.tensor([3.75], dtype=torch.float64), -1, 1+1j, training=True)",
     "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([0.5]), torch.tensor([3.75]), -3, float('inf'), training=True)",  # neighbour: no draw
+    # the argument parser's int lists: a bare one-element tensor for int[N] / SymInt[N] is its
+    # item (a bool one too: intlistWithDefault); a bool tensor element of a SymInt list (or the
+    # one element of SymInt varargs) is refused (symintlist's scalar.isIntegral(false)), of an int
+    # list taken
+    "a0 = torch.tensor([True], dtype=torch.bool).reshape((1,)); a1 = torch.tensor([False], dtype=torch.bool).reshape((1,)); out = torch.sum(a0, a1)",
+    "out = torch.roll(torch.arange(4.), torch.tensor(True))",
+    "out = torch.ones(2, 3).sum(dim=torch.tensor(True))",
+    "out = torch.roll(torch.arange(4.), [torch.tensor(True)])",
+    "out = torch.ones(2, 3).expand(torch.tensor([True]), 2, 3)",
+    "out = torch.zeros(torch.tensor([True]))",
+    "out = torch.sum(torch.ones(2, 3), [torch.tensor(True)])",  # neighbour: int list element
+    "out = torch.ones(2, 3).view(torch.tensor(True), 6)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
