@@ -1276,7 +1276,8 @@ error:
 /* ---- boxed calls by schema: torch.ops.<ns>.<op>.<overload>(*args, **kwargs) ---- */
 
 /* Note [Boxed ints from tensors]: upstream's toIValue makes an int (also a SymInt, and a ScalarType,
- * which the boxed path holds as its int code) of anything py::cast<int64_t> takes: __index__, else
+ * Layout or MemoryFormat, which the boxed path holds as their int codes) of anything
+ * py::cast<int64_t> takes (a bool too): __index__, else
  * int(), so any one-element real tensor, truncated (torch.tensor([-2.7]) is dim -2; True is 1);
  * an int argument refuses a tensor with meta storage first. An int[] is a Python sequence of such
  * ints (a tensor is no sequence there: refused); a SymInt[] given a tensor iterates it, taking
@@ -1404,9 +1405,11 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                 /* an int IValue, also for an int argument; a SymInt one takes only what casts to
                  * int64 (toIValue's SymIntType), which a dtype does not: the schema's error follows */
                 o = PyLong_FromLong(tn_dtype_from_py(o));
-            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT || p->type == TN_P_DTYPE) &&
-                       is_tensor(o)) {
+            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT || p->type == TN_P_DTYPE ||
+                             p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && is_tensor(o)) {
                 o = boxed_int_of_tensor(p, o);
+            } else if (p && (p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && PyBool_Check(o)) {
+                o = PyLong_FromLong(o == Py_True);  /* toIValue's LayoutType / MemoryFormatType: py::cast<int64_t> */
             } else if (p && (p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) && (is_tensor(o) || PyList_Check(o) ||
                                                                                      PyTuple_Check(o))) {
                 o = boxed_intlist(op, p, o);

@@ -1992,6 +1992,14 @@ FUZZ_CLASSES = [
     "out = torch.zeros(torch.tensor([True]))",
     "out = torch.sum(torch.ones(2, 3), [torch.tensor(True)])",  # neighbour: int list element
     "out = torch.ones(2, 3).view(torch.tensor(True), 6)",  # neighbour
+    # torch.ops' IValues: a Layout or MemoryFormat is its int code too, so a bool or a one-element
+    # tensor converts as py::cast<int64_t> converts it (Note [Boxed ints from tensors])
+    "a0 = torch.empty((3, 3), dtype=torch.bool, device='meta'); a1 = torch.tensor([False], dtype=torch.bool).reshape(()); "
+    "out = torch.ops.aten.to.dtype(a0, torch.bfloat16, False, False, a1)",
+    "out = torch.ops.aten.to.dtype(torch.ones(2), torch.bfloat16, False, False, True)",
+    "out = torch.ops.aten.to.dtype(torch.ones(2), torch.bfloat16, False, False, torch.tensor(2))",
+    "out = torch.ops.aten.empty.memory_format([2], dtype=None, layout=torch.tensor(0)).shape",
+    "out = torch.ops.aten.to.dtype(torch.ones(2), torch.bfloat16, False, False, torch.tensor(1, device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
