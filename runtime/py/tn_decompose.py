@@ -3549,11 +3549,35 @@ def geometric_(self, p, *, generator=None):
     return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
 
 
-def rrelu(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
-    """Activation.cpp rrelu: the bounds checked, then rrelu_with_noise (a C kernel) with a fresh
-    contiguous noise tensor."""
+def _scalar_to_double(x):
+    """c10::Scalar::to<double>() (checked_convert): a complex number with an imaginary part
+    overflows a double (Note [Scalar overflow] in runtime/scalar.c)."""
+    import torch
+
+    if isinstance(x, torch.Tensor):
+        x = x.item()
+    if isinstance(x, complex):
+        if x.imag != 0:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return x.real
+    return float(x)
+
+
+def celu(self, alpha=1.0):
+    """Activation.cpp celu: alpha.to<double>() must not be 0, then elu(self, alpha, 1, 1 / alpha)
+    (torch._decomp's celu checks neither, and divides by alpha where ATen multiplies)."""
     torch, aten = _aten()
-    if not float(lower) <= float(upper):
+    a = _scalar_to_double(alpha)
+    if a == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return aten.elu(self, alpha, 1.0, 1.0 / a)
+
+
+def rrelu(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
+    """Activation.cpp rrelu: the bounds checked (lower.to<double>() <= upper.to<double>()), then
+    rrelu_with_noise (a C kernel) with a fresh contiguous noise tensor."""
+    torch, aten = _aten()
+    if not _scalar_to_double(lower) <= _scalar_to_double(upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     noise = aten.empty_like(self, memory_format=torch.contiguous_format)
     return aten.rrelu_with_noise(self, noise, lower, upper, training, generator=generator)
@@ -3561,7 +3585,7 @@ def rrelu(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
 
 def rrelu_(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
     torch, aten = _aten()
-    if not float(lower) <= float(upper):
+    if not _scalar_to_double(lower) <= _scalar_to_double(upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     noise = aten.empty_like(self, memory_format=torch.contiguous_format)
     return aten.rrelu_with_noise_(self, noise, lower, upper, training, generator=generator)
@@ -4233,7 +4257,7 @@ COMPOSITIONS = {
     "embedding_renorm_": embedding_renorm_,
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
     "cauchy_": cauchy_, "geometric_": geometric_,
-    "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_,
+    "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_, "celu": celu,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
@@ -5147,7 +5171,7 @@ TABLE = {
     "_native_batch_norm_legit_no_training", "_unsafe_index.Tensor", "_weight_norm_interface",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
+    "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2",

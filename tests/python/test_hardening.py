@@ -2000,6 +2000,13 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.to.dtype(torch.ones(2), torch.bfloat16, False, False, torch.tensor(2))",
     "out = torch.ops.aten.empty.memory_format([2], dtype=None, layout=torch.tensor(0)).shape",
     "out = torch.ops.aten.to.dtype(torch.ones(2), torch.bfloat16, False, False, torch.tensor(1, device='meta'))",  # neighbour
+    # celu and rrelu convert their Scalars with Scalar::to<double>() (checked) in their own checks:
+    # celu's alpha != 0 (torch._decomp's celu checked nothing), rrelu's lower <= upper
+    "out = torch.celu(torch.ones(2, dtype=torch.long), 1+2j)",
+    "out = torch.ops.aten.celu(torch.ones(2, dtype=torch.long), 0)",
+    "out = torch.ops.aten.rrelu(torch.ones(2, dtype=torch.long), 1+2j)",
+    "out = torch.celu(torch.tensor([-1.5, 0.3, -0.7, -3.0, -1e-3], dtype=torch.float16), 0.3)",  # neighbour
+    "out = torch.ops.aten.rrelu(torch.ones(2), 1+0j, 2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
