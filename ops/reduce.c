@@ -234,6 +234,15 @@ tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdi
         return NULL;
     if (tn_dtype_is_integral(self->dtype, true))
         return tn_op_sum__dim_IntList(overload, self, dim, keepdim, dtype);
+    if (dtype >= 0 && tn_dtype_is_integral(dtype, false)) {
+        /* into an integer dtype upstream sums nan_to_num(self): a NaN is 0, an infinity the
+         * dtype's largest finite value, each then truncated (float16's -inf is -65504) */
+        PyObject *finite = tn_ag_op(TN_OP_nan_to_num, (tn_value[]){tn_value_tensor((PyObject *)self), NONE_V, NONE_V,
+                                                                    NONE_V});
+        PyObject *r = finite ? tn_op_sum__dim_IntList(overload, TN_T(finite), dim, keepdim, dtype) : NULL;
+        Py_XDECREF(finite);
+        return r;
+    }
     if (dtype == TN_DTYPE_BOOL) {
         /* into bool (dtype=; out= refuses it, tn_out_check_nansum_out): a NaN counts 0, any
          * other element as a bool, or'ed */
@@ -1414,6 +1423,12 @@ tn_out_check_nansum_out(tn_out_call *c)
         return 0;
     int i = tn_schema_param(c->s, "dtype");
     int given = i >= 0 && c->args[i].tag == TN_V_DTYPE ? (int)c->args[i].u.i : -1;
+    if (c->f->id == TN_OP_nanmean && given >= 0 && !tn_dtype_is_floating(given) && !tn_dtype_is_complex(given)) {
+        /* nanmean's own dtype check comes before its count's dims */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be either a "
+                     "floating point or complex dtype. Got: %s", tn_dtype_legacy_name(given));
+        return -1;
+    }
     if (self->device == TN_DEVICE_META || out->device == TN_DEVICE_META) {
         int r = given >= 0 ? given : self->dtype;
         if (tn_can_cast(r, out->dtype))
@@ -1427,7 +1442,7 @@ tn_out_check_nansum_out(tn_out_call *c)
     int mismatch = given >= 0 && given != out->dtype;
     if (!mismatch && !tn_dtype_is_integral(out->dtype, true))
         return 0;
-    if (wrap_dim_args(c, self, 0) < 0)
+    if (wrap_dim_args(c, self, 1) < 0)  /* make_dim_mask's wrap and repeat checks come first */
         return -1;
     if (mismatch) {
         PyErr_Format(PyExc_RuntimeError, "nansum: provided dtype must match dtype of result. Got %s and %s.",

@@ -2007,6 +2007,17 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.rrelu(torch.ones(2, dtype=torch.long), 1+2j)",
     "out = torch.celu(torch.tensor([-1.5, 0.3, -0.7, -3.0, -1e-3], dtype=torch.float16), 0.3)",  # neighbour
     "out = torch.ops.aten.rrelu(torch.ones(2), 1+0j, 2)",  # neighbour
+    # --- session 28, lead: nansum of a floating self into an integer dtype sums nan_to_num(self)
+    # (NaN 0, an infinity the dtype's largest finite value); nansum/nanmean(out=) wrap and check
+    # repeated dims before refusing an integer out; nanmean's dtype check first
+    "out = torch.tensor(float('nan')).nansum(dtype=torch.int64)",
+    "out = torch.tensor([1.0, 3.75, float('-inf'), 0.5], dtype=torch.float16).expand(4, 4).nansum(dtype=torch.int32)",
+    "out = torch.tensor([1e30, float('-inf'), float('inf'), float('nan'), 3.75]).nansum(dtype=torch.int64)",
+    "out = torch.tensor([2.7, -2.7, float('nan')], dtype=torch.float64).nansum(dtype=torch.int8)",  # neighbour
+    "out = torch.nansum(torch.tensor(2.), dim=[-1, 0, -1], out=torch.zeros(3, dtype=torch.int32))",
+    "out = torch.nanmean(torch.tensor(0., dtype=torch.float64), [0, 0], out=torch.zeros(2, dtype=torch.int32))",
+    "out = torch.nanmean(torch.tensor(0., dtype=torch.float64), [0, -2], dtype=torch.int32, out=torch.zeros(2, dtype=torch.bfloat16))",
+    "out = torch.nansum(torch.tensor([2.]), 0, out=torch.zeros(3, dtype=torch.int32))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
