@@ -2494,16 +2494,27 @@ tn_out_check_sign(tn_out_call *c)
 
 /* pow(Scalar self, Tensor exponent, out=): pow_Scalar_out fills out with ones when the base
  * equals 1 (Scalar::equal: 1, 1.0 or 1+0j, never True), out's dtype taken as the result's, so no
- * can_cast check; any other base redispatches to pow.Tensor_Tensor_out (the shared rules) */
+ * can_cast check; any other base redispatches to pow.Tensor_Tensor_out (the shared rules) after
+ * the meta function resized out */
 int
 tn_out_check_pow(tn_out_call *c)
 {
     const tn_value *base = &c->args[0];
     int one = (base->tag == TN_V_INT && base->u.i == 1) || (base->tag == TN_V_DOUBLE && base->u.d == 1) ||
               (base->tag == TN_V_COMPLEX && base->u.d == 1 && base->im == 0);
-    if (c->kind != TN_OPK_OUT || !one || !c->dst || c->args[1].tag != TN_V_TENSOR)
+    if (c->kind != TN_OPK_OUT || c->args[0].tag == TN_V_TENSOR || !c->dst || c->args[1].tag != TN_V_TENSOR)
         return 0;
     TensorObject *exponent = TN_T(c->args[1].u.t);
+    if (!one) {
+        /* pow_Scalar's meta function resized out to exponent's shape before pow.Tensor_Tensor_out's
+         * iterator checks it (an expanded out of another shape is contiguous by then) */
+        if (exponent->device == c->dst->device &&
+            (c->dst->ndim != exponent->ndim ||
+             memcmp(c->dst->sizes, exponent->sizes, sizeof(int64_t) * (size_t)exponent->ndim)) &&
+            tn_resize_output(c->dst, exponent->ndim, exponent->sizes) < 0)
+            return -1;
+        return 0;
+    }
     if (exponent->device != c->dst->device || tn_resize_output(c->dst, exponent->ndim, exponent->sizes) < 0)
         return exponent->device != c->dst->device ? 0 : -1;
     c->result = at_ts(TN_OP_fill___Scalar, (PyObject *)c->dst, tn_value_int(1));

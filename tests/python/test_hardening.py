@@ -2018,6 +2018,9 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.tensor(0., dtype=torch.float64), [0, 0], out=torch.zeros(2, dtype=torch.int32))",
     "out = torch.nanmean(torch.tensor(0., dtype=torch.float64), [0, -2], dtype=torch.int32, out=torch.zeros(2, dtype=torch.bfloat16))",
     "out = torch.nansum(torch.tensor([2.]), 0, out=torch.zeros(3, dtype=torch.int32))",  # neighbour
+    # pow(Scalar, Tensor, out=): the meta function resizes out before pow.Tensor_Tensor_out's checks
+    "out = torch.pow(0, torch.tensor([[0., 1, 2, 3], [-1, 0.5, 2, 1], [3, 0, 1, 2]]), out=torch.zeros(1, 3).expand(3, 3))",
+    "out = torch.pow(2, torch.tensor([[0., 1, 2, 3], [-1, 0.5, 2, 1]]), out=torch.zeros(1, 4).expand(2, 4))",  # neighbour: no resize
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
