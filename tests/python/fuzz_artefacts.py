@@ -544,7 +544,27 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
-PROOFS = (pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
+def meta_negative_strides(kind, code, op, ours, up, tol):
+    """empty_strided on the meta device given a negative stride: upstream's meta path sizes the
+    storage from the strides unchecked (a negative byte count: [2], [-3] gives -8 bytes) and
+    returns contiguous strides instead of the ones asked for; its CPU path and ours refuse the
+    call with the storage-size overflow error."""
+    m = re.search(r"empty_strided(?:\.default)?\(\[([-\d, ]*)\], \[([-\d, *]*)\]", code)
+    if kind != "rejects" or not m or "device='meta'" not in code or "overflowed" not in ours.get("msg", ""):
+        return None
+    try:
+        sizes = [int(x) for x in m.group(1).split(",") if x.strip()]
+        strides = [int(eval(x)) for x in m.group(2).split(",") if x.strip()]  # 2**62 spellings
+    except Exception:
+        return None
+    got = tensors(up)
+    if len(got) != 1 or got[0]["stride"] == strides or \
+            not any(st < 0 and sz > 1 for sz, st in zip(sizes, strides)):
+        return None
+    return "empty_strided on meta with a negative stride: upstream sizes its storage unchecked (a negative byte count) and drops the strides; ours refuses"
+
+
+PROOFS = (meta_negative_strides, pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, det_exactly_singular, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
           fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 

@@ -213,6 +213,15 @@ def test_each_artefact_proof_can_fail():
                        planes, {"ok": _t([0.0] * 2, [1, 2, 1])}, tol)  # the planes agree: not this
     assert not explain("rejects", pool, "torch.ops.aten._adaptive_avg_pool2d_backward.default", rej,
                        {"ok": _t([0.0] * 2, [1, 2, 1])}, tol)  # another refusal
+    es = "out = torch.ops.aten.empty_strided.default([2], [-1], device='meta', pin_memory=True)"
+    over = {"exc": "RuntimeError", "msg": "Storage size calculation overflowed with sizes=[2] and strides=[-1]"}
+    meta2 = {"ok": {**_t(None, [2]), "device": "meta"}}
+    assert explain("rejects", es, "torch.ops.aten.empty_strided.default", over, meta2, tol)
+    assert not explain("rejects", es.replace("[-1]", "[1]"), "torch.ops.aten.empty_strided.default", over, meta2, tol)
+    assert not explain("rejects", es.replace("'meta'", "'cpu'"), "torch.ops.aten.empty_strided.default", over, meta2, tol)
+    assert not explain("rejects", es, "torch.ops.aten.empty_strided.default", over,
+                       {"ok": {**meta2["ok"], "stride": [-1]}}, tol)  # upstream kept the strides asked for
+
     rep = "a0 = torch.ones(2, 2, dtype=torch.float64); out = torch.ops.aten._fft_r2c.default(a0, [1, 1], 1, False)"
     refused = {"exc": "RuntimeError", "msg": "fft: dim 1 is negative or repeated"}
     assert explain("rejects", rep, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
