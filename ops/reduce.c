@@ -1440,7 +1440,9 @@ tn_out_check_nansum_out(tn_out_call *c)
         return -1;
     }
     int mismatch = given >= 0 && given != out->dtype;
-    if (!mismatch && !tn_dtype_is_integral(out->dtype, true))
+    /* an empty self: nansum_out zeroes out without its kernel's dispatch (nanmean's div_ then
+     * refuses an integer out as a can_cast error, the shared rule) */
+    if (!mismatch && (!tn_dtype_is_integral(out->dtype, true) || self->numel == 0))
         return 0;
     if (wrap_dim_args(c, self, 1) < 0)  /* make_dim_mask's wrap and repeat checks come first */
         return -1;

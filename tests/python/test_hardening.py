@@ -2021,6 +2021,10 @@ FUZZ_CLASSES = [
     # pow(Scalar, Tensor, out=): the meta function resizes out before pow.Tensor_Tensor_out's checks
     "out = torch.pow(0, torch.tensor([[0., 1, 2, 3], [-1, 0.5, 2, 1], [3, 0, 1, 2]]), out=torch.zeros(1, 3).expand(3, 3))",
     "out = torch.pow(2, torch.tensor([[0., 1, 2, 3], [-1, 0.5, 2, 1]]), out=torch.zeros(1, 4).expand(2, 4))",  # neighbour: no resize
+    # an empty self: nansum_out zeroes out without its kernel's dispatch (any out dtype)
+    "out = torch.nanmean(torch.zeros(0, 3), None, out=torch.zeros(0, 3, dtype=torch.int64)[:, ::2])",
+    "out = torch.nansum(torch.zeros(0, 3), 0, out=torch.zeros(3, dtype=torch.int64))",
+    "out = torch.nansum(torch.zeros(0, 3), 0, out=torch.zeros(3, dtype=torch.bool))",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
