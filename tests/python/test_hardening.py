@@ -1893,6 +1893,11 @@ FUZZ_CLASSES = [
     "a = torch.ones(2); out = torch.cat([a, a], out=a)",  # neighbour: shares an input's storage
     "a = torch.arange(4.); out = torch.gather(a, 0, torch.tensor([1, 2, 0]), out=a)",  # neighbour
     "out = torch.index_select(torch.arange(4.), 0, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",  # neighbour: before
+    # --- session 28, h4: ldl_solve reads B.size(-2) (linearSolveCheckInputs) before its meta's
+    # `B.dim() >= 2` check, so a B of 0 or 1 dims fails with IndexError
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0]))",
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor(1.0))",
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0], dtype=torch.float64))",  # neighbour: dtype first
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
