@@ -1898,6 +1898,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0]))",
     "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor(1.0))",
     "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0], dtype=torch.float64))",  # neighbour: dtype first
+    # --- session 28, h4: Note [Concrete int lists] for a CompositeImplicitAutograd composition the
+    # door reaches without the glue (a meta tensor, or one requiring grad)
+    "a0 = torch.randn(1, 1, 4); a1 = torch.randn(1, 1, 2); a2 = torch.empty((1, 1, 3), device='meta'); out = torch.ops.aten._convolution_double_backward.default(None, None, None, a2, a1, a0, [-2**63], [0], [1], False, [0], 1, [True, True, False])",
+    "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [-2**63], [0], [1], False, [0], 1, [True, True, False])",
+    "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [1], [0], [1], False, [0], 1, [True, True, False])",  # neighbour
+    "a0 = torch.empty((1, 1, 4, 4), device='meta'); out = torch.ops.aten.upsample_nearest2d.vec(a0, [-2**63, 2], None)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
