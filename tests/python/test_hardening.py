@@ -1904,6 +1904,12 @@ FUZZ_CLASSES = [
     "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [-2**63], [0], [1], False, [0], 1, [True, True, False])",
     "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [1], [0], [1], False, [0], 1, [True, True, False])",  # neighbour
     "a0 = torch.empty((1, 1, 4, 4), device='meta'); out = torch.ops.aten.upsample_nearest2d.vec(a0, [-2**63, 2], None)",  # neighbour
+    # --- session 28, h4: a meta index tensor sends indexing to the meta device (aten::index's Python
+    # meta function checks its dtype, RuntimeError) whatever self's device; index_select.out's meta is
+    # torch._refs.index_select, which indexes
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); a1 = torch.empty((3,), device='meta'); out = torch.index_select(a0, -1, a1, out=torch.tensor(3.75, dtype=torch.float64))",
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,), device='meta')]",
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,))]",  # neighbour: IndexError
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
