@@ -1910,6 +1910,11 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([3.75, -2.0, float('nan')]); a1 = torch.empty((3,), device='meta'); out = torch.index_select(a0, -1, a1, out=torch.tensor(3.75, dtype=torch.float64))",
     "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,), device='meta')]",
     "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,))]",  # neighbour: IndexError
+    # --- session 28, h4: unfold_backward's kernel (overlapping windows) reads grad_in's stride at the
+    # wrapped dim before anything else: IndexError for a grad_in of fewer dims
+    "a0 = torch.tensor([3.75, 0.0, 1.0, -0.0]).reshape((1, 4)); out = torch.ops.aten.unfold_backward.default(a0, [1, 2, 3], -1, 3, 2)",
+    "a0 = torch.tensor([-0.0, 1.0], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 3, 1)",
+    "a0 = torch.ones(1, 2); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 2, 2)",  # neighbour: no overlap, copy_
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
