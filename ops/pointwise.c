@@ -2189,6 +2189,9 @@ tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_va
                    const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
+    /* upstream's meta: alpha.to<double>() >= 0 (checked_convert: a complex alpha overflows) */
+    if (is_result && tn_check_scalar_fits(alpha, TN_DTYPE_F64) < 0)
+        return NULL;
     if (is_result && !(p[0] >= 0)) {  /* upstream: alpha >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place elu backward calculation is triggered with a negative slope which is not supported. "
@@ -2243,6 +2246,9 @@ tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, Tens
                           const tn_value *negative_slope, bool self_is_result)
 {
     double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
+    /* upstream's meta: negval.to<double>() >= 0 (checked_convert: a complex negval overflows) */
+    if (self_is_result && tn_check_scalar_fits(negative_slope, TN_DTYPE_F64) < 0)
+        return NULL;
     if (self_is_result && !(p[0] >= 0)) {  /* upstream: negval >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place leakyReLu backward calculation is triggered with a negative slope which is not "

@@ -1915,6 +1915,13 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([3.75, 0.0, 1.0, -0.0]).reshape((1, 4)); out = torch.ops.aten.unfold_backward.default(a0, [1, 2, 3], -1, 3, 2)",
     "a0 = torch.tensor([-0.0, 1.0], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 3, 1)",
     "a0 = torch.ones(1, 2); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 2, 2)",  # neighbour: no overlap, copy_
+    # --- session 28, h4: leaky_relu_backward's and elu_backward's meta functions convert the slope to
+    # double (checked_convert) when is_result, before any dtype dispatch: a complex one overflows
+    "a0 = torch.tensor([-1, -1], dtype=torch.int32); a1 = torch.tensor([-3, -1], dtype=torch.int8); out = torch.ops.aten.leaky_relu_backward.default(a0, a1, (1+2j), True)",
+    "a0 = torch.tensor([1., -1.]); out = torch.ops.aten.leaky_relu_backward.default(a0, a0, (1+2j), True)",
+    "a0 = torch.tensor([7]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), float('inf'), True, True, a0)",
+    "a0 = torch.tensor([7.]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), 1.0, 1.0, True, a0)",
+    "a0 = torch.tensor([1., -1.]); out = torch.ops.aten.leaky_relu_backward.default(a0, a0, (1+2j), False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
