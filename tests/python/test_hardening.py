@@ -1922,6 +1922,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([7]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), float('inf'), True, True, a0)",
     "a0 = torch.tensor([7.]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), 1.0, 1.0, True, a0)",
     "a0 = torch.tensor([1., -1.]); out = torch.ops.aten.leaky_relu_backward.default(a0, a0, (1+2j), False)",  # neighbour
+    # --- session 28, h4: constant_pad_nd narrows one pad at a time (before, then after), the input's
+    # negative pads before it checks the output's sizes: a pad whose sum wraps fails narrow's length
+    "out = F.pad(torch.tensor([False, True]), (2**63 - 1, 2**63 - 1), mode='constant')",
+    "out = torch.constant_pad_nd(torch.ones(3, 2), (2**63 - 1, 2**63 - 1, 1, 1))",
+    "out = torch.constant_pad_nd(torch.arange(12.).reshape(3, 4), (-1, 2, 1, -2))",  # neighbour
+    "out = torch.constant_pad_nd(torch.ones(3), (-1, 2**63 - 1))",  # neighbour: the size check
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
