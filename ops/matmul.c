@@ -177,6 +177,16 @@ check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, co
     return tn_check_scalar_fits(beta, opmath) < 0 || tn_check_scalar_fits(alpha, opmath) < 0 ? -1 : 0;
 }
 
+/* Note [BLAS alpha 0]: float32 and float64 addmm call BLAS gemm, which with alpha == 0 reads
+ * neither operand (C = beta*C: a NaN or inf in mat1 or mat2 does not reach the result); so does
+ * baddbmm's BLAS path (contraction * rows * cols >= 400), where its naive loop below that
+ * multiplies the sum by 0. float16/bfloat16 take other kernels, which multiply. */
+static int
+blas_skips_product(int dtype, double alpha)
+{
+    return alpha == 0.0 && (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64);
+}
+
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
 PyObject *
 tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2,
@@ -219,7 +229,9 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
         }
         Py_DECREF(expanded);
     }
-    if (gemm(overload, out, 1, shape[0], shape[1], mat1->sizes[1], mat1, 0, mat1->strides[0],
+    /* Note [BLAS alpha 0]: no contraction is read */
+    int64_t k = blas_skips_product(mat1->dtype, a) ? 0 : mat1->sizes[1];
+    if (gemm(overload, out, 1, shape[0], shape[1], k, mat1, 0, mat1->strides[0],
         mat1->strides[1], mat2, 0,
              mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b) < 0) {
         Py_DECREF((PyObject *)out);
@@ -292,7 +304,11 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
-    if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
+    /* Note [BLAS alpha 0]: its BLAS path reads no contraction */
+    int64_t k = batch1->sizes[2];
+    if (blas_skips_product(batch2->dtype, a) && k * shape[1] * shape[2] >= 400)
+        k = 0;
+    if (gemm(overload, out, shape[0], shape[1], shape[2], k, batch1, batch1->strides[0],
         batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
              out->strides[1], out->strides[2], a, b) < 0) {

@@ -1928,6 +1928,14 @@ FUZZ_CLASSES = [
     "out = torch.constant_pad_nd(torch.ones(3, 2), (2**63 - 1, 2**63 - 1, 1, 1))",
     "out = torch.constant_pad_nd(torch.arange(12.).reshape(3, 4), (-1, 2, 1, -2))",  # neighbour
     "out = torch.constant_pad_nd(torch.ones(3), (-1, 2**63 - 1))",  # neighbour: the size check
+    # --- session 28, h4: Note [BLAS alpha 0]: float32/float64 addmm (and baddbmm's BLAS path, 400+
+    # multiply-adds per matrix) read no operand when alpha == 0, a NaN there stays out
+    "a0 = torch.tensor([-0.0]); a1 = torch.tensor([[float('nan')]]); a2 = torch.tensor([[1.0]]); out = torch.ops.aten.addmm.default(a0, a1, a2, beta=-0.5, alpha=False)",
+    "a0 = torch.ones(3, 3, dtype=torch.float64); a1 = torch.full((3, 3), float('inf'), dtype=torch.float64); out = torch.addmm(a0, a1, -a1, alpha=0)",
+    "a0 = torch.ones(2, 8, 8); a1 = torch.full((2, 8, 7), float('nan')); out = torch.baddbmm(a0, a1, torch.ones(2, 7, 8), alpha=0)",
+    "a0 = torch.ones(2, 7, 7); a1 = torch.full((2, 7, 8), float('nan')); out = torch.baddbmm(a0, a1, torch.ones(2, 8, 7), alpha=0)",  # neighbour: naive loop
+    "a0 = torch.ones(3, 3, dtype=torch.float16); a1 = torch.full((3, 3), float('nan'), dtype=torch.float16); out = torch.addmm(a0, a1, a1, alpha=0)",  # neighbour
+    "a0 = torch.ones(3, 3); a1 = torch.full((3, 3), float('nan')); out = torch.addmm(a0, a1, a1, alpha=0, beta=0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
