@@ -1936,6 +1936,13 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(2, 7, 7); a1 = torch.full((2, 7, 8), float('nan')); out = torch.baddbmm(a0, a1, torch.ones(2, 8, 7), alpha=0)",  # neighbour: naive loop
     "a0 = torch.ones(3, 3, dtype=torch.float16); a1 = torch.full((3, 3), float('nan'), dtype=torch.float16); out = torch.addmm(a0, a1, a1, alpha=0)",  # neighbour
     "a0 = torch.ones(3, 3); a1 = torch.full((3, 3), float('nan')); out = torch.addmm(a0, a1, a1, alpha=0, beta=0)",  # neighbour
+    # --- session 28, h4: logit_backward's vector body (Note [Activation NaN tails]) blends on
+    # (x >= lo && x <= hi): a NaN x gives 0 there when eps >= 0, x = -0.0 gives grad / -0.0; the
+    # scalar tail gives NaN and grad * inf (row lengths with the same body on AVX2 and AVX-512)
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 7)[:40]); out = torch.ops.aten.logit_backward.default(torch.full((40,), 2.0), x, 1e-12)",
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 6)[:33], dtype=torch.float64); out = torch.ops.aten.logit_backward.default(torch.full((33,), -2.0, dtype=torch.float64), x)",
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 12)[:72], dtype=torch.float16); out = torch.ops.aten.logit_backward.default(torch.full((72,), -1.25, dtype=torch.float16), x, 0.0)",
+    "x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0]); out = torch.ops.aten.logit_backward.default(torch.full((6,), 2.0), x, 1e-12)",  # neighbour: tail only
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
