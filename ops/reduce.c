@@ -707,6 +707,16 @@ PyObject *
 tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
 {
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
+    /* upstream's structured meta: the input's dtype, then resize_reduction's dim mask, before
+     * the linalg_vector_norm it calls checks the order */
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "norm(): input dtype should be either floating point or complex. Got %s instead.",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask, 1) < 0)
+        return NULL;
     if (tn_dtype_is_complex(self->dtype) && p->tag != TN_V_NONE && vector_norm_identity_check(self, p, dim) < 0)
         return NULL;  /* Note [vector_norm's identity] */
     if (tn_dtype_is_complex(self->dtype)) {  /* upstream's norm is linalg_vector_norm: Note [Complex norms] */

@@ -1943,6 +1943,11 @@ FUZZ_CLASSES = [
     "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 6)[:33], dtype=torch.float64); out = torch.ops.aten.logit_backward.default(torch.full((33,), -2.0, dtype=torch.float64), x)",
     "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 12)[:72], dtype=torch.float16); out = torch.ops.aten.logit_backward.default(torch.full((72,), -1.25, dtype=torch.float16), x, 0.0)",
     "x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0]); out = torch.ops.aten.logit_backward.default(torch.full((6,), 2.0), x, 1e-12)",  # neighbour: tail only
+    # --- session 28, h4: norm.ScalarOpt_dim's structured meta checks the dtype and the dims
+    # (resize_reduction) before linalg_vector_norm refuses a complex order
+    "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2, -3, -1], False)",
+    "a0 = torch.tensor([3.75j]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2], False)",
+    "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [0], False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
