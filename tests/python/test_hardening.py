@@ -1948,6 +1948,10 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2, -3, -1], False)",
     "a0 = torch.tensor([3.75j]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2], False)",
     "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [0], False)",  # neighbour
+    # --- session 28, h4: nansum(out=) refuses a dtype= other than out's before its reduction wraps
+    # the dims; nanmean's non-NaN count wraps them first
+    "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nansum(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",
+    "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
