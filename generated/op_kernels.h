@@ -1277,6 +1277,7 @@ struct tn_out_call;
 int tn_out_check_abs(struct tn_out_call *c);
 int tn_out_check_amax_amin(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
+int tn_out_check_clamp(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);
 int tn_out_check_fft_copy(struct tn_out_call *c);

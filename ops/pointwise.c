@@ -978,6 +978,36 @@ fail:
     return NULL;
 }
 
+/* clamp_ (and clamp(out=self)) of an integer or bool self: upstream's clamp meta promotes self with
+ * the limits and refuses a result type other than self's for an output that is self ("result
+ * type ComplexFloat can't be cast to the desired output type int") before it refuses a complex
+ * result; the functional kernel above refuses a complex limit first */
+int
+tn_out_check_clamp(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR || !c->dst || (c->kind != TN_OPK_INPLACE && c->dst != TN_T(c->args[0].u.t)))
+        return 0;
+    TensorObject *self = TN_T(c->args[0].u.t);
+    if (tn_dtype_is_floating(self->dtype) || tn_dtype_is_complex(self->dtype))
+        return 0;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0)
+        return -1;
+    for (int i = 1; i < 3 && i < c->s->nparams; i++) {
+        const tn_value *v = &c->args[i];
+        if ((v->tag == TN_V_INT || v->tag == TN_V_DOUBLE || v->tag == TN_V_COMPLEX || v->tag == TN_V_BOOL) &&
+            tn_result_type_update_scalar(&st, v) < 0)
+            return -1;
+    }
+    int r = tn_result_type_finish(&st);
+    if (!tn_dtype_is_complex(r))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                 tn_dtype_legacy_name(r), tn_dtype_cpp_name(self->dtype));
+    return -1;
+}
+
 PyObject *
 tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_value *min)
 {

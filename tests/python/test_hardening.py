@@ -1952,6 +1952,14 @@ FUZZ_CLASSES = [
     # the dims; nanmean's non-NaN count wraps them first
     "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nansum(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",
     "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",  # neighbour
+    # --- session 28, h4: clamp's meta refuses a promoted result type for an output that is an
+    # integer self (clamp_, clip_, out=self) before it refuses a complex result (out check `clamp`)
+    "a0 = torch.tensor([-3, -8, -8, 0, 7, -3], dtype=torch.int32).reshape((2, 1, 3)); out = a0[1:].clip_(min=-2**63, max=(1+2j))",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp_(max=(1+0j))",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = torch.clamp(a0, max=(1+2j), out=a0)",
+    "a0 = torch.tensor([True, False]); out = a0.clamp_(min=1j)",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp(max=(1+2j))",  # neighbour
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp_max_((1+2j))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
