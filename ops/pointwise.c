@@ -191,6 +191,8 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (b ? tn_result_type_update_tensor(&st, b) < 0 : tn_result_type_update_scalar(&st, scalar) < 0)
         return NULL;
     int result = tn_result_type_finish(&st);
+    if (result < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int compute = compute_dtype_of(kind, result);
     if (op == TN_BIN_SUB && check_sub_bool(a->dtype, b ? b->dtype : tn_scalar_dtype(scalar)) < 0)
         return NULL;
@@ -307,6 +309,8 @@ check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_va
     else
         tn_result_type_update_scalar(&st, scalar);
     int r = tn_result_type_finish(&st);
+    if (r < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return -1;
     if (alpha->tag == TN_V_BOOL && r != TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "Boolean alpha only supported for Boolean results.");
         return -1;
@@ -752,6 +756,8 @@ tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_val
     if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_scalar(&st, exponent) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     if (tn_dtype_is_integral(dtype, false) && exponent->tag == TN_V_INT && exponent->u.i < 0) {
         PyErr_SetString(PyExc_RuntimeError, "Integers to negative integer powers are not allowed.");
         return NULL;
@@ -825,6 +831,8 @@ tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *
     if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, other) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int nd, nd2;
     int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(condition->ndim, condition->sizes, self->ndim, self->sizes, &nd, s1) < 0 ||
@@ -943,6 +951,8 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         (has_hi && tn_result_type_update_scalar(&st, max) < 0))
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     tn_geom g = tn_geom_of(self);
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
@@ -1069,6 +1079,8 @@ ternary_into(const tn_op *overload, TensorObject *dst, int which, TensorObject *
         (t2 && tn_result_type_update_tensor(&st, t2) < 0))
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int nd, nd2;
     int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, t1->ndim, t1->sizes, &nd, s1) < 0)
@@ -2053,6 +2065,8 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     if (tn_result_type_update_tensor(&st, grad) < 0 || tn_result_type_update_tensor(&st, x) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
+    if (compute < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     /* the iterator's shape check comes before the kernel's dispatch on the dtype */
     int nd;
     int64_t shape[TN_MAX_NDIM];
@@ -2254,6 +2268,8 @@ shrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *sel
     if (tn_result_type_update_tensor(&st, grad_out) < 0 || tn_result_type_update_tensor(&st, self) < 0)
         return NULL;
     int dt = tn_result_type_finish(&st);
+    if (dt < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     double p[3] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd)), 0, 0};
     return activation_grad_s(overload, ACT_GRAD_SHRINK, grad_out, self, NULL, p, (const tn_value *[]){lambd, NULL});
 }

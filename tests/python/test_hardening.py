@@ -1960,6 +1960,11 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([True, False]); out = a0.clamp_(min=1j)",
     "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp(max=(1+2j))",  # neighbour
     "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp_max_((1+2j))",  # neighbour
+    # --- session 28, h4: a result type whose promotion upstream refuses (a bool tensor with a 0-dim
+    # uint16) is that RuntimeError in the pointwise kernels, not a dispatch on an undefined dtype
+    "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.ops.aten.__or__.Tensor(a0, a1)",
+    "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.bitwise_and(a1, a0)",
+    "a0 = torch.tensor(3, dtype=torch.uint32); a1 = torch.tensor([1, 2], dtype=torch.int8); out = torch.add(a1, a0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
