@@ -1291,6 +1291,7 @@ int tn_out_check_nan_to_num(struct tn_out_call *c);
 int tn_out_check_nansum_out(struct tn_out_call *c);
 int tn_out_check_outer(struct tn_out_call *c);
 int tn_out_check_pow(struct tn_out_call *c);
+int tn_out_check_rounding(struct tn_out_call *c);
 int tn_out_check_sign(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
 int tn_out_check_std_var(struct tn_out_call *c);

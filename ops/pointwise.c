@@ -2514,6 +2514,18 @@ tn_out_check_sign(tn_out_call *c)
     return -1;
 }
 
+/* floor/ceil/trunc (fix is trunc) of a complex self: their meta functions refuse it
+ * (TORCH_CHECK_NOT_IMPLEMENTED) before the iterator compares an out='s dtype */
+int
+tn_out_check_rounding(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR || !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
+        return 0;
+    const char *n = c->f->name;
+    PyErr_Format(PyExc_NotImplementedError, "%s is not supported for complex inputs", strcmp(n, "fix") ? n : "trunc");
+    return -1;
+}
+
 /* pow(Scalar self, Tensor exponent, out=): pow_Scalar_out fills out with ones when the base
  * equals 1 (Scalar::equal: 1, 1.0 or 1+0j, never True), out's dtype taken as the result's, so no
  * can_cast check; any other base redispatches to pow.Tensor_Tensor_out (the shared rules) */

@@ -1965,6 +1965,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.ops.aten.__or__.Tensor(a0, a1)",
     "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.bitwise_and(a1, a0)",
     "a0 = torch.tensor(3, dtype=torch.uint32); a1 = torch.tensor([1, 2], dtype=torch.int8); out = torch.add(a1, a0)",  # neighbour
+    # --- session 28, h4: floor/ceil/trunc/fix's meta functions refuse a complex self before the
+    # iterator compares out='s dtype (out check `rounding`)
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.fix(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.floor(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.ceil(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); out = torch.round(a0, out=torch.zeros(2, dtype=torch.int32))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
