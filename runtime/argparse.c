@@ -405,8 +405,10 @@ convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena,
     int size = p->size;
     out->tag = tag;
     if (!(PyTuple_Check(o) || PyList_Check(o))) {
-        /* a bare int for int[N], or a one-element tensor (check_int_list) */
-        if (is_tensor(o) && TN_T(o)->dtype == TN_DTYPE_BOOL) {
+        /* a bare int for int[N], or a one-element tensor (check_int_list): upstream's intlist
+         * takes its item<int64_t>() (True is 1), its symintlist item().toSymInt(), which refuses a
+         * bool */
+        if (is_tensor(o) && TN_T(o)->dtype == TN_DTYPE_BOOL && p->type == TN_P_SYMINTLIST) {
             PyErr_SetString(PyExc_RuntimeError, "Expected scalar.isIntegral( false) to be true, but "
                             "got false.  (Could this error message be improved?  If so, please report "
                             "an enhancement request to PyTorch.)");
@@ -443,6 +445,12 @@ convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena,
         } else if (PyBool_Check(it) || PyFloat_Check(it)) {
             PyErr_Format(PyExc_TypeError, "expected a sequence of ints, but found element of type %s at pos %zd",
                          tn_tpname(it), i);
+            r = -1;
+        } else if (is_tensor(it) && TN_T(it)->dtype == TN_DTYPE_BOOL && p->type == TN_P_SYMINTLIST) {
+            /* as the bare tensor above: item().toSymInt() refuses a bool */
+            PyErr_SetString(PyExc_RuntimeError, "Expected scalar.isIntegral( false) to be true, but "
+                            "got false.  (Could this error message be improved?  If so, please report "
+                            "an enhancement request to PyTorch.)");
             r = -1;
         } else {
             r = unpack_index(it, &buf[i]);

@@ -1971,6 +1971,14 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.floor(a0, out=a1)",
     "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.ceil(a0, out=a1)",
     "a0 = torch.tensor([2.0, 1j]); out = torch.round(a0, out=torch.zeros(2, dtype=torch.int32))",  # neighbour
+    # --- session 28, h4: a one-element bool tensor for an int list is 1 where upstream's parser
+    # takes item<int64_t>() (int[], dims); only a SymInt[]'s toSymInt() refuses it, bare or listed
+    "a0 = torch.tensor([-0.0, 3.75, 0.5, 0.5], dtype=torch.bfloat16); out = a0.std(torch.tensor(True))",
+    "a0 = torch.ones(2, 3); out = a0.sum(torch.tensor(True))",
+    "a0 = torch.ones(2, 3); out = a0.flip(torch.tensor(True))",
+    "a0 = torch.ones(1); out = a0.reshape(torch.tensor(True).expand(1))",
+    "a0 = torch.ones(1); out = a0.view([torch.tensor(True)])",
+    "a0 = torch.ones(1); out = a0.expand(torch.tensor(True))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
