@@ -1287,6 +1287,7 @@ int tn_out_check_index_select(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);
 int tn_out_check_max_min(struct tn_out_call *c);
 int tn_out_check_mean(struct tn_out_call *c);
+int tn_out_check_mv_out(struct tn_out_call *c);
 int tn_out_check_nan_to_num(struct tn_out_call *c);
 int tn_out_check_nansum_out(struct tn_out_call *c);
 int tn_out_check_outer(struct tn_out_call *c);

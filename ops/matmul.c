@@ -350,6 +350,22 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
     return (PyObject *)out;
 }
 
+/* mv(out=), and matmul(out=) of a matrix and a vector (its mv_out): upstream's mv_out is
+ * addmv_out(out, out, mat, vec, 0, 1), whose size-mismatch message prints out.size(0): a 0-dim
+ * out fails there with IndexError. */
+int
+tn_out_check_mv_out(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->ndim != 0 || c->args[0].tag != TN_V_TENSOR ||
+        c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t);
+    if (mat->ndim != 2 || vec->ndim != 1 || mat->sizes[1] == vec->sizes[0])
+        return 0;
+    PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+    return -1;
+}
+
 PyObject *
 tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
 {

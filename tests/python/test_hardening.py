@@ -1979,6 +1979,12 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(1); out = a0.reshape(torch.tensor(True).expand(1))",
     "a0 = torch.ones(1); out = a0.view([torch.tensor(True)])",
     "a0 = torch.ones(1); out = a0.expand(torch.tensor(True))",  # neighbour
+    # --- session 28, h4: mv(out=) (matmul's too) is addmv_out(out, out, ...), whose size-mismatch
+    # message reads out.size(0): IndexError for a 0-dim out
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.matmul(a0, a1, out=torch.empty(()))",
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(()))",
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(4))",  # neighbour
+    "a0 = torch.ones(2, 3); a1 = torch.ones(3); out = torch.matmul(a0, a1, out=torch.empty(()))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
