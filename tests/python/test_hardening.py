@@ -1985,6 +1985,11 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(()))",
     "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(4))",  # neighbour
     "a0 = torch.ones(2, 3); a1 = torch.ones(3); out = torch.matmul(a0, a1, out=torch.empty(()))",  # neighbour
+    # --- session 28, h4: check_dim_size's message reads tensor.size(dim): a gradient without that
+    # dim fails there (IndexError) rather than with the message
+    "a0 = torch.tensor(-2.0, dtype=torch.float64); a1 = torch.tensor([[[-2.0, 0.0]]], dtype=torch.float64); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], True, True, 4)",
+    "a0 = torch.tensor(1.0); a1 = torch.randn(3, 4); a2 = torch.tensor([0, 1, 2]); out = torch.ops.aten.nll_loss_backward(a0, a1, a2, None, 0, -100, torch.tensor(1.0))",
+    "a0 = torch.ones(1, 2); a1 = torch.ones(1, 1, 2); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], False, True, None)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
