@@ -1990,6 +1990,11 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor(-2.0, dtype=torch.float64); a1 = torch.tensor([[[-2.0, 0.0]]], dtype=torch.float64); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], True, True, 4)",
     "a0 = torch.tensor(1.0); a1 = torch.randn(3, 4); a2 = torch.tensor([0, 1, 2]); out = torch.ops.aten.nll_loss_backward(a0, a1, a2, None, 0, -100, torch.tensor(1.0))",
     "a0 = torch.ones(1, 2); a1 = torch.ones(1, 1, 2); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], False, True, None)",  # neighbour
+    # --- session 28, h4: cross_entropy with class probabilities takes log_softmax (its dtype
+    # dispatch) before it checks label_smoothing
+    "a0 = torch.ones(3, 4, 4, dtype=torch.uint32); a1 = torch.empty((3, 4, 4), device='meta'); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, reduction=4, label_smoothing=1e300)",
+    "a0 = torch.ones(3, 4, dtype=torch.int64); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",
+    "a0 = torch.ones(3, 4); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
