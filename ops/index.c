@@ -822,6 +822,14 @@ tn_op_gather(const tn_op *overload, TensorObject *self, int64_t dim, TensorObjec
         Py_XDECREF(owned);
         return (PyObject *)out;
     }
+    /* upstream's kernel dispatches on the dtype (no barebones unsigned) before it reads an index */
+    if (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64) {
+        PyErr_Format(PyExc_NotImplementedError, "\"scatter_gather_tensor_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        Py_XDECREF(owned);
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
     int64_t src_str[TN_MAX_NDIM];
     for (int i = 0; i < index->ndim; i++)
         src_str[i] = (i == d) ? 0 : self->strides[i];

@@ -1995,6 +1995,11 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(3, 4, 4, dtype=torch.uint32); a1 = torch.empty((3, 4, 4), device='meta'); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, reduction=4, label_smoothing=1e300)",
     "a0 = torch.ones(3, 4, dtype=torch.int64); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",
     "a0 = torch.ones(3, 4); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",  # neighbour
+    # --- session 28, h4: gather's kernel has no uint16/32/64 (its dtype dispatch, before it reads
+    # an index); an empty gather never dispatches
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, -1]]); out = torch.gather(a0, 1, a1)",
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, 1]]); out = torch.gather(a0, 1, a1)",
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint16); a1 = torch.zeros(0, 2, dtype=torch.int64); out = torch.gather(a0, 1, a1)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
