@@ -2000,6 +2000,13 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, -1]]); out = torch.gather(a0, 1, a1)",
     "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, 1]]); out = torch.gather(a0, 1, a1)",
     "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint16); a1 = torch.zeros(0, 2, dtype=torch.int64); out = torch.gather(a0, 1, a1)",  # neighbour
+    # --- session 28, h4: random_(-2**63) draws all 64 bits: no bounds check, its kernel's dispatch
+    # (no bool/uint16+; the other small integers RuntimeError)
+    "a0 = torch.tensor([False, True, False]); out = a0[1:].random_(-2**63, None, generator=None).shape",
+    "a0 = torch.tensor([1, 2], dtype=torch.int8); out = a0.random_(-2**63, None).shape",
+    "a0 = torch.tensor([1, 2], dtype=torch.uint32); out = a0.random_(-2**63).shape",
+    "a0 = torch.tensor([1., 2.], dtype=torch.float16); out = a0.random_(-2**63).shape",  # neighbour
+    "a0 = torch.tensor([False, True]); out = a0.random_(-5).shape",  # neighbour: the bounds check
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
