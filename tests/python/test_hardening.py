@@ -2007,6 +2007,10 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([1, 2], dtype=torch.uint32); out = a0.random_(-2**63).shape",
     "a0 = torch.tensor([1., 2.], dtype=torch.float16); out = a0.random_(-2**63).shape",  # neighbour
     "a0 = torch.tensor([False, True]); out = a0.random_(-5).shape",  # neighbour: the bounds check
+    # --- session 28, h4: rms_norm's composite (the meta path) dispatches on floating and complex
+    # dtypes around its body: an integer input is NotImplementedError there too
+    "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [2], eps=float('inf'))",
+    "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [3])",  # neighbour: the shape check first
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
