@@ -1435,6 +1435,17 @@ tn_out_check_nansum_out(tn_out_call *c)
         return -1;
     }
     int mismatch = given >= 0 && given != out->dtype;
+    if (!mismatch && tn_dtype_is_floating(out->dtype) && tn_dtype_is_floating(self->dtype) && given < 0 &&
+        out->dtype != self->dtype && c->op->id == TN_OP_nanmean__out) {
+        /* nanmean_out's nansum_out sums into out, its reduction taking self in out's dtype (NaN
+         * where 1e30 and -7e4 become inf and -inf in float16): the functional with dtype=out's */
+        int fi = tn_schema_param(c->fs, "dtype");
+        if (fi >= 0) {
+            c->fargs[fi].tag = TN_V_DTYPE;
+            c->fargs[fi].u.i = out->dtype;
+        }
+        return 0;
+    }
     if (!mismatch && !tn_dtype_is_integral(out->dtype, true))
         return 0;
     /* nansum_out's get_dtype_from_result refuses the dtype before make_reduction wraps the dims;

@@ -2011,6 +2011,11 @@ FUZZ_CLASSES = [
     # dtypes around its body: an integer input is NotImplementedError there too
     "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [2], eps=float('inf'))",
     "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [3])",  # neighbour: the shape check first
+    # --- session 28, h4: nanmean(out=) sums with nansum_out into out, which takes self in out's
+    # dtype (1e30 and -7e4 are inf and -inf in float16: NaN)
+    "a0 = torch.tensor([1e30, -7e4, 1.0]); a1 = torch.zeros((), dtype=torch.float16); out = torch.nanmean(a0, out=a1)",
+    "a0 = torch.tensor([[1e30, -7e4], [1.0, float('nan')]]); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, 1, out=a1)",
+    "a0 = torch.tensor([1e30, -7e4, 1.0]); out = torch.nanmean(a0, dtype=torch.float16)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
