@@ -952,11 +952,6 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;
     }
-    if (attn_mask && attn_mask->ndim == 0) {
-        /* upstream's backend selection reads attn_mask.size(-1) first */
-        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
-        return NULL;
-    }
     /* only 4-D inputs are flash's: the others take the math path, whose grouped-query step
      * (pre_process_group_query_attention_input) reads query's, key's, then value's size(-3) under
      * enable_gqa before any matmul (IndexError below 3 dims) */
@@ -969,6 +964,13 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
      * bernoulli_ mask from the generator): the composition's, with or without autograd */
     if (dropout_p > 0.0)
         return tn_compose_scaled_dot_product_attention(NULL, a);
+    /* upstream's CPU backend choice: after check_for_dropout and check_tensor_shapes (4-D q, k, v),
+     * check_attn_mask_shape reads a mask's size(-2) (one that requires grad is skipped) */
+    if (attn_mask && attn_mask->ndim == 0 && query->ndim == 4 && key->ndim == 4 && value->ndim == 4 &&
+        !tn_requires_grad((PyObject *)attn_mask)) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -2 but tensor has no dimensions");
+        return NULL;
+    }
     int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
     nd = value->ndim > nd ? value->ndim : nd;
     int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;

@@ -2016,6 +2016,11 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([1e30, -7e4, 1.0]); a1 = torch.zeros((), dtype=torch.float16); out = torch.nanmean(a0, out=a1)",
     "a0 = torch.tensor([[1e30, -7e4], [1.0, float('nan')]]); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, 1, out=a1)",
     "a0 = torch.tensor([1e30, -7e4, 1.0]); out = torch.nanmean(a0, dtype=torch.float16)",  # neighbour
+    # --- session 28, h4: sdpa's CPU backend choice reads a 0-dim mask's size(-2) only after its
+    # dropout check (dropout: the math path) and for 4-D inputs
+    "a0 = torch.ones(1, 2, 2, 3, dtype=torch.bool); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, dropout_p=0.5, scale=2.0)",
+    "a0 = torch.ones(2, 2, 3); a3 = torch.tensor(0.5); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3)",
+    "a0 = torch.ones(1, 2, 2, 3); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, scale=2.0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
