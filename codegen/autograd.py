@@ -1392,6 +1392,22 @@ class Renderer:
                "/* One recorder per overload whose derivative is generated (see codegen/autograd.py). */"]
         table = []
         ops_protos: list[str] = []
+        checked: list[str] = []  # compose wrappers that check concrete int lists first
+
+        def composer(op) -> str:
+            """tn_compose_X, behind the check of Note [Concrete int lists] (codegen/model.py) where
+            upstream's CompositeImplicitAutograd registration converts SymInt[] arguments: the
+            door reaches a composition for a meta or a grad-requiring call without the glue."""
+            if not op.concrete_lists or op.concrete_not_meta:
+                return f"tn_compose_{op.cname}"
+            checked.extend([f"static PyObject *\ncompose_concrete_{op.cname}(tn_op *op, tn_value *a)\n{{",
+                            "    /* Note [Concrete int lists] in codegen/model.py */"])
+            for i in op.concrete_lists:
+                checked.extend([f"    if (a[{i}].tag != TN_V_NONE && tn_check_concrete_ints(\"{op.name}\", a[{i}].n, "
+                            f"a[{i}].u.ints) < 0)", "        return NULL;"])
+            checked.extend([f"    return tn_compose_{op.cname}(op, a);", "}", ""])
+            return f"compose_concrete_{op.cname}"
+
         for op in am.model.ops:
             mode, k = am.modes[op.qualified]
             if mode == MODE_NONE:
@@ -1404,12 +1420,12 @@ class Renderer:
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_RECORD, tn_ag_record_{op.cname}}},")
             elif mode == MODE_CIA and op.qualified in am.compositions:
                 ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
-                table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, tn_compose_{op.cname}}},")
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, {composer(op)}}},")
             elif mode == MODE_CIA_KERNEL:
                 compose = "NULL"
                 if op.qualified in am.compositions:
                     ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
-                    compose = f"tn_compose_{op.cname}"
+                    compose = composer(op)
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA_KERNEL, {compose}}},")
             elif mode == MODE_OUT and k:
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}}},")
@@ -1423,7 +1439,8 @@ class Renderer:
         hdr += ["", "#endif /* TN_GENERATED_AUTOGRAD_H */", ""]
         files["autograd.h"] = "\n".join(hdr)
         files["autograd_table.c"] = "\n".join(
-            [banner("autograd"), '#include "generated/autograd.h"', '#include "generated/autograd_helpers.h"', "",
+            [banner("autograd"), '#include "generated/autograd.h"', '#include "generated/autograd_helpers.h"',
+             '#include "runtime/tensor.h"', ""] + checked + [
              "/* every overload an argument requiring grad changes the door's path for; ends with mode 0 */",
              "const tn_autograd_entry tn_autograd_table[] = {"] + table + ["    {0, 0, NULL},", "};", ""])
         hh = [banner("autograd"), "#ifndef TN_GENERATED_AUTOGRAD_HELPERS_H", "#define TN_GENERATED_AUTOGRAD_HELPERS_H",

@@ -4,6 +4,40 @@
  */
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
+#include "runtime/tensor.h"
+
+static PyObject *
+compose_concrete__convolution_double_backward(tn_op *op, tn_value *a)
+{
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[6].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[6].n, a[6].u.ints) < 0)
+        return NULL;
+    if (a[7].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[7].n, a[7].u.ints) < 0)
+        return NULL;
+    if (a[8].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[8].n, a[8].u.ints) < 0)
+        return NULL;
+    if (a[10].tag != TN_V_NONE && tn_check_concrete_ints("_convolution_double_backward", a[10].n, a[10].u.ints) < 0)
+        return NULL;
+    return tn_compose__convolution_double_backward(op, a);
+}
+
+static PyObject *
+compose_concrete_upsample_bilinear2d__vec(tn_op *op, tn_value *a)
+{
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("upsample_bilinear2d", a[1].n, a[1].u.ints) < 0)
+        return NULL;
+    return tn_compose_upsample_bilinear2d__vec(op, a);
+}
+
+static PyObject *
+compose_concrete_upsample_nearest2d__vec(tn_op *op, tn_value *a)
+{
+    /* Note [Concrete int lists] in codegen/model.py */
+    if (a[1].tag != TN_V_NONE && tn_check_concrete_ints("upsample_nearest2d", a[1].n, a[1].u.ints) < 0)
+        return NULL;
+    return tn_compose_upsample_nearest2d__vec(op, a);
+}
 
 /* every overload an argument requiring grad changes the door's path for; ends with mode 0 */
 const tn_autograd_entry tn_autograd_table[] = {
@@ -90,7 +124,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP__convolution, TN_AG_NOTIMPL, NULL, 0, 1},
     {TN_OP__convolution__deprecated, TN_AG_CIA, NULL},
     {TN_OP__convolution__out, TN_AG_NOTIMPL, NULL},
-    {TN_OP__convolution_double_backward, TN_AG_CIA, tn_compose__convolution_double_backward},
+    {TN_OP__convolution_double_backward, TN_AG_CIA, compose_concrete__convolution_double_backward},
     {TN_OP__convolution_mode, TN_AG_CIA, NULL},
     {TN_OP__copy_from, TN_AG_NOTIMPL, NULL},
     {TN_OP__copy_from__out, TN_AG_NOTIMPL, NULL},
@@ -2471,7 +2505,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_upsample_bicubic2d_backward__grad_input, TN_AG_OUT, NULL},
     {TN_OP_upsample_bilinear2d, TN_AG_RECORD, tn_ag_record_upsample_bilinear2d},
     {TN_OP_upsample_bilinear2d__out, TN_AG_OUT, NULL},
-    {TN_OP_upsample_bilinear2d__vec, TN_AG_CIA, tn_compose_upsample_bilinear2d__vec},
+    {TN_OP_upsample_bilinear2d__vec, TN_AG_CIA, compose_concrete_upsample_bilinear2d__vec},
     {TN_OP_upsample_bilinear2d__vec_out, TN_AG_NOTIMPL, NULL},
     {TN_OP_upsample_bilinear2d_backward, TN_AG_RECORD, tn_ag_record_upsample_bilinear2d_backward},
     {TN_OP_upsample_bilinear2d_backward__grad_input, TN_AG_OUT, NULL},
@@ -2487,7 +2521,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_upsample_nearest1d_backward__grad_input, TN_AG_OUT, NULL},
     {TN_OP_upsample_nearest2d, TN_AG_RECORD, tn_ag_record_upsample_nearest2d},
     {TN_OP_upsample_nearest2d__out, TN_AG_OUT, NULL},
-    {TN_OP_upsample_nearest2d__vec, TN_AG_CIA, tn_compose_upsample_nearest2d__vec},
+    {TN_OP_upsample_nearest2d__vec, TN_AG_CIA, compose_concrete_upsample_nearest2d__vec},
     {TN_OP_upsample_nearest2d__vec_out, TN_AG_NOTIMPL, NULL},
     {TN_OP_upsample_nearest2d_backward, TN_AG_RECORD, tn_ag_record_upsample_nearest2d_backward},
     {TN_OP_upsample_nearest2d_backward__grad_input, TN_AG_OUT, NULL},

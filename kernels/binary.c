@@ -1633,7 +1633,9 @@ static const tn_row_fn act_bw_table[TN_NUM_ACT_BW][2] = {
  * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree where a comparison is unordered.
  * elu_backward and hardswish_backward are registered for AVX-512 too
  * (ALSO_REGISTER_AVX512_DISPATCH), so on an AVX-512 CPU their chunks are twice those; the
- * hardtanh gradient (REGISTER_DISPATCH) runs the AVX2 build there.
+ * hardtanh gradient (REGISTER_DISPATCH) runs the AVX2 build there. logit_backward's chunks are
+ * the AVX-512 ones too on such a CPU (measured against 2.13: 16 float32 elements run its scalar
+ * code, 33 its vector body for 32), and its vector body differs the other way round (logit_body).
  * elu and hardswish: where x is NaN the vector code gives NaN, the scalar code grad * c (c =
  * elu's scale, else 1). hardtanh: the vector code passes the gradient where
  * (x > min && x < max), the scalar code where !(x <= min || x >= max); they differ where x, min
@@ -1649,10 +1651,55 @@ typedef struct {
     double c_d;
     int wide;           /* 2: upstream runs the AVX-512 build (elu, hardswish), chunks twice AVX2's */
     int form;           /* 1: the scalar form !(x <= lo || x >= hi) ? grad : 0 (hardtanh);
-                         * 2: !(x >= lo && x <= hi) ? grad : 0 (shrink, lo = -lambd, hi = lambd) */
+                         * 2: !(x >= lo && x <= hi) ? grad : 0 (shrink, lo = -lambd, hi = lambd);
+                         * 3: logit's vector body rewritten (logit_body) */
     float lo_f, hi_f;   /* the bounds, in the row's math type */
     double lo_d, hi_d;
 } act_tail;
+
+/* logit_backward (form 3): the rows compute the scalar form; upstream's vector body is
+ * (x >= lo && x <= hi) ? grad / (x * (1 - x)) : (eps < 0 ? NaN : 0), so there a NaN x gives 0
+ * when eps >= 0 (NaN in the scalar code) and x = -0.0 in range gives grad / -0.0 (grad * inf
+ * in the scalar code). lo_d < 0 marks eps < 0 (lo is 0 then). */
+static void
+logit_body(const act_tail *t, char *const *p, const int64_t *s, int64_t body)
+{
+    int eps_neg = t->lo_d < 0;
+    double lo = eps_neg ? 0.0 : t->lo_d;
+    for (int64_t i = 0; i < body; i++) {
+        switch (t->dtype) {
+        case TN_DTYPE_F64: {
+            double x = ((const double *)p[2])[i * s[2]], g = ((const double *)p[1])[i * s[1]];
+            if (x != x && !eps_neg)
+                ((double *)p[0])[i * s[0]] = 0.0;
+            else if (x == 0 && signbit(x) && x >= lo)
+                ((double *)p[0])[i * s[0]] = g / (x * (1.0 - x));
+            break;
+        }
+        case TN_DTYPE_F32: {
+            float x = ((const float *)p[2])[i * s[2]], g = ((const float *)p[1])[i * s[1]];
+            if (x != x && !eps_neg)
+                ((float *)p[0])[i * s[0]] = 0.0f;
+            else if (x == 0 && signbit(x) && x >= (float)t->lo_f)
+                ((float *)p[0])[i * s[0]] = g / (x * (1.0f - x));
+            break;
+        }
+        default: {
+            int bf = t->dtype == TN_DTYPE_BF16;
+            uint16_t hx = ((const uint16_t *)p[2])[i * s[2]], hg = ((const uint16_t *)p[1])[i * s[1]];
+            float x = bf ? tn_bf16_to_f32(hx) : tn_f16_to_f32(hx);
+            float g = bf ? tn_bf16_to_f32(hg) : tn_f16_to_f32(hg);
+            if (x != x && !eps_neg) {
+                ((uint16_t *)p[0])[i * s[0]] = 0;
+            } else if (x == 0 && signbit(x) && x >= (eps_neg ? 0.0f : t->lo_f)) {
+                float r = g / (x * (1.0f - x));
+                ((uint16_t *)p[0])[i * s[0]] = bf ? tn_f32_to_bf16(r) : tn_f32_to_f16(r);
+            }
+            break;
+        }
+        }
+    }
+}
 
 static void
 act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
@@ -1661,6 +1708,10 @@ act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     t->fn(t->fctx, p, s, n);
     int64_t chunk = (t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32) * t->wide;
     int64_t body = vector_body(s, n, chunk);
+    if (t->form == 3) {
+        logit_body(t, p, s, body);
+        return;
+    }
     for (int64_t i = body; i < n; i++) {
         switch (t->dtype) {
         case TN_DTYPE_F64: {
@@ -1764,8 +1815,12 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
                   shrink ? k.f[0] : k.f[1],
                   shrink ? -k.d[0] : k.d[0],
                   shrink ? k.d[0] : k.d[1]};
+    if (op == TN_ACT_BW_LOGIT) {
+        t.form = 3;
+        t.lo_d = k.d[2] < 0 ? -1.0 : k.d[0];
+    }
     if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT || op == TN_ACT_BW_HARDTANH ||
-        op == TN_ACT_BW_HARDSWISH || shrink) {
+        op == TN_ACT_BW_HARDSWISH || shrink || op == TN_ACT_BW_LOGIT) {
         if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT) {
             t.c_f = k.f[1];
             t.c_d = k.d[1];

@@ -778,6 +778,11 @@ tn_compose_rms_norm(tn_op *op, tn_value *a)
     if (tn_rms_norm_check(in, (tn_ints){a[1].u.ints, a[1].n, false}, weight ? TN_T(weight) : NULL) < 0)
         return NULL;
     int d = in->dtype;
+    /* ATen's composite dispatches on the floating and complex dtypes around its body (meta too) */
+    if (!tn_dtype_is_floating(d) && !tn_dtype_is_complex(d)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"rms_norm\" not implemented for '%s'", tn_dtype_legacy_name(d));
+        return NULL;
+    }
     int opmath = (d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) ? TN_DTYPE_F32 : d;
     double eps = a[3].tag != TN_V_NONE ? a[3].u.d : opmath == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     Py_ssize_t nn = a[1].n;

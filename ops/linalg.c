@@ -1144,11 +1144,11 @@ tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pi
                      "instead.", tn_dtype_legacy_name(B->dtype), tn_dtype_legacy_name(LD->dtype));
         return NULL;
     }
-    if (B->ndim < 2) {
-        PyErr_Format(PyExc_RuntimeError, "%s: Expected B to have at least 2 dimensions, but it has %d dimensions instead",
-                     api, B->ndim);
+    /* linearSolveCheckInputs reads B.size(-2) before the meta's `B.dim() >= 2` check, so a B of fewer
+     * dims fails there (IndexError), and that check is never reached. */
+    int64_t bdim;
+    if (tn_wrap_dim_no_scalar(-2, B->ndim, &bdim) < 0)
         return NULL;
-    }
     int64_t n = LD->sizes[LD->ndim - 1];
     if (B->sizes[B->ndim - 2] != n) {
         PyErr_Format(PyExc_RuntimeError, "Incompatible matrix sizes for %s: each A matrix is %lld by %lld but each b matrix "

@@ -428,13 +428,15 @@ tn_cross_entropy_prob_target(PyObject *self, PyObject *target, PyObject *weight,
                      "no classes but got weight tensor of shape: %s", (long long)n_classes, shape);
         return NULL;
     }
-    if (tn_cross_entropy_check_smoothing(label_smoothing) < 0)
-        return NULL;
     PyObject *input = tn_ag_op(TN_OP_log_softmax__int, (tn_value[]){tn_value_tensor(self), tn_value_int(class_dim),
                                                                      tn_ag_value_dtype(s->dtype)});
     PyObject *tgt = NULL, *prod = NULL, *wv = NULL, *sum = NULL, *res = NULL;
     if (!input)
         return NULL;
+    if (tn_cross_entropy_check_smoothing(label_smoothing) < 0) {  /* after the log_softmax, as ATen's */
+        Py_DECREF(input);
+        return NULL;
+    }
     if (label_smoothing > 0.0) {
         PyObject *scaled = at_mul_scalar(target, tn_value_double(1 - label_smoothing));
         tgt = scaled ? at_add_scalar(scaled, tn_value_double(label_smoothing / (double)n_classes)) : NULL;

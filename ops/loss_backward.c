@@ -121,6 +121,9 @@ tn_op_nll_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
     int per_sample = reduction == REDUCE_NONE && self->ndim == 2;
     if (per_sample) {
         if (grad_output->ndim != 1 || grad_output->sizes[0] != self->sizes[0]) {
+            int64_t d;  /* check_dim_size's message reads grad_output.size(0) */
+            if (tn_wrap_dim_no_scalar(0, grad_output->ndim, &d) < 0)
+                return NULL;
             tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
             PyErr_Format(PyExc_RuntimeError, "Expected a tensor of dimension 1 and tensor.size[0] == %lld but got: "
                          "dimension %d and tensor.size[0] == %lld", (long long)self->sizes[0], grad_output->ndim,

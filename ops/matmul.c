@@ -177,6 +177,16 @@ check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, co
     return tn_check_scalar_fits(beta, opmath) < 0 || tn_check_scalar_fits(alpha, opmath) < 0 ? -1 : 0;
 }
 
+/* Note [BLAS alpha 0]: float32 and float64 addmm call BLAS gemm, which with alpha == 0 reads
+ * neither operand (C = beta*C: a NaN or inf in mat1 or mat2 does not reach the result); so does
+ * baddbmm's BLAS path (contraction * rows * cols >= 400), where its naive loop below that
+ * multiplies the sum by 0. float16/bfloat16 take other kernels, which multiply. */
+static int
+blas_skips_product(int dtype, double alpha)
+{
+    return alpha == 0.0 && (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64);
+}
+
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
 PyObject *
 tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2,
@@ -219,7 +229,9 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
         }
         Py_DECREF(expanded);
     }
-    if (gemm(overload, out, 1, shape[0], shape[1], mat1->sizes[1], mat1, 0, mat1->strides[0],
+    /* Note [BLAS alpha 0]: no contraction is read */
+    int64_t k = blas_skips_product(mat1->dtype, a) ? 0 : mat1->sizes[1];
+    if (gemm(overload, out, 1, shape[0], shape[1], k, mat1, 0, mat1->strides[0],
         mat1->strides[1], mat2, 0,
              mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b) < 0) {
         Py_DECREF((PyObject *)out);
@@ -292,7 +304,11 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
-    if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
+    /* Note [BLAS alpha 0]: its BLAS path reads no contraction */
+    int64_t k = batch1->sizes[2];
+    if (blas_skips_product(batch2->dtype, a) && k * shape[1] * shape[2] >= 400)
+        k = 0;
+    if (gemm(overload, out, shape[0], shape[1], shape[2], k, batch1, batch1->strides[0],
         batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
              out->strides[1], out->strides[2], a, b) < 0) {
@@ -332,6 +348,22 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
         return NULL;
     }
     return (PyObject *)out;
+}
+
+/* mv(out=), and matmul(out=) of a matrix and a vector (its mv_out): upstream's mv_out is
+ * addmv_out(out, out, mat, vec, 0, 1), whose size-mismatch message prints out.size(0): a 0-dim
+ * out fails there with IndexError. */
+int
+tn_out_check_mv_out(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->ndim != 0 || c->args[0].tag != TN_V_TENSOR ||
+        c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t);
+    if (mat->ndim != 2 || vec->ndim != 1 || mat->sizes[1] == vec->sizes[0])
+        return 0;
+    PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+    return -1;
 }
 
 PyObject *
@@ -920,11 +952,6 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;
     }
-    if (attn_mask && attn_mask->ndim == 0) {
-        /* upstream's backend selection reads attn_mask.size(-1) first */
-        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
-        return NULL;
-    }
     /* only 4-D inputs are flash's: the others take the math path, whose grouped-query step
      * (pre_process_group_query_attention_input) reads query's, key's, then value's size(-3) under
      * enable_gqa before any matmul (IndexError below 3 dims) */
@@ -937,6 +964,13 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
      * bernoulli_ mask from the generator): the composition's, with or without autograd */
     if (dropout_p > 0.0)
         return tn_compose_scaled_dot_product_attention(NULL, a);
+    /* upstream's CPU backend choice: after check_for_dropout and check_tensor_shapes (4-D q, k, v),
+     * check_attn_mask_shape reads a mask's size(-2) (one that requires grad is skipped) */
+    if (attn_mask && attn_mask->ndim == 0 && query->ndim == 4 && key->ndim == 4 && value->ndim == 4 &&
+        !tn_requires_grad((PyObject *)attn_mask)) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -2 but tensor has no dimensions");
+        return NULL;
+    }
     int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
     nd = value->ndim > nd ? value->ndim : nd;
     int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;

@@ -29,17 +29,17 @@ empty_like_format(const TensorObject *self, int ndim, const int64_t *sizes)
     return t;
 }
 
-/* self narrowed along every padded dimension by the (possibly negative) pads */
+/* t narrowed along every padded dimension by lo then hi elements (each > 0 narrows), one narrow
+ * each in that order as upstream's constant_pad_nd does, so its checks see the same lengths */
 static PyObject *
 narrow_by(const tn_op *overload, TensorObject *t, int ndim, const int64_t *lo, const int64_t *hi)
 {
     PyObject *cur = Py_NewRef((PyObject *)t);
     for (int d = 0; d < ndim && cur; d++) {
-        if (lo[d] == 0 && hi[d] == 0)
-            continue;
-        TensorObject *c = TN_T(cur);
-        PyObject *next = tn_op_narrow(overload, c, d, lo[d], c->sizes[d] - lo[d] - hi[d]);
-        TN_SETREF(cur, next);
+        if (lo[d] > 0)
+            TN_SETREF(cur, tn_op_narrow(overload, TN_T(cur), d, lo[d], TN_T(cur)->sizes[d] - lo[d]));
+        if (cur && hi[d] > 0)
+            TN_SETREF(cur, tn_op_narrow(overload, TN_T(cur), d, 0, TN_T(cur)->sizes[d] - hi[d]));
     }
     return cur;
 }
@@ -68,6 +68,26 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         before[ndim - 1 - k] = pad.v[2 * k];
         after[ndim - 1 - k] = pad.v[2 * k + 1];
     }
+    /* upstream crops the input by the negative pads first, then checks the output's sizes */
+    int64_t in_lo[TN_MAX_NDIM], in_hi[TN_MAX_NDIM], out_lo[TN_MAX_NDIM], out_hi[TN_MAX_NDIM];
+    for (int d = 0; d < ndim; d++) {
+        in_lo[d] = before[d] < 0 ? -before[d] : 0;
+        in_hi[d] = after[d] < 0 ? -after[d] : 0;
+        out_lo[d] = before[d] > 0 ? before[d] : 0;
+        out_hi[d] = after[d] > 0 ? after[d] : 0;
+    }
+    PyObject *src = narrow_by(overload, self, ndim, in_lo, in_hi);
+    if (!src)
+        return NULL;
+    int cropping_only = 1;
+    for (int d = 0; d < ndim; d++)
+        cropping_only &= out_lo[d] == 0 && out_hi[d] == 0;
+    if (cropping_only) {
+        /* upstream returns the narrowed input's clone (its layout preserved) */
+        PyObject *r = tn_op_clone(overload, TN_T(src), TN_MEMFMT_PRESERVE);
+        Py_DECREF(src);
+        return r;
+    }
     for (int d = 0; d < ndim; d++) {
         /* wraps as upstream's does, so a huge pad reports the negative size it wrapped to */
         sizes[d] = (int64_t)((uint64_t)self->sizes[d] + (uint64_t)before[d] + (uint64_t)after[d]);
@@ -76,36 +96,25 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
                          "The input size %lld, plus negative padding %lld and %lld resulted in a negative "
                          "output size, which is invalid. Check dimension %d of your input.",
                          (long long)self->sizes[d], (long long)before[d], (long long)after[d], d);
+            Py_DECREF(src);
             return NULL;
         }
     }
-    /* the input region that survives the negative pads, and where it lands in the output */
-    int64_t in_lo[TN_MAX_NDIM], in_hi[TN_MAX_NDIM], out_lo[TN_MAX_NDIM], out_hi[TN_MAX_NDIM];
-    for (int d = 0; d < ndim; d++) {
-        in_lo[d] = before[d] < 0 ? -before[d] : 0;
-        in_hi[d] = after[d] < 0 ? -after[d] : 0;
-        out_lo[d] = before[d] > 0 ? before[d] : 0;
-        out_hi[d] = after[d] > 0 ? after[d] : 0;
-    }
-    int cropping_only = 1;
-    for (int d = 0; d < ndim; d++)
-        cropping_only &= out_lo[d] == 0 && out_hi[d] == 0;
-    if (cropping_only) {
-        /* upstream returns the narrowed input's clone (its layout preserved) */
-        PyObject *view = narrow_by(overload, self, ndim, in_lo, in_hi);
-        PyObject *r = view ? tn_op_clone(overload, TN_T(view), TN_MEMFMT_PRESERVE) : NULL;
-        Py_XDECREF(view);
-        return r;
-    }
     /* upstream fills the new tensor (fill_: the value converts to its dtype, checked: Note
      * [Scalar overflow]) */
-    if (value && self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0)
+    if (value && self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0) {
+        Py_DECREF(src);
         return NULL;
-    if (value && value->tag == TN_V_COMPLEX && value->im != 0.0)
+    }
+    if (value && value->tag == TN_V_COMPLEX && value->im != 0.0) {
+        Py_DECREF(src);
         return tn_refuse(overload, "with a fill value that has an imaginary part has no kernel in torchnative (a real value does)");
+    }
     TensorObject *out = empty_like_format(self, ndim, sizes);
-    if (!out)
+    if (!out) {
+        Py_DECREF(src);
         return NULL;
+    }
     /* filled in place without a version bump: the tensor is new (upstream's composite fills
      * below the autograd layer, so its result's _version is 0 too) */
     if (out->numel > 0 && out->device != TN_DEVICE_META) {
@@ -114,11 +123,11 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         tn_loop_build(&l, ndim, out->sizes, 1, &g);
         if (TN_KCHECK(overload, tn_fill(&l, out->dtype, tn_tensor_data(out), tn_kscalar_of(value)), out->dtype) < 0) {
             Py_DECREF(out);
+            Py_DECREF(src);
             return NULL;
         }
     }
-    PyObject *src = narrow_by(overload, self, ndim, in_lo, in_hi);
-    PyObject *dst = src ? narrow_by(overload, out, ndim, out_lo, out_hi) : NULL;
+    PyObject *dst = narrow_by(overload, out, ndim, out_lo, out_hi);
     int r = dst ? tn_copy_into(overload, TN_T(dst), TN_T(src)) : -1;
     Py_XDECREF(src);
     Py_XDECREF(dst);

@@ -191,6 +191,8 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (b ? tn_result_type_update_tensor(&st, b) < 0 : tn_result_type_update_scalar(&st, scalar) < 0)
         return NULL;
     int result = tn_result_type_finish(&st);
+    if (result < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int compute = compute_dtype_of(kind, result);
     if (op == TN_BIN_SUB && check_sub_bool(a->dtype, b ? b->dtype : tn_scalar_dtype(scalar)) < 0)
         return NULL;
@@ -308,6 +310,8 @@ check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_va
     else
         tn_result_type_update_scalar(&st, scalar);
     int r = tn_result_type_finish(&st);
+    if (r < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return -1;
     if (alpha->tag == TN_V_BOOL && r != TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "Boolean alpha only supported for Boolean results.");
         return -1;
@@ -753,6 +757,8 @@ tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_val
     if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_scalar(&st, exponent) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     if (tn_dtype_is_integral(dtype, false) && exponent->tag == TN_V_INT && exponent->u.i < 0) {
         PyErr_SetString(PyExc_RuntimeError, "Integers to negative integer powers are not allowed.");
         return NULL;
@@ -826,6 +832,8 @@ tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *
     if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, other) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int nd, nd2;
     int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(condition->ndim, condition->sizes, self->ndim, self->sizes, &nd, s1) < 0 ||
@@ -944,6 +952,8 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         (has_hi && tn_result_type_update_scalar(&st, max) < 0))
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     tn_geom g = tn_geom_of(self);
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
@@ -1040,6 +1050,8 @@ ternary_into(const tn_op *overload, TensorObject *dst, int which, TensorObject *
         (t2 && tn_result_type_update_tensor(&st, t2) < 0))
         return NULL;
     int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     int nd, nd2;
     int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, t1->ndim, t1->sizes, &nd, s1) < 0)
@@ -2046,6 +2058,8 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     if (tn_result_type_update_tensor(&st, grad) < 0 || tn_result_type_update_tensor(&st, x) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
+    if (compute < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     /* the iterator's shape check comes before the kernel's dispatch on the dtype */
     int nd;
     int64_t shape[TN_MAX_NDIM];
@@ -2248,6 +2262,8 @@ shrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *sel
     if (tn_result_type_update_tensor(&st, grad_out) < 0 || tn_result_type_update_tensor(&st, self) < 0)
         return NULL;
     int dt = tn_result_type_finish(&st);
+    if (dt < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+        return NULL;
     double p[3] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd)), 0, 0};
     return activation_grad_s(overload, ACT_GRAD_SHRINK, grad_out, self, NULL, p, (const tn_value *[]){lambd, NULL});
 }
@@ -2489,6 +2505,18 @@ tn_out_check_sign(tn_out_call *c)
         return 0;
     PyErr_SetString(PyExc_NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
                                                "Please use torch.sgn instead.");
+    return -1;
+}
+
+/* floor/ceil/trunc (fix is trunc) of a complex self: their meta functions refuse it
+ * (TORCH_CHECK_NOT_IMPLEMENTED) before the iterator compares an out='s dtype */
+int
+tn_out_check_rounding(tn_out_call *c)
+{
+    if (c->args[0].tag != TN_V_TENSOR || !tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype))
+        return 0;
+    const char *n = c->f->name;
+    PyErr_Format(PyExc_NotImplementedError, "%s is not supported for complex inputs", strcmp(n, "fix") ? n : "trunc");
     return -1;
 }
 

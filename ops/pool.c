@@ -199,6 +199,9 @@ static int
 check_dim_size(const TensorObject *t, int ndim, int dim, int64_t size)
 {
     if (t->ndim != ndim || t->sizes[dim] != size) {
+        int64_t d;  /* its message reads tensor.size(dim): IndexError when t has no such dim */
+        if (tn_wrap_dim_no_scalar(dim, t->ndim, &d) < 0)
+            return -1;
         PyErr_Format(PyExc_RuntimeError, "Expected a tensor of dimension %d and tensor.size[%d] == %lld but got: "
                      "dimension %d and tensor.size[%d] = %lld", ndim, dim, (long long)size, t->ndim, dim,
                      (long long)(dim < t->ndim ? t->sizes[dim] : 0));

@@ -310,7 +310,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
                 return NULL;
             }
         }
-        if (check_random_bound(self->dtype, from, "from") < 0)
+        /* from = INT64_MIN draws all 64 bits: no bounds check, upstream's
+         * random_full_64_bits_range_kernel (after its iterator's overlap check), which dispatches
+         * over the standard types and half/bfloat16 and draws only int64, double, float, half and
+         * bfloat16 */
+        if (from != INT64_MIN && check_random_bound(self->dtype, from, "from") < 0)
             return NULL;
         if (from == INT64_MIN)
             range = 0;
@@ -319,6 +323,19 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
     }
     if (check_writable(self) < 0)
         return NULL;
+    if (!to.has && from == INT64_MIN) {
+        int d = self->dtype;
+        if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 || tn_dtype_is_complex(d)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"random_full_64_bits_range_kernel_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(d));
+            return NULL;
+        }
+        if (d != TN_DTYPE_I64 && !tn_dtype_is_floating(d)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
+            return NULL;
+        }
+    }
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);

@@ -716,6 +716,16 @@ PyObject *
 tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
 {
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
+    /* upstream's structured meta: the input's dtype, then resize_reduction's dim mask, before
+     * the linalg_vector_norm it calls checks the order */
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "norm(): input dtype should be either floating point or complex. Got %s instead.",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask, 1) < 0)
+        return NULL;
     if (tn_dtype_is_complex(self->dtype) && p->tag != TN_V_NONE && vector_norm_identity_check(self, p, dim) < 0)
         return NULL;  /* Note [vector_norm's identity] */
     if (tn_dtype_is_complex(self->dtype)) {  /* upstream's norm is linalg_vector_norm: Note [Complex norms] */
@@ -1440,11 +1450,24 @@ tn_out_check_nansum_out(tn_out_call *c)
         return -1;
     }
     int mismatch = given >= 0 && given != out->dtype;
+    if (!mismatch && tn_dtype_is_floating(out->dtype) && tn_dtype_is_floating(self->dtype) && given < 0 &&
+        out->dtype != self->dtype && c->op->id == TN_OP_nanmean__out) {
+        /* nanmean_out's nansum_out sums into out, its reduction taking self in out's dtype (NaN
+         * where 1e30 and -7e4 become inf and -inf in float16): the functional with dtype=out's */
+        int fi = tn_schema_param(c->fs, "dtype");
+        if (fi >= 0) {
+            c->fargs[fi].tag = TN_V_DTYPE;
+            c->fargs[fi].u.i = out->dtype;
+        }
+        return 0;
+    }
     /* an empty self: nansum_out zeroes out without its kernel's dispatch (nanmean's div_ then
      * refuses an integer out as a can_cast error, the shared rule) */
     if (!mismatch && (!tn_dtype_is_integral(out->dtype, true) || self->numel == 0))
         return 0;
-    if (wrap_dim_args(c, self, 1) < 0)  /* make_dim_mask's wrap and repeat checks come first */
+    /* nansum_out's get_dtype_from_result refuses the dtype before make_reduction wraps the dims
+     * (make_dim_mask: wrap and repeat checks); nanmean's count wrapped them already */
+    if ((c->op->id == TN_OP_nanmean__out || !mismatch) && wrap_dim_args(c, self, 1) < 0)
         return -1;
     if (mismatch) {
         PyErr_Format(PyExc_RuntimeError, "nansum: provided dtype must match dtype of result. Got %s and %s.",

@@ -102,6 +102,13 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         Py_DECREF(g);
         return NULL;
     }
+    /* overlapping windows go to upstream's kernel, whose first reads are grad_in's stride and size at
+     * that dim (ensure_nonempty_stride: any dim of a 0-dim grad_in is 1) */
+    int64_t gd;
+    if (step < size && grad_in->ndim > 0 && tn_wrap_dim(d, grad_in->ndim, &gd) < 0) {
+        Py_DECREF(g);
+        return NULL;
+    }
     int64_t extent = input_sizes.n ? input_sizes.v[d] : 1;
     if (size > extent) {
         /* no window of this size fits the input: upstream's kernel still runs, reading past

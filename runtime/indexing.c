@@ -269,8 +269,10 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
             TensorObject *tt = TN_T(it);
             /* the op checks it (aten::index's TORCH_CHECK_INDEX); on the meta device the op's Python
              * meta function does, or not (index_put_'s), with its class (Note [Meta kernels]); for a
-             * write, index_put_ checks it after autograd's in-place checks of self */
-            if (!(tn_dtype_is_integral(tt->dtype, true)) && t->device != TN_DEVICE_META && !writing) {
+             * write, index_put_ checks it after autograd's in-place checks of self. A meta index
+             * sends the op to the meta device too, whatever self's device. */
+            if (!(tn_dtype_is_integral(tt->dtype, true)) && t->device != TN_DEVICE_META && tt->device != TN_DEVICE_META &&
+                !writing) {
                 Py_DECREF(it);
                 PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
                 goto fail;

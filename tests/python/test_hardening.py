@@ -2025,6 +2025,134 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.zeros(0, 3), None, out=torch.zeros(0, 3, dtype=torch.int64)[:, ::2])",
     "out = torch.nansum(torch.zeros(0, 3), 0, out=torch.zeros(3, dtype=torch.int64))",
     "out = torch.nansum(torch.zeros(0, 3), 0, out=torch.zeros(3, dtype=torch.bool))",
+    # --- session 28, h4: ldl_solve reads B.size(-2) (linearSolveCheckInputs) before its meta's
+    # `B.dim() >= 2` check, so a B of 0 or 1 dims fails with IndexError
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0]))",
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor(1.0))",
+    "a0 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]); a1 = torch.tensor([1, 2], dtype=torch.int32); out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, torch.tensor([1.0, 2.0], dtype=torch.float64))",  # neighbour: dtype first
+    # --- session 28, h4: Note [Concrete int lists] for a CompositeImplicitAutograd composition the
+    # door reaches without the glue (a meta tensor, or one requiring grad)
+    "a0 = torch.randn(1, 1, 4); a1 = torch.randn(1, 1, 2); a2 = torch.empty((1, 1, 3), device='meta'); out = torch.ops.aten._convolution_double_backward.default(None, None, None, a2, a1, a0, [-2**63], [0], [1], False, [0], 1, [True, True, False])",
+    "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [-2**63], [0], [1], False, [0], 1, [True, True, False])",
+    "a0 = torch.randn(3, requires_grad=True); a1 = torch.randn(3); out = torch.ops.aten._convolution_double_backward.default(None, a0, None, a1, a1, a1, [1], [0], [1], False, [0], 1, [True, True, False])",  # neighbour
+    "a0 = torch.empty((1, 1, 4, 4), device='meta'); out = torch.ops.aten.upsample_nearest2d.vec(a0, [-2**63, 2], None)",  # neighbour
+    # --- session 28, h4: a meta index tensor sends indexing to the meta device (aten::index's Python
+    # meta function checks its dtype, RuntimeError) whatever self's device; index_select.out's meta is
+    # torch._refs.index_select, which indexes
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); a1 = torch.empty((3,), device='meta'); out = torch.index_select(a0, -1, a1, out=torch.tensor(3.75, dtype=torch.float64))",
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,), device='meta')]",
+    "a0 = torch.tensor([3.75, -2.0, float('nan')]); out = a0[torch.empty((3,))]",  # neighbour: IndexError
+    # --- session 28, h4: unfold_backward's kernel (overlapping windows) reads grad_in's stride at the
+    # wrapped dim before anything else: IndexError for a grad_in of fewer dims
+    "a0 = torch.tensor([3.75, 0.0, 1.0, -0.0]).reshape((1, 4)); out = torch.ops.aten.unfold_backward.default(a0, [1, 2, 3], -1, 3, 2)",
+    "a0 = torch.tensor([-0.0, 1.0], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 3, 1)",
+    "a0 = torch.ones(1, 2); out = torch.ops.aten.unfold_backward.default(a0, [1, 4], -1, 2, 2)",  # neighbour: no overlap, copy_
+    # --- session 28, h4: leaky_relu_backward's and elu_backward's meta functions convert the slope to
+    # double (checked_convert) when is_result, before any dtype dispatch: a complex one overflows
+    "a0 = torch.tensor([-1, -1], dtype=torch.int32); a1 = torch.tensor([-3, -1], dtype=torch.int8); out = torch.ops.aten.leaky_relu_backward.default(a0, a1, (1+2j), True)",
+    "a0 = torch.tensor([1., -1.]); out = torch.ops.aten.leaky_relu_backward.default(a0, a0, (1+2j), True)",
+    "a0 = torch.tensor([7]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), float('inf'), True, True, a0)",
+    "a0 = torch.tensor([7.]); out = torch.ops.aten.elu_backward.default(a0, (1+2j), 1.0, 1.0, True, a0)",
+    "a0 = torch.tensor([1., -1.]); out = torch.ops.aten.leaky_relu_backward.default(a0, a0, (1+2j), False)",  # neighbour
+    # --- session 28, h4: constant_pad_nd narrows one pad at a time (before, then after), the input's
+    # negative pads before it checks the output's sizes: a pad whose sum wraps fails narrow's length
+    "out = F.pad(torch.tensor([False, True]), (2**63 - 1, 2**63 - 1), mode='constant')",
+    "out = torch.constant_pad_nd(torch.ones(3, 2), (2**63 - 1, 2**63 - 1, 1, 1))",
+    "out = torch.constant_pad_nd(torch.arange(12.).reshape(3, 4), (-1, 2, 1, -2))",  # neighbour
+    "out = torch.constant_pad_nd(torch.ones(3), (-1, 2**63 - 1))",  # neighbour: the size check
+    # --- session 28, h4: Note [BLAS alpha 0]: float32/float64 addmm (and baddbmm's BLAS path, 400+
+    # multiply-adds per matrix) read no operand when alpha == 0, a NaN there stays out
+    "a0 = torch.tensor([-0.0]); a1 = torch.tensor([[float('nan')]]); a2 = torch.tensor([[1.0]]); out = torch.ops.aten.addmm.default(a0, a1, a2, beta=-0.5, alpha=False)",
+    "a0 = torch.ones(3, 3, dtype=torch.float64); a1 = torch.full((3, 3), float('inf'), dtype=torch.float64); out = torch.addmm(a0, a1, -a1, alpha=0)",
+    "a0 = torch.ones(2, 8, 8); a1 = torch.full((2, 8, 7), float('nan')); out = torch.baddbmm(a0, a1, torch.ones(2, 7, 8), alpha=0)",
+    "a0 = torch.ones(2, 7, 7); a1 = torch.full((2, 7, 8), float('nan')); out = torch.baddbmm(a0, a1, torch.ones(2, 8, 7), alpha=0)",  # neighbour: naive loop
+    "a0 = torch.ones(3, 3, dtype=torch.float16); a1 = torch.full((3, 3), float('nan'), dtype=torch.float16); out = torch.addmm(a0, a1, a1, alpha=0)",  # neighbour
+    "a0 = torch.ones(3, 3); a1 = torch.full((3, 3), float('nan')); out = torch.addmm(a0, a1, a1, alpha=0, beta=0)",  # neighbour
+    # --- session 28, h4: logit_backward's vector body (Note [Activation NaN tails]) blends on
+    # (x >= lo && x <= hi): a NaN x gives 0 there when eps >= 0, x = -0.0 gives grad / -0.0; the
+    # scalar tail gives NaN and grad * inf (row lengths with the same body on AVX2 and AVX-512)
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 7)[:40]); out = torch.ops.aten.logit_backward.default(torch.full((40,), 2.0), x, 1e-12)",
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 6)[:33], dtype=torch.float64); out = torch.ops.aten.logit_backward.default(torch.full((33,), -2.0, dtype=torch.float64), x)",
+    "x = torch.tensor(([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0] * 12)[:72], dtype=torch.float16); out = torch.ops.aten.logit_backward.default(torch.full((72,), -1.25, dtype=torch.float16), x, 0.0)",
+    "x = torch.tensor([float('nan'), -0.0, 0.0, 1.0, 0.5, 2.0]); out = torch.ops.aten.logit_backward.default(torch.full((6,), 2.0), x, 1e-12)",  # neighbour: tail only
+    # --- session 28, h4: norm.ScalarOpt_dim's structured meta checks the dtype and the dims
+    # (resize_reduction) before linalg_vector_norm refuses a complex order
+    "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2, -3, -1], False)",
+    "a0 = torch.tensor([3.75j]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [2], False)",
+    "a0 = torch.tensor([3.75]); out = torch.ops.aten.norm.ScalarOpt_dim(a0, (1+2j), [0], False)",  # neighbour
+    # --- session 28, h4: nansum(out=) refuses a dtype= other than out's before its reduction wraps
+    # the dims; nanmean's non-NaN count wraps them first
+    "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nansum(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",
+    "a0 = torch.ones(2, 3, 2, dtype=torch.float64); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, dim=[2, 2**31, -3], dtype=torch.float16, out=a1)",  # neighbour
+    # --- session 28, h4: clamp's meta refuses a promoted result type for an output that is an
+    # integer self (clamp_, clip_, out=self) before it refuses a complex result (out check `clamp`)
+    "a0 = torch.tensor([-3, -8, -8, 0, 7, -3], dtype=torch.int32).reshape((2, 1, 3)); out = a0[1:].clip_(min=-2**63, max=(1+2j))",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp_(max=(1+0j))",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = torch.clamp(a0, max=(1+2j), out=a0)",
+    "a0 = torch.tensor([True, False]); out = a0.clamp_(min=1j)",
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp(max=(1+2j))",  # neighbour
+    "a0 = torch.tensor([-3, 8], dtype=torch.int32); out = a0.clamp_max_((1+2j))",  # neighbour
+    # --- session 28, h4: a result type whose promotion upstream refuses (a bool tensor with a 0-dim
+    # uint16) is that RuntimeError in the pointwise kernels, not a dispatch on an undefined dtype
+    "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.ops.aten.__or__.Tensor(a0, a1)",
+    "a0 = torch.tensor(3, dtype=torch.uint16); a1 = torch.tensor([False, True]); out = torch.bitwise_and(a1, a0)",
+    "a0 = torch.tensor(3, dtype=torch.uint32); a1 = torch.tensor([1, 2], dtype=torch.int8); out = torch.add(a1, a0)",  # neighbour
+    # --- session 28, h4: floor/ceil/trunc/fix's meta functions refuse a complex self before the
+    # iterator compares out='s dtype (out check `rounding`)
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.fix(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.floor(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); a1 = torch.zeros(2, dtype=torch.int32); out = torch.ceil(a0, out=a1)",
+    "a0 = torch.tensor([2.0, 1j]); out = torch.round(a0, out=torch.zeros(2, dtype=torch.int32))",  # neighbour
+    # --- session 28, h4: a one-element bool tensor for an int list is 1 where upstream's parser
+    # takes item<int64_t>() (int[], dims); only a SymInt[]'s toSymInt() refuses it, bare or listed
+    "a0 = torch.tensor([-0.0, 3.75, 0.5, 0.5], dtype=torch.bfloat16); out = a0.std(torch.tensor(True))",
+    "a0 = torch.ones(2, 3); out = a0.sum(torch.tensor(True))",
+    "a0 = torch.ones(2, 3); out = a0.flip(torch.tensor(True))",
+    "a0 = torch.ones(1); out = a0.reshape(torch.tensor(True).expand(1))",
+    "a0 = torch.ones(1); out = a0.view([torch.tensor(True)])",
+    "a0 = torch.ones(1); out = a0.expand(torch.tensor(True))",  # neighbour
+    # --- session 28, h4: mv(out=) (matmul's too) is addmv_out(out, out, ...), whose size-mismatch
+    # message reads out.size(0): IndexError for a 0-dim out
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.matmul(a0, a1, out=torch.empty(()))",
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(()))",
+    "a0 = torch.ones(2, 0); a1 = torch.ones(3); out = torch.mv(a0, a1, out=torch.empty(4))",  # neighbour
+    "a0 = torch.ones(2, 3); a1 = torch.ones(3); out = torch.matmul(a0, a1, out=torch.empty(()))",  # neighbour
+    # --- session 28, h4: check_dim_size's message reads tensor.size(dim): a gradient without that
+    # dim fails there (IndexError) rather than with the message
+    "a0 = torch.tensor(-2.0, dtype=torch.float64); a1 = torch.tensor([[[-2.0, 0.0]]], dtype=torch.float64); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], True, True, 4)",
+    "a0 = torch.tensor(1.0); a1 = torch.randn(3, 4); a2 = torch.tensor([0, 1, 2]); out = torch.ops.aten.nll_loss_backward(a0, a1, a2, None, 0, -100, torch.tensor(1.0))",
+    "a0 = torch.ones(1, 2); a1 = torch.ones(1, 1, 2); out = torch.ops.aten.avg_pool2d_backward.default(a0, a1, [1], [], [0], False, True, None)",  # neighbour
+    # --- session 28, h4: cross_entropy with class probabilities takes log_softmax (its dtype
+    # dispatch) before it checks label_smoothing
+    "a0 = torch.ones(3, 4, 4, dtype=torch.uint32); a1 = torch.empty((3, 4, 4), device='meta'); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, reduction=4, label_smoothing=1e300)",
+    "a0 = torch.ones(3, 4, dtype=torch.int64); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",
+    "a0 = torch.ones(3, 4); a1 = torch.ones(3, 4); out = torch.ops.aten.cross_entropy_loss.default(a0, a1, label_smoothing=2.0)",  # neighbour
+    # --- session 28, h4: gather's kernel has no uint16/32/64 (its dtype dispatch, before it reads
+    # an index); an empty gather never dispatches
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, -1]]); out = torch.gather(a0, 1, a1)",
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint32); a1 = torch.tensor([[0, 1]]); out = torch.gather(a0, 1, a1)",
+    "a0 = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=torch.uint16); a1 = torch.zeros(0, 2, dtype=torch.int64); out = torch.gather(a0, 1, a1)",  # neighbour
+    # --- session 28, h4: random_(-2**63) draws all 64 bits: no bounds check, its kernel's dispatch
+    # (no bool/uint16+; the other small integers RuntimeError)
+    "a0 = torch.tensor([False, True, False]); out = a0[1:].random_(-2**63, None, generator=None).shape",
+    "a0 = torch.tensor([1, 2], dtype=torch.int8); out = a0.random_(-2**63, None).shape",
+    "a0 = torch.tensor([1, 2], dtype=torch.uint32); out = a0.random_(-2**63).shape",
+    "a0 = torch.tensor([1., 2.], dtype=torch.float16); out = a0.random_(-2**63).shape",  # neighbour
+    "a0 = torch.tensor([False, True]); out = a0.random_(-5).shape",  # neighbour: the bounds check
+    # --- session 28, h4: rms_norm's composite (the meta path) dispatches on floating and complex
+    # dtypes around its body: an integer input is NotImplementedError there too
+    "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [2], eps=float('inf'))",
+    "a0 = torch.empty((1, 1, 2), dtype=torch.uint8, device='meta'); out = torch.ops.aten.rms_norm.default(a0, [3])",  # neighbour: the shape check first
+    # --- session 28, h4: nanmean(out=) sums with nansum_out into out, which takes self in out's
+    # dtype (1e30 and -7e4 are inf and -inf in float16: NaN)
+    "a0 = torch.tensor([1e30, -7e4, 1.0]); a1 = torch.zeros((), dtype=torch.float16); out = torch.nanmean(a0, out=a1)",
+    "a0 = torch.tensor([[1e30, -7e4], [1.0, float('nan')]]); a1 = torch.zeros(2, dtype=torch.bfloat16); out = torch.nanmean(a0, 1, out=a1)",
+    "a0 = torch.tensor([1e30, -7e4, 1.0]); out = torch.nanmean(a0, dtype=torch.float16)",  # neighbour
+    # --- session 28, h4: sdpa's CPU backend choice reads a 0-dim mask's size(-2) only after its
+    # dropout check (dropout: the math path) and for 4-D inputs
+    "a0 = torch.ones(1, 2, 2, 3, dtype=torch.bool); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, dropout_p=0.5, scale=2.0)",
+    "a0 = torch.ones(2, 2, 3); a3 = torch.tensor(0.5); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3)",
+    "a0 = torch.ones(1, 2, 2, 3); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, scale=2.0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
