@@ -1051,6 +1051,23 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
     return (PyObject *)out;
 }
 
+/* multinomial(out=): multinomial_out checks self's dim and dtype, then that out is Long, before
+ * num_samples (Distributions.cpp); on meta, meta_multinomial's out_wrapper copies with can_cast
+ * instead, so meta outs keep the shared rules. */
+int
+tn_out_check_multinomial(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->dst->dtype == TN_DTYPE_I64)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t);
+    if (self->device == TN_DEVICE_META || c->dst->device != self->device || (self->ndim != 1 && self->ndim != 2) ||
+        !tn_dtype_is_floating(self->dtype))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "multinomial expects Long tensor out, got: %s",
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
 /* dropout(input, p, train): eval returns input; training draws bernoulli(1 - p) noise, scales it
  * by 1/(1 - p) and multiplies, as upstream's CPU _dropout does. */
 PyObject *

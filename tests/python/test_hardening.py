@@ -1893,6 +1893,22 @@ FUZZ_CLASSES = [
     "a = torch.ones(2); out = torch.cat([a, a], out=a)",  # neighbour: shares an input's storage
     "a = torch.arange(4.); out = torch.gather(a, 0, torch.tensor([1, 2, 0]), out=a)",  # neighbour
     "out = torch.index_select(torch.arange(4.), 0, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",  # neighbour: before
+    # --- session 28, h5: multinomial(out=) checks out is Long after self's dim and dtype, before
+    # num_samples (multinomial_out); on meta its Python meta casts into out instead
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 1, out=torch.zeros(1))",
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 0, out=torch.zeros(1, dtype=torch.int32))",  # neighbour
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 5, out=torch.zeros(1, dtype=torch.bfloat16))",  # neighbour
+    "out = torch.multinomial(torch.tensor([1, 1]), 1, out=torch.zeros(1))",  # neighbour: self's dtype first
+    "out = torch.multinomial(torch.tensor([0., 1.]), 1, out=torch.zeros(1, dtype=torch.int64))",  # neighbour
+    "out = torch.multinomial(torch.ones(2, device='meta'), 1, out=torch.zeros(1, device='meta'))",  # neighbour
+    # --- session 28, h5: softmax(out=) / log_softmax(out=) on meta are _softmax.out /
+    # _log_softmax.out of self converted to dtype=, whose Python meta casts into out (softmax) or
+    # requires out's dtype (log_softmax's exact_dtype); the CPU keeps the structured exact rule
+    "out = torch.softmax(torch.empty((4, 2), dtype=torch.int32, device='meta'), -1, out=torch.empty((4, 2), dtype=torch.int8, device='meta'))",
+    "out = torch.softmax(torch.empty((2, 2), device='meta'), 1, dtype=torch.int8, out=torch.empty((1, 3), dtype=torch.bfloat16, device='meta'))",
+    "out = torch.softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((), dtype=torch.int16, device='meta'))",  # neighbour
+    "out = torch.log_softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((4, 2), dtype=torch.float64, device='meta'))",  # neighbour
+    "out = torch.softmax(torch.ones(4, 2), -1, out=torch.empty((4, 2), dtype=torch.float64))",  # neighbour: CPU exact
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
