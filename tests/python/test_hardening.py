@@ -1909,6 +1909,19 @@ FUZZ_CLASSES = [
     "out = torch.softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((), dtype=torch.int16, device='meta'))",  # neighbour
     "out = torch.log_softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((4, 2), dtype=torch.float64, device='meta'))",  # neighbour
     "out = torch.softmax(torch.ones(4, 2), -1, out=torch.empty((4, 2), dtype=torch.float64))",  # neighbour: CPU exact
+    # --- session 28, h5: _scaled_dot_product_flash_attention_for_cpu checks as upstream's CPU
+    # kernel, in its order: dropout_p == 0 (NaN and negative refused), the mask's dtype (float or
+    # query's) and dims (2 or 4), a floating query, 4-D inputs
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, float('nan'))",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, -2.5)",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q[..., :2], q, -2.5)",  # neighbour: dropout before head size
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.tensor(1.))",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool))",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.int32); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.float64); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.zeros(3, 3))",  # neighbour
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
