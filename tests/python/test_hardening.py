@@ -1922,6 +1922,18 @@ FUZZ_CLASSES = [
     "q = torch.ones(3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
     "q = torch.ones(1, 2, 3, 4, dtype=torch.float64); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.zeros(3, 3))",  # neighbour
     "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool))",  # neighbour
+    # --- session 28, h5: a Scalar checked against uint16/uint32/uint64 (c10's overflows: a
+    # negative or NaN float overflows, a negative int wraps unless past the maximum); normal's
+    # float mean into a float16/bfloat16 result fills through float unchecked (inf)
+    "a0 = torch.tensor(-0.0, dtype=torch.float64); out = a0.new_full([0, 1, 1], -0.5, dtype=torch.uint32, device='cpu')",
+    "out = torch.empty(0, dtype=torch.uint16).new_full([0], float('nan'), dtype=torch.uint16)",
+    "out = torch.empty(0, dtype=torch.uint64).new_full([0], -1, dtype=torch.uint64)",  # neighbour: wraps
+    "out = torch.empty(0, dtype=torch.uint32).new_full([0], -2**40, dtype=torch.uint32)",
+    "out = torch.normal(-2.5, torch.tensor([], dtype=torch.uint64).reshape((0, 2)))",
+    "out = torch.normal(1e300, torch.tensor([1.0, 2.0], dtype=torch.float16))",
+    "out = torch.normal(1e300, torch.tensor(0.5, dtype=torch.bfloat16))",
+    "out = torch.normal(1e300, torch.tensor([0, 2, 5]), out=torch.zeros(3, dtype=torch.float16))",
+    "out = torch.normal(1e300, torch.tensor([1.0, 2.0]))",  # neighbour: float32 overflows
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
