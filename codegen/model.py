@@ -196,11 +196,13 @@ ITER_OUT_UNTAGGED = {"floor_divide.out"}
 NOT_EXACT_OUT = {"cat.out", "pow.Scalar_out"}
 # TensorIterator out overloads built with check_all_same_dtype (TensorIteratorBase's
 # build_borrowing_unary_op / unary_op: UnaryOps.cpp, clamp's scalar overloads in
-# TensorCompare.cpp, hardtanh_out through clamp_out): out's dtype must equal the result's, "Found
-# dtype Double but expected Float" (listed from upstream by calling each with a float64 out).
+# TensorCompare.cpp, hardtanh_out through clamp_out; lerp_Tensor's meta builds its own config
+# without cast_common_dtype_to_outputs): out's dtype must equal the result's, "Found dtype Double
+# but expected Float" (listed from upstream by calling each with a float64 out).
 SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "clamp.out", "clamp_max.out",
                   "clamp_min.out", "clip.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
-                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out", "conj_physical.out"}
+                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out", "conj_physical.out",
+                  "lerp.Tensor_out"}
 # In-place overloads whose upstream kernel writes a self with internal overlap (an expanded
 # tensor) without assert_no_internal_overlap: the result then depends on the kernel's write
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from

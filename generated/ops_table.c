@@ -1798,7 +1798,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"lerp", "Scalar", "aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1, -1},
     {"lerp", "Scalar_out", "aten::lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_STRUCTURED, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_lerp__Scalar, -1},
     {"lerp", "Tensor", "aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1, -1},
-    {"lerp", "Tensor_out", "aten::lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_STRUCTURED, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_lerp__Tensor, -1},
+    {"lerp", "Tensor_out", "aten::lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_SAME | TN_OPF_OUT_STRUCTURED, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_lerp__Tensor, -1},
     {"lerp_", "Scalar", "aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_lerp__Scalar, -1},
     {"lerp_", "Tensor", "aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_lerp__Tensor, -1},
     {"less", "Scalar", "aten::less.Scalar(Tensor self, Scalar other) -> Tensor", TN_OPK_FUNCTIONAL | TN_OPF_CIA, TN_TAG_pt2_compliant_tag, -1, TN_OP_lt__Scalar},

@@ -1204,16 +1204,24 @@ tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end,
     return ternary(overload, 2, self, end, weight, NULL);
 }
 
+/* upstream's CPU lerp kernel reads a Scalar weight as its opmath type first (Note [Scalar
+ * overflow]): 1e300 overflows float (a float16/bfloat16/float32 result), a complex weight of a
+ * real self too; an empty result's kernel reads it as well; the meta function never does */
+static int
+lerp_weight_fits(const TensorObject *r, const tn_value *weight)
+{
+    if (r->device == TN_DEVICE_META || !tn_dtype_is_floating(r->dtype))
+        return 0;
+    return tn_check_scalar_fits(weight, r->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32);
+}
+
 PyObject *
 tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
     if (check_lerp_dtype(self, end, "end") < 0)
         return NULL;
-    /* upstream's CPU kernel reads the weight as its opmath type (Note [Scalar overflow]): a complex
-     * weight of a real self overflows it */
     PyObject *r = ternary(overload, 3, self, end, NULL, weight);
-    if (r && TN_T(r)->device != TN_DEVICE_META && tn_dtype_is_floating(TN_T(r)->dtype) &&
-        tn_check_scalar_fits(weight, TN_T(r)->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32) < 0)
+    if (r && lerp_weight_fits(TN_T(r), weight) < 0)
         Py_CLEAR(r);
     return r;
 }
@@ -1338,6 +1346,9 @@ PyObject *
 tn_op_lerp___Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
     if (check_inplace(self, end, NULL) < 0 || check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
+    /* self's shape is the result's (in place): the weight is read before anything is written */
+    if (self->ndim >= end->ndim && lerp_weight_fits(self, weight) < 0)
         return NULL;
     return finish_inplace(overload, self, ternary_into(overload, self, 3, self, end, NULL, weight));
 }

@@ -1934,6 +1934,18 @@ FUZZ_CLASSES = [
     "out = torch.normal(1e300, torch.tensor(0.5, dtype=torch.bfloat16))",
     "out = torch.normal(1e300, torch.tensor([0, 2, 5]), out=torch.zeros(3, dtype=torch.float16))",
     "out = torch.normal(1e300, torch.tensor([1.0, 2.0]))",  # neighbour: float32 overflows
+    # --- session 28, h5: lerp.Tensor_out's TensorIterator checks all dtypes the same ("Found
+    # dtype Half but expected Double"; lerp.Scalar_out casts); lerp_ reads a Scalar weight as its
+    # opmath type before writing (1e300 overflows float), as lerp and _foreach_lerp_ do
+    "x = torch.ones(3, dtype=torch.float64); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.float16))",
+    "x = torch.ones(3); out = torch.lerp(x, x, x, out=torch.zeros(4, dtype=torch.float64))",
+    "x = torch.ones(3); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.int64))",  # neighbour: message only
+    "x = torch.ones(3); out = torch.lerp(x, x, 0.5, out=torch.zeros(3, dtype=torch.float64))",  # neighbour: Scalar casts
+    "x = torch.ones(3, device='meta'); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.float64, device='meta'))",  # neighbour
+    "x = torch.ones(3); out = x.lerp_(torch.ones(3), 1e300)",
+    "x = torch.ones(3, dtype=torch.bfloat16); out = torch.ops.aten.lerp_.Scalar(x, torch.ones(3, dtype=torch.bfloat16), 1e300)",
+    "x = torch.ones(3); out = torch._foreach_lerp_([x], [torch.ones(3)], 1e300)",
+    "x = torch.ones(3, dtype=torch.float64); out = x.lerp_(torch.ones(3, dtype=torch.float64), 1e300)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
