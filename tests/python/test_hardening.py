@@ -1946,6 +1946,13 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, dtype=torch.bfloat16); out = torch.ops.aten.lerp_.Scalar(x, torch.ones(3, dtype=torch.bfloat16), 1e300)",
     "x = torch.ones(3); out = torch._foreach_lerp_([x], [torch.ones(3)], 1e300)",
     "x = torch.ones(3, dtype=torch.float64); out = x.lerp_(torch.ones(3, dtype=torch.float64), 1e300)",  # neighbour
+    # --- session 28, h5: circular pad's copies within its output go through copy_'s
+    # TensorIterator, which refuses a partial overlap of two dense slices (a single (N, C) plane;
+    # Note [Circular pad of mixed signs])
+    "a0 = torch.tensor([1.0, -2.0, 0.0]).reshape((1, 3)); out = F.pad(a0, (2, -2), mode='circular')",
+    "a0 = torch.tensor([True]).reshape((1, 1, 1)).expand((1, 1, 2)); out = F.pad(a0, (2, -1), mode='circular')",
+    "a0 = torch.arange(4.).reshape((1, 1, 4)); out = F.pad(a0, (-1, 2), mode='circular')",  # neighbour: reads behind its writes, no partial overlap
+    "a0 = torch.arange(8.).reshape((2, 1, 4)); out = F.pad(a0, (2, 0), mode='circular')",  # neighbour: no overlap
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
