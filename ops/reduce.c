@@ -1295,6 +1295,10 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
                      (long long)bins);
         return NULL;
     }
+    /* upstream reads min and max as doubles (Scalar::to<double>, checked: a complex one with an
+     * imaginary part overflows) */
+    if (tn_check_scalar_fits(min, TN_DTYPE_F64) < 0 || tn_check_scalar_fits(max, TN_DTYPE_F64) < 0)
+        return NULL;
     double lo = tn_scalar_to_double(min), hi = tn_scalar_to_double(max);
     if (lo == hi && self->numel > 0) {
         if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)

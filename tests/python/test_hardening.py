@@ -1953,6 +1953,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([True]).reshape((1, 1, 1)).expand((1, 1, 2)); out = F.pad(a0, (2, -1), mode='circular')",
     "a0 = torch.arange(4.).reshape((1, 1, 4)); out = F.pad(a0, (-1, 2), mode='circular')",  # neighbour: reads behind its writes, no partial overlap
     "a0 = torch.arange(8.).reshape((2, 1, 4)); out = F.pad(a0, (2, 0), mode='circular')",  # neighbour: no overlap
+    # --- session 28, h5: histc reads min and max as doubles (checked: a complex one with an
+    # imaginary part overflows), after its bins check
+    "a0 = torch.tensor([-0.0, 1e30, 2.0], dtype=torch.float64); out = torch.ops.aten.histc.default(a0, max=(1+2j))",
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+2j))",  # neighbour: message only
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, bins=0, min=(1+2j))",  # neighbour: bins first
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+0j), max=3)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
