@@ -1520,6 +1520,18 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
             off += (self->sizes[d] - 1) * strides[d];
         strides[d] = -strides[d];
     }
+    /* upstream copies self when no flipped dim has work (size > 1, stride != 0) or self has at
+     * most one element; else its flip_stub dispatches on AT_ALL_TYPES_AND_COMPLEX (+ bool, half,
+     * bfloat16): no uint16..uint64 */
+    int work = 0;
+    for (int d = 0; d < self->ndim; d++)
+        work |= seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
+    if (work && self->numel > 1 && self->device != TN_DEVICE_META &&
+        (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor laid out like
      * self (upstream: empty_like, preserve format) */
     TensorObject *alias = tn_tensor_from_storage(self->storage, off, self->ndim, self->sizes, strides, self->dtype);

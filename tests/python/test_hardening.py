@@ -1959,6 +1959,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+2j))",  # neighbour: message only
     "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, bins=0, min=(1+2j))",  # neighbour: bins first
     "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+0j), max=3)",  # neighbour
+    # --- session 28, h5: flip's kernel (flip_stub) has no uint16..uint64, dispatched when a
+    # flipped dim has work (size > 1, stride != 0) and self has more than one element
+    "a0 = torch.tensor([5, 5, 5, 9, 5, 3, 7, 7], dtype=torch.uint32).reshape((4, 2)); out = torch.flip(a0, [0, -1])",
+    "a0 = torch.tensor([0, 9, 0, 9], dtype=torch.uint16).reshape((4, 1))[1:]; out = a0.flip([0, -1])",
+    "out = torch.flip(torch.tensor([5, 6], dtype=torch.uint64).reshape(2, 1), [1])",  # neighbour: no work, a copy
+    "out = torch.flip(torch.tensor([5], dtype=torch.uint32).expand(3), [0])",  # neighbour: stride 0
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
