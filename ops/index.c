@@ -1738,6 +1738,11 @@ sort_impl(const tn_op *overload, TensorObject *self, int stable, int64_t dim, in
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)
         return NULL;
+    /* upstream's CPU sort refuses complex before anything (an empty, 0-dim or expanded self too) */
+    if (self->device != TN_DEVICE_META && tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, " Sort does not support complex dtypes on CPU");
+        return NULL;
+    }
     TensorObject *vals = want_values ? empty_like_preserve(overload, self, self->dtype) : NULL;
     TensorObject *idx = empty_like_preserve(overload, self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
@@ -1802,9 +1807,24 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
         PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
         return NULL;
     }
-    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
-        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
-        return NULL;
+    /* upstream refuses complex, then bool (a 0-dim self too); then a 0-dim self of one element
+     * is copied, else topk_stub dispatches on AT_ALL_TYPES and half/bfloat16 (no uint16..uint64),
+     * for k = 0 too */
+    if (self->device != TN_DEVICE_META) {
+        if (tn_dtype_is_complex(self->dtype)) {
+            PyErr_SetString(PyExc_RuntimeError, " topk does not support complex dtypes on CPU");
+            return NULL;
+        }
+        if (self->dtype == TN_DTYPE_BOOL) {
+            PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
+            return NULL;
+        }
+        if (!(self->ndim == 0 && self->numel == 1) &&
+            (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"topk_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
     }
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
@@ -1814,7 +1834,12 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
     TensorObject *idx = vals ? tn_tensor_empty(self->ndim, shape, TN_DTYPE_I64, self->device) : NULL;
     if (!vals || !idx)
         goto fail;
-    if (self->device != TN_DEVICE_META && vals->numel > 0) {
+    if (self->device != TN_DEVICE_META && self->ndim == 0 && self->numel == 1) {
+        /* upstream's 0-dim path: values.copy_(self), indices.zero_(), any dtype, k = 0 too */
+        if (tn_copy_into(overload, vals, self) < 0)
+            goto fail;
+        *(int64_t *)tn_tensor_data(idx) = 0;
+    } else if (self->device != TN_DEVICE_META && vals->numel > 0) {
         if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         tn_loop l;  /* indices are laid out as vals is */

@@ -1965,6 +1965,16 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([0, 9, 0, 9], dtype=torch.uint16).reshape((4, 1))[1:]; out = a0.flip([0, -1])",
     "out = torch.flip(torch.tensor([5, 6], dtype=torch.uint64).reshape(2, 1), [1])",  # neighbour: no work, a copy
     "out = torch.flip(torch.tensor([5], dtype=torch.uint32).expand(3), [0])",  # neighbour: stride 0
+    # --- session 28, h5: CPU sort refuses complex before anything (empty too); topk refuses
+    # complex then bool (0-dim too), copies a 0-dim self, else dispatches without uint16..uint64
+    # (k = 0 too)
+    "a0 = torch.tensor([], dtype=torch.complex64).reshape((2, 0, 4, 1)); out = torch.argsort(a0, dim=-3)",
+    "out = torch.sort(torch.tensor([], dtype=torch.complex64))",
+    "a0 = torch.tensor([1, 0, 3, 9, 5, 3], dtype=torch.uint32).reshape((3, 2)); out = a0.topk(0, sorted=True)",
+    "a0 = torch.tensor([1j, 2, 3]).reshape((3, 1)); out = torch.ops.aten.topk.default(a0, 0)",
+    "out = torch.tensor(True).topk(1)",  # neighbour: was refused by name
+    "out = torch.tensor(3, dtype=torch.uint32).topk(0)",  # the 0-dim copy (was refused by name)
+    "out = torch.tensor([], dtype=torch.complex64, device='meta').topk(0)",  # neighbour: meta
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
