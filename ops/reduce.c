@@ -800,6 +800,12 @@ arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, i
     int64_t d, n;
     if (line_dim(self, dim, name, &d, &n) < 0)
         return NULL;
+    /* max.dim / min.dim's meta: check_unsupported_complex after the dim checks, an empty self too
+     * (argmax / argmin refused complex before) */
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", name);
+        return NULL;
+    }
     return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max);
 }
 

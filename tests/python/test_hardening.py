@@ -1975,6 +1975,12 @@ FUZZ_CLASSES = [
     "out = torch.tensor(True).topk(1)",  # neighbour: was refused by name
     "out = torch.tensor(3, dtype=torch.uint32).topk(0)",  # the 0-dim copy (was refused by name)
     "out = torch.tensor([], dtype=torch.complex64, device='meta').topk(0)",  # neighbour: meta
+    # --- session 28, h5: max.dim / min.dim refuse complex after their dim checks (meta's
+    # check_unsupported_complex), an empty self too
+    "a0 = torch.tensor([], dtype=torch.complex128).reshape((1, 3, 0)); out = torch.ops.aten.max.dim(a0, 0)",
+    "a0 = torch.tensor([], dtype=torch.complex64).reshape((2, 0)); out = torch.min(a0, 0)",
+    "a0 = torch.tensor([], dtype=torch.complex128); out = torch.ops.aten.min.dim(a0, 0)",  # neighbour: empty dim first
+    "a0 = torch.tensor([1j], device='meta'); out = torch.ops.aten.max.dim(a0, 0)",  # neighbour: meta takes it
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
