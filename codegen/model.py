@@ -179,7 +179,7 @@ DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 # structured sort.values_stable; matmul_out calls mm/bmm's; index_select_out_cpu_, where_self_out
 # and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
-             "where.self_out", "mv.out", "argsort.stable_out"}
+             "where.self_out", "mv.out", "argsort.stable_out", "take_along_dim.out"}
 # Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
 # calls _softmax.out, log_softmax_out _log_softmax.out): called with self and out on different

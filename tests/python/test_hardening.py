@@ -1981,6 +1981,12 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([], dtype=torch.complex64).reshape((2, 0)); out = torch.min(a0, 0)",
     "a0 = torch.tensor([], dtype=torch.complex128); out = torch.ops.aten.min.dim(a0, 0)",  # neighbour: empty dim first
     "a0 = torch.tensor([1j], device='meta'); out = torch.ops.aten.max.dim(a0, 0)",  # neighbour: meta takes it
+    # --- session 28, h5: take_along_dim(out=) writes through gather.out, whose structured
+    # resize_out requires out's dtype (EXACT_OUT), after take_along_dim's own checks
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((1, 0)); out = torch.take_along_dim(a0, a0, dim=None, out=torch.zeros(4))",
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4, dtype=torch.float64))",
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0.]), 0, out=torch.zeros(4, dtype=torch.float64))",  # neighbour: index first
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
