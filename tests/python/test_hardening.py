@@ -1987,6 +1987,14 @@ FUZZ_CLASSES = [
     "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4, dtype=torch.float64))",
     "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0.]), 0, out=torch.zeros(4, dtype=torch.float64))",  # neighbour: index first
     "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4))",  # neighbour
+    # --- session 28, h5: nll_loss of a 3-D or 5-D+ input goes through nll_loss2d, whose CPU
+    # kernel reads a non-empty target as int64 (a Byte target refused; nll_loss's 2-D takes it)
+    "a0 = torch.tensor([3.75, 1e-30, 2.0, -1.25, 3.75, -1.25, 2.0, -2.0, 1.0], dtype=torch.float32).reshape((3, 3, 1)); "
+    "a1 = torch.tensor([0, 2, 0], dtype=torch.uint8).reshape((1, 3)).transpose(-1, -2); out = F.nll_loss(a0, a1)",
+    "out = F.nll_loss(torch.ones(3, 3, 1, 1, 1), torch.tensor([0, 2, 0], dtype=torch.uint8).reshape(3, 1, 1, 1))",
+    "out = F.nll_loss(torch.ones(3, 3), torch.tensor([0, 2, 0], dtype=torch.uint8))",  # neighbour: 2-D takes Byte
+    "out = F.nll_loss(torch.ones(0, 3, 1), torch.tensor([], dtype=torch.uint8).reshape(0, 1))",  # neighbour: empty
+    "out = F.nll_loss(torch.ones(3, 3, 1), torch.tensor([0, 2, 0], dtype=torch.int32).reshape(3, 1))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
