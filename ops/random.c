@@ -286,6 +286,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
                          (long long)from, (long long)to.v);
             return NULL;
         }
+        if (tn_dtype_is_complex(self->dtype)) {  /* check_from_to_in_range's last case, empty self too */
+            PyErr_SetString(PyExc_RuntimeError,
+                            "check_random_bounds handles only integral, floating-point and boolean types");
+            return NULL;
+        }
         if (tn_dtype_is_floating(self->dtype)) {
             from = update_from(self->dtype, from);
             to.v = update_to(self->dtype, to.v);
@@ -300,6 +305,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
             return NULL;
         range = (uint64_t)to.v - (uint64_t)from;
     } else {
+        if (from != INT64_MIN && tn_dtype_is_complex(self->dtype)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "random_from_to_impl handles only integral, floating-point and boolean types");
+            return NULL;
+        }
         if (from != INT64_MIN && tn_dtype_is_floating(self->dtype)) {
             int64_t to_inc = (int64_t)random_max(self->dtype);
             from = update_from(self->dtype, from);

@@ -1995,6 +1995,14 @@ FUZZ_CLASSES = [
     "out = F.nll_loss(torch.ones(3, 3), torch.tensor([0, 2, 0], dtype=torch.uint8))",  # neighbour: 2-D takes Byte
     "out = F.nll_loss(torch.ones(0, 3, 1), torch.tensor([], dtype=torch.uint8).reshape(0, 1))",  # neighbour: empty
     "out = F.nll_loss(torch.ones(3, 3, 1), torch.tensor([0, 2, 0], dtype=torch.int32).reshape(3, 1))",  # neighbour
+    # --- session 28, h5: random_(from, to) of a complex self fails check_from_to_in_range after
+    # the from < to check (random_(from) random_from_to_impl's own words), an empty self too
+    "out = torch.ops.aten.randint.low_generator(0, 2, [0, 1], generator=None, dtype=torch.complex64, device='cpu')",
+    "out = torch.randint(2, (2, 1), dtype=torch.complex128)",
+    "out = torch.empty(0, dtype=torch.complex64).random_(3, None)",
+    "out = torch.empty(0, dtype=torch.complex64).random_(2, 1)",  # neighbour: from < to first
+    "out = torch.empty(0, dtype=torch.complex64).random_(-2**63, None)",  # neighbour: no bounds
+    "out = torch.randint(0, 2, (0, 1), dtype=torch.complex64, device='meta')",  # neighbour: meta checks nothing
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
