@@ -8397,6 +8397,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_histc, tn_out_check_histc},
     {TN_OP_index_select, tn_out_check_index_select},
     {TN_OP_log_softmax__int, tn_out_check_log_softmax_out},
+    {TN_OP_logical_not, tn_out_check_logical_not},
     {TN_OP_masked_select, tn_out_check_masked_select},
     {TN_OP_max, tn_out_check_max_min},
     {TN_OP_max__dim, tn_out_check_max_min},

@@ -1284,6 +1284,7 @@ int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
 int tn_out_check_log_softmax_out(struct tn_out_call *c);
+int tn_out_check_logical_not(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);
 int tn_out_check_max_min(struct tn_out_call *c);
 int tn_out_check_mean(struct tn_out_call *c);

@@ -2003,6 +2003,13 @@ FUZZ_CLASSES = [
     "out = torch.empty(0, dtype=torch.complex64).random_(2, 1)",  # neighbour: from < to first
     "out = torch.empty(0, dtype=torch.complex64).random_(-2**63, None)",  # neighbour: no bounds
     "out = torch.randint(0, 2, (0, 1), dtype=torch.complex64, device='meta')",  # neighbour: meta checks nothing
+    # --- session 28, h5: logical_not's kernel dispatches on self's then out's dtype without
+    # uint16..uint64 (an empty one too; meta takes them)
+    "a0 = torch.tensor([1e-30, 0.0, 0.0], dtype=torch.bfloat16); a1 = torch.tensor([5, 5, 2], dtype=torch.uint32); out = torch.logical_not(a0, out=a1)",
+    "out = torch.logical_not(torch.tensor([]), out=torch.zeros(0, dtype=torch.uint16))",
+    "out = torch.tensor([1, 0], dtype=torch.uint64).logical_not_()",  # neighbour: was refused by name
+    "out = torch.logical_not(torch.tensor([1., 0.], device='meta'), out=torch.zeros(2, dtype=torch.uint32, device='meta'))",  # neighbour
+    "out = torch.logical_not(torch.tensor([1., 0.]), out=torch.zeros(2, dtype=torch.int32))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
