@@ -182,10 +182,11 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
              "where.self_out", "mv.out", "argsort.stable_out", "take_along_dim.out"}
 # Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
-# calls _softmax.out, log_softmax_out _log_softmax.out): called with self and out on different
+# calls _softmax.out, log_softmax_out _log_softmax.out; argsort_out_stable hands self to
+# sort.values_stable, whose meta_sort is one too): called with self and out on different
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
-OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out"}
+OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)

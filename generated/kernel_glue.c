@@ -8388,6 +8388,8 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_absolute, tn_out_check_abs},
     {TN_OP_amax, tn_out_check_amax_amin},
     {TN_OP_amin, tn_out_check_amax_amin},
+    {TN_OP_argsort, tn_out_check_argsort},
+    {TN_OP_argsort__stable, tn_out_check_argsort},
     {TN_OP_cat, tn_out_check_cat},
     {TN_OP_concat, tn_out_check_cat},
     {TN_OP_concatenate, tn_out_check_cat},

@@ -1276,6 +1276,7 @@ PyObject *tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype,
 struct tn_out_call;
 int tn_out_check_abs(struct tn_out_call *c);
 int tn_out_check_amax_amin(struct tn_out_call *c);
+int tn_out_check_argsort(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);

@@ -1860,6 +1860,31 @@ fail:
 
 /* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
 
+/* argsort(stable=, out=) on meta: upstream's argsort_out_stable calls sort.values_stable with an
+ * empty values tensor and out as the indices, whose Meta kernel is the Python meta_sort under
+ * out_wrapper: out is cast into (can_cast), restrided, and dim is not checked. On the CPU the
+ * structured sort.values_stable's exact rule stands (EXACT_OUT). */
+int
+tn_out_check_argsort(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || c->s->nparams != 5 || a[0].tag != TN_V_TENSOR ||
+        TN_T(a[0].u.t)->device != TN_DEVICE_META || c->dst->device != TN_DEVICE_META)
+        return 0;
+    TensorObject *self = TN_T(a[0].u.t);
+    TensorObject *values = tn_tensor_empty(1, (int64_t[]){0}, self->dtype, TN_DEVICE_META);
+    if (!values)
+        return -1;
+    tn_value v[6] = {a[0], a[1], a[2], a[3], tn_value_tensor((PyObject *)values), tn_value_tensor((PyObject *)c->dst)};
+    PyObject *r = tn_call(TN_OP_sort__values_stable, v);
+    Py_DECREF((PyObject *)values);
+    if (!r)
+        return -1;
+    Py_DECREF(r);
+    c->result = Py_NewRef((PyObject *)c->dst);
+    return 1;
+}
+
 /* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
  * its dim, index rank and index dtype checks (which the functional raises), before any bound */
 int

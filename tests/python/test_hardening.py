@@ -2010,6 +2010,14 @@ FUZZ_CLASSES = [
     "out = torch.tensor([1, 0], dtype=torch.uint64).logical_not_()",  # neighbour: was refused by name
     "out = torch.logical_not(torch.tensor([1., 0.], device='meta'), out=torch.zeros(2, dtype=torch.uint32, device='meta'))",  # neighbour
     "out = torch.logical_not(torch.tensor([1., 0.]), out=torch.zeros(2, dtype=torch.int32))",  # neighbour
+    # --- session 28, h5: argsort(stable=, out=) on meta is sort.values_stable into out, whose
+    # Python meta casts into out (can_cast) and restrides it; the CPU keeps the exact rule
+    "a0 = torch.empty((3, 2), device='meta'); a1 = torch.empty((3, 4, 4), dtype=torch.int16, device='meta'); "
+    "out = torch.argsort(a0, stable=True, dim=1, descending=False, out=a1)",
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((2, 3), dtype=torch.int64, device='meta').t())",
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.bool, device='meta'))",  # neighbour
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # mixed devices: out_wrapper's copy error
+    "out = torch.argsort(torch.ones((3, 2)), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # neighbour: CPU exact
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
