@@ -575,6 +575,37 @@ tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *
         Py_DECREF(out);
         return NULL;
     }
+    /* _rrelu_with_noise_train reads lower and upper as its opmath type (checked), then the noise
+     * as scalar_t; each element <= 0 builds a uniform_real_distribution(lower, upper), which
+     * checks from <= to, then to - from <= DBL_MAX (an infinite range fails, lazily) */
+    int opmath = dt == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    if (tn_check_scalar_fits(lower, opmath) < 0 || tn_check_scalar_fits(upper, opmath) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (opmath == TN_DTYPE_F32) {
+        lo = (float)lo;
+        hi = (float)hi;
+    }
+    if (noise->dtype == dt && lo <= hi && !(hi - lo <= DBL_MAX)) {
+        tn_value le[2] = {tn_value_tensor((PyObject *)self), tn_value_double(0.0)};
+        PyObject *mask = tn_call(TN_OP_le__Scalar, le);
+        tn_value an[1] = {mask ? tn_value_tensor(mask) : (tn_value){0}};
+        PyObject *any = mask ? tn_call(TN_OP_any, an) : NULL;
+        PyObject *v = any ? tn_tensor_item(TN_T(any)) : NULL;
+        Py_XDECREF(mask);
+        Py_XDECREF(any);
+        int hit = v ? PyObject_IsTrue(v) : -1;
+        Py_XDECREF(v);
+        if (hit != 0) {
+            if (hit > 0)
+                PyErr_SetString(PyExc_RuntimeError, "Expected to - from <= std::numeric_limits<T>::max() to be true, "
+                                "but got false.  (Could this error message be improved?  If so, please report an "
+                                "enhancement request to PyTorch.)");
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
     if (noise->dtype != dt) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(dt),
                      tn_dtype_legacy_name(noise->dtype));

@@ -2018,6 +2018,15 @@ FUZZ_CLASSES = [
     "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.bool, device='meta'))",  # neighbour
     "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # mixed devices: out_wrapper's copy error
     "out = torch.argsort(torch.ones((3, 2)), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # neighbour: CPU exact
+    # --- session 28, h5: rrelu_with_noise(training) reads lower and upper as its opmath type
+    # (checked), then each element <= 0 builds uniform_real_distribution(lower, upper), whose
+    # to - from <= DBL_MAX check fails for an infinite range
+    "a0 = torch.tensor([-2.0, -2.0, 2.0, 2.0], dtype=torch.float64).reshape((2, 2)); a1 = torch.tensor([2.0, 2.0, 0.0, 0.5], dtype=torch.float64).reshape((2, 2)); "
+    "out = torch.ops.aten.rrelu_with_noise.default(a0, a1, upper=float('inf'), training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([[-2., 2]]), torch.ones(1, 2), upper=1e300, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(0), torch.ones(0), upper=1e300, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([2., 2.]), torch.ones(2), upper=float('inf'), training=True)",  # neighbour: no draw
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-1.]), torch.ones(1), lower=-3e38, upper=3e38, training=True)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
