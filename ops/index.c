@@ -392,6 +392,11 @@ static PyObject *
 index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values,
                bool accumulate, int bump)
 {
+    /* _index_put_impl_ counts the indices (None too) first, before the masked_fill shortcut */
+    if (indices.n > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %zd)", self->ndim, indices.n);
+        return NULL;
+    }
     if (!accumulate) {
         PyObject *filled = NULL;
         int r = index_put_as_masked_fill(self, indices, values, &filled);

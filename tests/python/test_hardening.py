@@ -2027,6 +2027,12 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(0), torch.ones(0), upper=1e300, training=True)",
     "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([2., 2.]), torch.ones(2), upper=float('inf'), training=True)",  # neighbour: no draw
     "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-1.]), torch.ones(1), lower=-3e38, upper=3e38, training=True)",  # neighbour
+    # --- session 28, h5: index_put_ counts its indices (None too) against self's dims before
+    # the masked_fill shortcut (a 0-dim bool mask)
+    "a0 = torch.tensor([-0.0, 0.5])[1:]; out = torch.ops.aten.index_put_.default(a0, [torch.tensor([True]), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put_.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True)], torch.tensor([0.5]), False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
