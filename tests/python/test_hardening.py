@@ -2033,6 +2033,13 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_put_.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
     "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
     "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True)], torch.tensor([0.5]), False)",  # neighbour
+    # --- session 28, h5: abs(out=) of a complex self into a complex out is unary_op_impl_out
+    # (all dtypes the same): the absolute values written as complex numbers
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.absolute(x, out=torch.zeros(5, dtype=torch.complex128)[::2])",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(2, 4, dtype=torch.complex128))",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=x)",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(3, dtype=torch.complex64))",  # neighbour: message
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(1, dtype=torch.complex128).expand(3))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
