@@ -1461,6 +1461,36 @@ tn_out_check_std_var(tn_out_call *c)
     if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
         return 0;
     const TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(out->dtype) && self->device != TN_DEVICE_META &&
+        self->numel > 0) {
+        /* a real self into a complex out computes in out's dtype: a partial reduction's
+         * std_var_stub dispatches floating types only ("std_cpu", var's too); reducing every dim
+         * of more than one element takes std_var_all_cpu, which writes it */
+        int partial = 0;
+        uint8_t red[TN_MAX_NDIM] = {0};
+        int given = 0;
+        for (int j = 0; j < c->fs->nparams; j++) {
+            const tn_value *v = &c->fargs[j];
+            if (strcmp(c->fs->params[j].cname, "dim") || v->tag != TN_V_INTLIST || v->n == 0)
+                continue;
+            given = 1;
+            for (Py_ssize_t i = 0; i < v->n; i++) {
+                int64_t d;
+                if (tn_wrap_dim(v->u.ints[i], self->ndim, &d) < 0)
+                    return -1;
+                if (d < self->ndim)
+                    red[d] = 1;
+            }
+        }
+        for (int d = 0; d < self->ndim && given; d++)
+            partial |= self->sizes[d] > 1 && !red[d];
+        if (partial) {
+            PyErr_Format(PyExc_NotImplementedError, "\"std_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(out->dtype));
+            return -1;
+        }
+        return 0;
+    }
     int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
     int half_out = out->dtype == TN_DTYPE_F16 || out->dtype == TN_DTYPE_BF16;
     int wide_in = self->dtype == TN_DTYPE_F32 || self->dtype == TN_DTYPE_F64;

@@ -2040,6 +2040,14 @@ FUZZ_CLASSES = [
     "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=x)",
     "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(3, dtype=torch.complex64))",  # neighbour: message
     "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(1, dtype=torch.complex128).expand(3))",  # neighbour
+    # --- session 28, h5: std/var(out=) of a real self into a complex out: a partial reduction's
+    # std_var_stub has no complex kernel ("std_cpu"); a full one and an empty self write it
+    "a0 = torch.tensor([-7e4, -1.25, -7e4, -1.25, 1.0, 0.0, 1.0, 0.5, -0.0, 2.0, -1.25, 0.5], dtype=torch.float64).reshape((4, 3)); "
+    "out = torch.std(a0, 1, out=torch.zeros(3, 2, dtype=torch.complex128))",
+    "out = torch.var(torch.ones(4, 3), 1, out=torch.zeros(4, dtype=torch.complex64))",
+    "out = torch.std(torch.ones(4, 3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex128))",  # neighbour: full
+    "out = torch.std(torch.ones(0, 3, dtype=torch.float64), 1, out=torch.zeros(0, dtype=torch.complex128))",  # neighbour: empty
+    "out = torch.var(torch.ones(4, 1, dtype=torch.float64), 0, out=torch.zeros(1, dtype=torch.complex128))",  # neighbour: no other dim
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
