@@ -240,9 +240,22 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
             goto fail;
         return (PyObject *)out;
     }
-    /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */
-    if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
-        goto fail;
+    /* alpha is converted to the computation type, checked (Note [Scalar overflow]); sub's is
+     * add's -alpha (sub_out calls add_stub with -alpha: alpha=2**31 fits int32 as -2**31) */
+    if (alpha) {
+        tn_value checked = *alpha;
+        if (op == TN_BIN_SUB) {
+            if (checked.tag == TN_V_INT)
+                checked.u.i = -checked.u.i;  /* INT64_MIN is sub_kind's add */
+            else if (checked.tag == TN_V_DOUBLE || checked.tag == TN_V_COMPLEX) {
+                checked.u.d = -checked.u.d;
+                if (checked.tag == TN_V_COMPLEX)
+                    checked.im = -checked.im;
+            }
+        }
+        if (tn_check_scalar_fits(&checked, compute) < 0)
+            goto fail;
+    }
     TensorObject *ac = as_dtype(overload, a, compute);
     if (!ac)
         goto fail;

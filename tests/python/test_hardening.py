@@ -2048,6 +2048,13 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.ones(4, 3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex128))",  # neighbour: full
     "out = torch.std(torch.ones(0, 3, dtype=torch.float64), 1, out=torch.zeros(0, dtype=torch.complex128))",  # neighbour: empty
     "out = torch.var(torch.ones(4, 1, dtype=torch.float64), 0, out=torch.zeros(1, dtype=torch.complex128))",  # neighbour: no other dim
+    # --- session 28, h5: sub's alpha is checked as add's -alpha (sub_out calls add_stub with
+    # -alpha), so alpha=2**31 fits int32 and -2**31 does not; rsub likewise
+    "a0 = torch.tensor([-8, 5, 5, -1, 5, 7, 5, 0], dtype=torch.int32).reshape((2, 4)); out = torch.rsub(a0, -2**63, 2**31)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int32), 1, alpha=2**31)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=128)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=-128)",  # -alpha overflows (was accepted)
+    "out = torch.add(torch.tensor([1, 0, -1], dtype=torch.int32), 1, alpha=2**31)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
