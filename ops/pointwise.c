@@ -2539,9 +2539,19 @@ tn_out_check_pow(tn_out_call *c)
     const tn_value *base = &c->args[0];
     int one = (base->tag == TN_V_INT && base->u.i == 1) || (base->tag == TN_V_DOUBLE && base->u.d == 1) ||
               (base->tag == TN_V_COMPLEX && base->u.d == 1 && base->im == 0);
-    if (c->kind != TN_OPK_OUT || !one || !c->dst || c->args[1].tag != TN_V_TENSOR)
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[1].tag != TN_V_TENSOR)
         return 0;
     TensorObject *exponent = TN_T(c->args[1].u.t);
+    if (!one) {
+        /* the meta function resizes out to exponent's shape before pow.Tensor_Tensor_out's
+         * TensorIterator checks it: an expanded out of another shape is a fresh one then */
+        if (exponent->device == c->dst->device && exponent->device != TN_DEVICE_META &&
+            (exponent->ndim != c->dst->ndim ||
+             memcmp(exponent->sizes, c->dst->sizes, sizeof(int64_t) * (size_t)exponent->ndim)) &&
+            tn_resize_output(c->dst, exponent->ndim, exponent->sizes) < 0)
+            return -1;
+        return 0;
+    }
     if (exponent->device != c->dst->device || tn_resize_output(c->dst, exponent->ndim, exponent->sizes) < 0)
         return exponent->device != c->dst->device ? 0 : -1;
     c->result = at_ts(TN_OP_fill___Scalar, (PyObject *)c->dst, tn_value_int(1));

@@ -2055,6 +2055,13 @@ FUZZ_CLASSES = [
     "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=128)",
     "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=-128)",  # -alpha overflows (was accepted)
     "out = torch.add(torch.tensor([1, 0, -1], dtype=torch.int32), 1, alpha=2**31)",  # neighbour
+    # --- session 28, h5: pow(Scalar, Tensor, out=)'s meta resizes out to the exponent's shape
+    # before pow.Tensor_Tensor_out's TensorIterator checks overlap: an expanded out of another
+    # shape is a fresh one then
+    "a0 = torch.tensor([1, 2, 1, 1, 0, 3, 1, 1], dtype=torch.uint8).reshape((2, 4)); "
+    "out = torch.pow(-1, a0, out=torch.tensor([0.0, 3.75, -2.0], dtype=torch.float16).reshape((1, 3)).expand((3, 3)))",
+    "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",
+    "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(2))",  # neighbour: same shape, refused
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
