@@ -2062,6 +2062,9 @@ FUZZ_CLASSES = [
     "out = torch.pow(-1, a0, out=torch.tensor([0.0, 3.75, -2.0], dtype=torch.float16).reshape((1, 3)).expand((3, 3)))",
     "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",
     "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(2))",  # neighbour: same shape, refused
+    # --- session 28, h5: set_ keeping self's strides within the new storage still works
+    "a0 = torch.zeros(1, 3, dtype=torch.int64); out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.tensor([1, -1, -8]), 0, [1, 3])",  # neighbour
+    "a0 = torch.zeros(6, dtype=torch.int64)[::2]; out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.arange(6), 0, [3])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2099,6 +2102,11 @@ FUZZ_REFUSED = {
     # (upstream's kernel reads past output's one element) stands
     "a2 = torch.zeros(4, 2); r = torch._log_softmax_backward_data(torch.ones(1, 1, 2, 2), torch.tensor(-1.25), -1, "
     "torch.int8, out=a2); out = (r, a2, r is a2)",
+    # --- session 28, h5: set_ without strides to self's own sizes keeps self's strides unchecked
+    # upstream (resize_impl_cpu_ returns early): a strided self then reads past the new storage
+    "a0 = torch.tensor([-1000, 5, 1, 5, 0, 1], dtype=torch.int64).reshape((1, 6))[..., ::2]; "
+    "a1 = torch.tensor([1, -1, -8], dtype=torch.int64).reshape((1, 3)); "
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [1, 3])",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
