@@ -2065,6 +2065,11 @@ FUZZ_CLASSES = [
     # --- session 28, h5: set_ keeping self's strides within the new storage still works
     "a0 = torch.zeros(1, 3, dtype=torch.int64); out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.tensor([1, -1, -8]), 0, [1, 3])",  # neighbour
     "a0 = torch.zeros(6, dtype=torch.int64)[::2]; out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.arange(6), 0, [3])",  # neighbour
+    # --- session 28, h5: a 2-d upsample's .vec of a 3-D input with one scale passes
+    # compute_output_size, then get_scale_value(scale_factors, 1) reads past it (ArrayRef::at)
+    "a0 = torch.empty((3, 3, 3), dtype=torch.int8, device='meta'); out = torch.ops.aten.upsample_bilinear2d.vec(a0, None, False, [2.0])",
+    "out = torch.ops.aten.upsample_nearest2d.vec(torch.ones(1, 3, 3), None, [2.0])",  # neighbour: message only
+    "out = torch.ops.aten.upsample_bilinear2d.vec(torch.ones((1, 3, 3, 3), device='meta'), None, False, [2.0])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
