@@ -179,13 +179,14 @@ DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 # structured sort.values_stable; matmul_out calls mm/bmm's; index_select_out_cpu_, where_self_out
 # and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
-             "where.self_out", "mv.out", "argsort.stable_out"}
+             "where.self_out", "mv.out", "argsort.stable_out", "take_along_dim.out"}
 # Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
-# calls _softmax.out, log_softmax_out _log_softmax.out): called with self and out on different
+# calls _softmax.out, log_softmax_out _log_softmax.out; argsort_out_stable hands self to
+# sort.values_stable, whose meta_sort is one too): called with self and out on different
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
-OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out"}
+OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
@@ -196,11 +197,13 @@ ITER_OUT_UNTAGGED = {"floor_divide.out"}
 NOT_EXACT_OUT = {"cat.out", "pow.Scalar_out"}
 # TensorIterator out overloads built with check_all_same_dtype (TensorIteratorBase's
 # build_borrowing_unary_op / unary_op: UnaryOps.cpp, clamp's scalar overloads in
-# TensorCompare.cpp, hardtanh_out through clamp_out): out's dtype must equal the result's, "Found
-# dtype Double but expected Float" (listed from upstream by calling each with a float64 out).
+# TensorCompare.cpp, hardtanh_out through clamp_out; lerp_Tensor's meta builds its own config
+# without cast_common_dtype_to_outputs): out's dtype must equal the result's, "Found dtype Double
+# but expected Float" (listed from upstream by calling each with a float64 out).
 SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "clamp.out", "clamp_max.out",
                   "clamp_min.out", "clip.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
-                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out", "conj_physical.out"}
+                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out", "conj_physical.out",
+                  "lerp.Tensor_out"}
 # In-place overloads whose upstream kernel writes a self with internal overlap (an expanded
 # tensor) without assert_no_internal_overlap: the result then depends on the kernel's write
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from

@@ -250,7 +250,7 @@ tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, 
     }
     if (indices->dtype != TN_DTYPE_I64) {
         PyErr_Format(PyExc_RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got %s",
-                     tn_dtype_name(indices->dtype));
+                     tn_dtype_legacy_name(indices->dtype));
         return -1;
     }
     if (tn_wrap_dim(dim, self->ndim, d) < 0)

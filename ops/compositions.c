@@ -1523,8 +1523,13 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
                    !(mask && tn_requires_grad(mask));
     if (!eligible)
         return sdpa_math(a, mask);
+    /* upstream hands the flash kernel convert_boolean_attn_mask's mask */
+    PyObject *fmask = float_mask(mask, q->dtype);
+    if (mask && !fmask)
+        return NULL;
     PyObject *r = call(TN_OP__scaled_dot_product_flash_attention_for_cpu,
-                       (tn_value[]){a[0], a[1], a[2], a[4], a[5], a[3], a[6]});
+                       (tn_value[]){a[0], a[1], a[2], a[4], a[5], fmask ? tn_value_tensor(fmask) : a[3], a[6]});
+    Py_XDECREF(fmask);
     if (!r)
         return NULL;
     PyObject *out = PySequence_GetItem(r, 0);

@@ -1153,6 +1153,21 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
             return NULL;
         int64_t total;
         int over = __builtin_mul_overflow(offset, es, &total) || __builtin_add_overflow(total, bytes, &total);
+        /* no strides given and the sizes unchanged: upstream's resize_impl_cpu_ returns early and
+         * self keeps its strides unchecked, a view past the storage's end when they are wider
+         * than contiguous ones (it reads memory it does not own): refused by name here */
+        if (!strides && !(bytes > 0 && (over || total > s->nbytes))) {
+            int64_t kept = tn_storage_nbytes(ndim, sizes, self->strides, es, 0), end;
+            if (kept < 0)
+                PyErr_Clear();
+            if (tn_numel(ndim, sizes) > 0 &&
+                (kept < 0 || __builtin_add_overflow(offset * es, kept, &end) || end > s->nbytes)) {
+                PyErr_SetString(PyExc_NotImplementedError,
+                                "aten::set_ keeping self's strides past the end of the new storage is refused in "
+                                "torchnative (upstream leaves a view that reads past its storage)");
+                return NULL;
+            }
+        }
         if (bytes > 0 && (over || total > s->nbytes)) {
             char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
             tn_format_sizes(a, sizeof a, ndim, sizes);

@@ -392,6 +392,11 @@ static PyObject *
 index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values,
                bool accumulate, int bump)
 {
+    /* _index_put_impl_ counts the indices (None too) first, before the masked_fill shortcut */
+    if (indices.n > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %zd)", self->ndim, indices.n);
+        return NULL;
+    }
     if (!accumulate) {
         PyObject *filled = NULL;
         int r = index_put_as_masked_fill(self, indices, values, &filled);
@@ -1536,6 +1541,18 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
             off += (self->sizes[d] - 1) * strides[d];
         strides[d] = -strides[d];
     }
+    /* upstream copies self when no flipped dim has work (size > 1, stride != 0) or self has at
+     * most one element; else its flip_stub dispatches on AT_ALL_TYPES_AND_COMPLEX (+ bool, half,
+     * bfloat16): no uint16..uint64 */
+    int work = 0;
+    for (int d = 0; d < self->ndim; d++)
+        work |= seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
+    if (work && self->numel > 1 && self->device != TN_DEVICE_META &&
+        (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor laid out like
      * self (upstream: empty_like, preserve format) */
     TensorObject *alias = tn_tensor_from_storage(self->storage, off, self->ndim, self->sizes, strides, self->dtype);
@@ -1742,6 +1759,11 @@ sort_impl(const tn_op *overload, TensorObject *self, int stable, int64_t dim, in
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)
         return NULL;
+    /* upstream's CPU sort refuses complex before anything (an empty, 0-dim or expanded self too) */
+    if (self->device != TN_DEVICE_META && tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, " Sort does not support complex dtypes on CPU");
+        return NULL;
+    }
     TensorObject *vals = want_values ? empty_like_preserve(overload, self, self->dtype) : NULL;
     TensorObject *idx = empty_like_preserve(overload, self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
@@ -1806,9 +1828,24 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
         PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
         return NULL;
     }
-    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
-        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
-        return NULL;
+    /* upstream refuses complex, then bool (a 0-dim self too); then a 0-dim self of one element
+     * is copied, else topk_stub dispatches on AT_ALL_TYPES and half/bfloat16 (no uint16..uint64),
+     * for k = 0 too */
+    if (self->device != TN_DEVICE_META) {
+        if (tn_dtype_is_complex(self->dtype)) {
+            PyErr_SetString(PyExc_RuntimeError, " topk does not support complex dtypes on CPU");
+            return NULL;
+        }
+        if (self->dtype == TN_DTYPE_BOOL) {
+            PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
+            return NULL;
+        }
+        if (!(self->ndim == 0 && self->numel == 1) &&
+            (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"topk_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
     }
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
@@ -1818,7 +1855,12 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
     TensorObject *idx = vals ? tn_tensor_empty(self->ndim, shape, TN_DTYPE_I64, self->device) : NULL;
     if (!vals || !idx)
         goto fail;
-    if (self->device != TN_DEVICE_META && vals->numel > 0) {
+    if (self->device != TN_DEVICE_META && self->ndim == 0 && self->numel == 1) {
+        /* upstream's 0-dim path: values.copy_(self), indices.zero_(), any dtype, k = 0 too */
+        if (tn_copy_into(overload, vals, self) < 0)
+            goto fail;
+        *(int64_t *)tn_tensor_data(idx) = 0;
+    } else if (self->device != TN_DEVICE_META && vals->numel > 0) {
         if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         tn_loop l;  /* indices are laid out as vals is */
@@ -1838,6 +1880,31 @@ fail:
 }
 
 /* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
+
+/* argsort(stable=, out=) on meta: upstream's argsort_out_stable calls sort.values_stable with an
+ * empty values tensor and out as the indices, whose Meta kernel is the Python meta_sort under
+ * out_wrapper: out is cast into (can_cast), restrided, and dim is not checked. On the CPU the
+ * structured sort.values_stable's exact rule stands (EXACT_OUT). */
+int
+tn_out_check_argsort(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || c->s->nparams != 5 || a[0].tag != TN_V_TENSOR ||
+        TN_T(a[0].u.t)->device != TN_DEVICE_META || c->dst->device != TN_DEVICE_META)
+        return 0;
+    TensorObject *self = TN_T(a[0].u.t);
+    TensorObject *values = tn_tensor_empty(1, (int64_t[]){0}, self->dtype, TN_DEVICE_META);
+    if (!values)
+        return -1;
+    tn_value v[6] = {a[0], a[1], a[2], a[3], tn_value_tensor((PyObject *)values), tn_value_tensor((PyObject *)c->dst)};
+    PyObject *r = tn_call(TN_OP_sort__values_stable, v);
+    Py_DECREF((PyObject *)values);
+    if (!r)
+        return -1;
+    Py_DECREF(r);
+    c->result = Py_NewRef((PyObject *)c->dst);
+    return 1;
+}
 
 /* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
  * its dim, index rank and index dtype checks (which the functional raises), before any bound */

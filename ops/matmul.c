@@ -924,10 +924,33 @@ tn_op__scaled_dot_product_flash_attention_for_cpu(const tn_op *overload, TensorO
                                                   double dropout_p, bool is_causal, TensorObject *attn_mask,
                                                   tn_opt_double scale)
 {
-    if (query->ndim == 4 && key->ndim == 4 && value->ndim == 4 &&
-        (query->sizes[3] != key->sizes[3] || query->sizes[3] != value->sizes[3])) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "scaled_dot_product_attention_flash_attention: Q/K/V should have the same head size");
+    /* upstream's _scaled_dot_product_flash_attention_cpu, in its order: query's sizes 0, 2, 1
+     * (IndexError), a floating query, 4-D inputs, dropout_p == 0 (NaN and negative refused too),
+     * one head size, a mask of float or query's dtype, of 2 or 4 dims */
+    static const int64_t read[3] = {0, 2, 1};
+    for (int i = 0; i < 3; i++) {
+        int64_t d;
+        if (tn_wrap_dim(read[i], query->ndim, &d) < 0)
+            return NULL;
+    }
+    const char *fail = NULL;
+    if (!tn_dtype_is_floating(query->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention: Expected data type in FP32, "
+                     "FP64, BF16, FP16, but got %s instead.", tn_dtype_legacy_name(query->dtype));
+        return NULL;
+    }
+    if (query->ndim != 4 || key->ndim != 4 || value->ndim != 4)
+        fail = "Accept only 4 dims inputs shape of {B, H, T, K}";
+    else if (!(dropout_p == 0.0))
+        fail = "Currently do not support dropout > 0";
+    else if (query->sizes[3] != value->sizes[3] || key->sizes[3] != value->sizes[3])
+        fail = "Q/K/V should have the same head size";
+    else if (attn_mask && attn_mask->dtype != TN_DTYPE_F32 && attn_mask->dtype != query->dtype)
+        fail = "Attention mask is the same data type as query";
+    else if (attn_mask && attn_mask->ndim != 2 && attn_mask->ndim != 4)
+        fail = "Attention mask dim in {2, 4}";
+    if (fail) {
+        PyErr_Format(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention: %s", fail);
         return NULL;
     }
     return sdpa(overload, query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1, 1);

@@ -128,6 +128,43 @@ tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, i
     return softmax_front(overload, self, dim, dtype, 1);
 }
 
+/* softmax(out=) / log_softmax(out=) on meta: upstream's softmax_out converts self to dtype= and
+ * calls _softmax.out (_log_softmax.out), whose Meta kernel is a Python function under out_wrapper:
+ * _softmax's casts into out (can_cast, "Attempting to cast from torch.float32 to out tensor..."),
+ * _log_softmax's requires out's dtype (exact_dtype). So the call is that one; on the CPU the
+ * structured _softmax_out's exact rule stands (Note [out= rules]). */
+static int
+softmax_out_on_meta(tn_out_call *c, int id)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || c->s->nparams != 4 || a[0].tag != TN_V_TENSOR ||
+        a[1].tag != TN_V_INT || TN_T(a[0].u.t)->device != TN_DEVICE_META || c->dst->device != TN_DEVICE_META)
+        return 0;
+    TensorObject *self = TN_T(a[0].u.t);
+    PyObject *conv = a[2].tag == TN_V_DTYPE && (int)a[2].u.i != self->dtype ? to_dtype(self, (int)a[2].u.i)
+                                                                            : Py_NewRef((PyObject *)self);
+    if (!conv)
+        return -1;
+    tn_value v[4] = {tn_value_tensor(conv), a[1], {0}, tn_value_tensor((PyObject *)c->dst)};
+    v[2].tag = TN_V_BOOL;
+    v[2].u.i = 0;
+    c->result = tn_call(id, v);
+    Py_DECREF(conv);
+    return c->result ? 1 : -1;
+}
+
+int
+tn_out_check_softmax_out(tn_out_call *c)
+{
+    return softmax_out_on_meta(c, TN_OP__softmax__out);
+}
+
+int
+tn_out_check_log_softmax_out(tn_out_call *c)
+{
+    return softmax_out_on_meta(c, TN_OP__log_softmax__out);
+}
+
 /* _safe_softmax: softmax whose rows of all -inf give 0 instead of NaN (upstream's math attention
  * path calls it). Upstream's CompositeExplicitAutograd kernel: out = softmax(self, dim, dtype);
  * masked_rows = all(isneginf(self), dim, keepdim); where(masked_rows, 0, out, out=out), so the

@@ -238,9 +238,22 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     /* alpha is converted to the computation type, checked (Note [Scalar overflow]; a complex
-     * one's parts as its component type's) */
-    if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
-        goto fail;
+     * one's parts as its component type's), before the complex branch; sub's is add's -alpha
+     * (sub_out calls add_stub with -alpha: alpha=2**31 fits int32 as -2**31) */
+    if (alpha) {
+        tn_value checked = *alpha;
+        if (op == TN_BIN_SUB) {
+            if (checked.tag == TN_V_INT)  /* wrapping as int64 does (INT64_MIN stays) */
+                checked.u.i = (int64_t)(0 - (uint64_t)checked.u.i);
+            else if (checked.tag == TN_V_DOUBLE || checked.tag == TN_V_COMPLEX) {
+                checked.u.d = -checked.u.d;
+                if (checked.tag == TN_V_COMPLEX)
+                    checked.im = -checked.im;
+            }
+        }
+        if (tn_check_scalar_fits(&checked, compute) < 0)
+            goto fail;
+    }
     if (tn_dtype_is_complex(compute)) {
         if (complex_binary(overload, out, op, a, b, scalar, alpha, compute) < 0)
             goto fail;
@@ -1219,16 +1232,45 @@ tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end,
     return ternary(overload, 2, self, end, weight, NULL);
 }
 
+/* logical_not(out=) / logical_not_(): upstream's kernel dispatches on self's dtype, then on
+ * out's, over all types and complex with bool/half/bfloat16 (no uint16..uint64), an empty one too */
+static int
+barebones_unsigned(int dtype)
+{
+    return dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64;
+}
+
+int
+tn_out_check_logical_not(tn_out_call *c)
+{
+    if (!c->dst || c->args[0].tag != TN_V_TENSOR || c->dst->device == TN_DEVICE_META)
+        return 0;
+    int in = TN_T(c->args[0].u.t)->dtype, out = c->dst->dtype;
+    if (!barebones_unsigned(in) && !barebones_unsigned(out))
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError, "\"logical_not_cpu\" not implemented for '%s'",
+                 tn_dtype_legacy_name(barebones_unsigned(in) ? in : out));
+    return -1;
+}
+
+/* upstream's CPU lerp kernel reads a Scalar weight as its opmath type first (Note [Scalar
+ * overflow]): 1e300 overflows float (a float16/bfloat16/float32 result), a complex weight of a
+ * real self too; an empty result's kernel reads it as well; the meta function never does */
+static int
+lerp_weight_fits(const TensorObject *r, const tn_value *weight)
+{
+    if (r->device == TN_DEVICE_META || !tn_dtype_is_floating(r->dtype))
+        return 0;
+    return tn_check_scalar_fits(weight, r->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32);
+}
+
 PyObject *
 tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
     if (check_lerp_dtype(self, end, "end") < 0)
         return NULL;
-    /* upstream's CPU kernel reads the weight as its opmath type (Note [Scalar overflow]): a complex
-     * weight of a real self overflows it */
     PyObject *r = ternary(overload, 3, self, end, NULL, weight);
-    if (r && TN_T(r)->device != TN_DEVICE_META && tn_dtype_is_floating(TN_T(r)->dtype) &&
-        tn_check_scalar_fits(weight, TN_T(r)->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32) < 0)
+    if (r && lerp_weight_fits(TN_T(r), weight) < 0)
         Py_CLEAR(r);
     return r;
 }
@@ -1359,6 +1401,9 @@ PyObject *
 tn_op_lerp___Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
     if (check_inplace(self, end, NULL) < 0 || check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
+    /* self's shape is the result's (in place): the weight is read before anything is written */
+    if (self->ndim >= end->ndim && lerp_weight_fits(self, weight) < 0)
         return NULL;
     return finish_inplace(overload, self, ternary_into(overload, self, 3, self, end, NULL, weight));
 }
@@ -2473,8 +2518,31 @@ tn_out_check_abs(tn_out_call *c)
         return -1;
     }
     TensorObject *dst = c->dst;
-    if (c->kind != TN_OPK_OUT || tn_dtype_is_complex(dst->dtype))
+    if (c->kind != TN_OPK_OUT)
         return 0;
+    if (tn_dtype_is_complex(dst->dtype)) {
+        /* a complex out is unary_op_impl_out's TensorIterator (all dtypes the same): the
+         * absolute values written as complex numbers */
+        if (dst->dtype != self->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s", tn_dtype_legacy_name(dst->dtype),
+                         tn_dtype_legacy_name(self->dtype));
+            return -1;
+        }
+        if (tn_check_pointwise_write(dst, 1, (TensorObject *[]){self}) < 0)
+            return -1;
+        PyObject *result = tn_call(c->f->id, c->fargs);
+        if (!result)
+            return -1;
+        TensorObject *r = TN_T(result);
+        int rc = -1;
+        if (tn_resize_output(dst, r->ndim, r->sizes) == 0 && tn_copy_into(c->op, dst, r) == 0) {
+            tn_tensor_bump_version(dst);
+            c->result = Py_NewRef((PyObject *)dst);
+            rc = 1;
+        }
+        Py_DECREF(result);
+        return rc;
+    }
     int real = self->dtype == TN_DTYPE_C32 ? TN_DTYPE_F16 : self->dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
     if (!tn_can_cast(real, dst->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",

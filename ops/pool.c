@@ -716,6 +716,12 @@ vec_size(const TensorObject *input, tn_ints output_size, tn_doubles scale_factor
         for (Py_ssize_t i = 0; i < scale_factors.n; i++)
             osize[i] = (int64_t)((double)input->sizes[i + 2] * scale_factors.v[i]);
         *n = scale_factors.n;
+        /* a 3-D input passes compute_output_size with one scale; the 2-d op's get_scale_value(
+         * scale_factors, 1) then reads past it (ArrayRef::at's check) */
+        if (scale_factors.n < 2) {
+            PyErr_Format(PyExc_RuntimeError, "ArrayRef: invalid index Index = 1; Length = %zd", scale_factors.n);
+            return -1;
+        }
     } else {
         PyErr_SetString(PyExc_RuntimeError, exactly);
         return -1;

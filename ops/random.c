@@ -286,6 +286,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
                          (long long)from, (long long)to.v);
             return NULL;
         }
+        if (tn_dtype_is_complex(self->dtype)) {  /* check_from_to_in_range's last case, empty self too */
+            PyErr_SetString(PyExc_RuntimeError,
+                            "check_random_bounds handles only integral, floating-point and boolean types");
+            return NULL;
+        }
         if (tn_dtype_is_floating(self->dtype)) {
             from = update_from(self->dtype, from);
             to.v = update_to(self->dtype, to.v);
@@ -300,6 +305,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
             return NULL;
         range = (uint64_t)to.v - (uint64_t)from;
     } else {
+        if (from != INT64_MIN && tn_dtype_is_complex(self->dtype)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "random_from_to_impl handles only integral, floating-point and boolean types");
+            return NULL;
+        }
         if (from != INT64_MIN && tn_dtype_is_floating(self->dtype)) {
             int64_t to_inc = (int64_t)random_max(self->dtype);
             from = update_from(self->dtype, from);
@@ -323,6 +333,11 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
     }
     if (check_writable(self) < 0)
         return NULL;
+    /* an empty self is returned before the 64-bit kernel's dtype dispatch */
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
     if (!to.has && from == INT64_MIN) {
         int d = self->dtype;
         if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 || tn_dtype_is_complex(d)) {
@@ -335,10 +350,6 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
                             "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
             return NULL;
         }
-    }
-    if (meta_or_empty(self)) {
-        tn_tensor_bump_version(self);
-        return Py_NewRef((PyObject *)self);
     }
     if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
@@ -926,6 +937,17 @@ tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double
 static PyObject *normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
                                  TensorObject *out);
 
+/* normal's float mean becomes at::full({}, mean, dtype): its fill checks the value against the
+ * dtype (Note [Scalar overflow]), except that a float16/bfloat16 fill converts through float
+ * unchecked (1e300 fills inf) */
+static int
+full_mean_fits(const tn_value *mean, int dtype)
+{
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16)
+        return 0;
+    return tn_check_scalar_fits(mean, dtype);
+}
+
 /* upstream's CHECK_NORMAL_TENSOR_STD: every element of std >= 0 (std.min().ge(0): a NaN fails) */
 static int
 check_std_tensor(TensorObject *std)
@@ -958,6 +980,12 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
 {
     if (check_std_tensor(std) < 0)
         return NULL;
+    /* upstream makes at::full({}, mean, std's options) first: its fill checks mean against std's
+     * dtype (Note [Scalar overflow]; a float16/bfloat16 fill converts through float unchecked),
+     * an empty std too */
+    tn_value m0 = tn_value_double(mean);
+    if (std->device != TN_DEVICE_META && full_mean_fits(&m0, std->dtype) < 0)
+        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
@@ -980,11 +1008,8 @@ normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, 
 {
     if (check_std_tensor(std) < 0)
         return NULL;
-    /* a float mean becomes at::full({}, mean, out's options) first: its fill checks mean against
-     * out's dtype (Note [Scalar overflow]), but a float16/bfloat16 fill converts through float
-     * unchecked (1e300 is inf) */
-    if (mean->tag != TN_V_TENSOR && out->device != TN_DEVICE_META && out->dtype != TN_DTYPE_F16 &&
-        out->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(mean, out->dtype) < 0)
+    /* a float mean becomes at::full({}, mean, out's options) first: checked against out's dtype */
+    if (mean->tag != TN_V_TENSOR && full_mean_fits(mean, out->dtype) < 0)
         return NULL;
     int nd = std->ndim;
     int64_t shape[TN_MAX_NDIM];
@@ -1070,6 +1095,23 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
         return NULL;
     }
     return (PyObject *)out;
+}
+
+/* multinomial(out=): multinomial_out checks self's dim and dtype, then that out is Long, before
+ * num_samples (Distributions.cpp); on meta, meta_multinomial's out_wrapper copies with can_cast
+ * instead, so meta outs keep the shared rules. */
+int
+tn_out_check_multinomial(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->dst->dtype == TN_DTYPE_I64)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t);
+    if (self->device == TN_DEVICE_META || c->dst->device != self->device || (self->ndim != 1 && self->ndim != 2) ||
+        !tn_dtype_is_floating(self->dtype))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "multinomial expects Long tensor out, got: %s",
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
 }
 
 /* dropout(input, p, train): eval returns input; training draws bernoulli(1 - p) noise, scales it

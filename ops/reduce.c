@@ -819,6 +819,12 @@ arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, i
     int64_t d, n;
     if (line_dim(self, dim, name, &d, &n) < 0)
         return NULL;
+    /* max.dim / min.dim's meta: check_unsupported_complex after the dim checks, an empty self too
+     * (argmax / argmin refused complex before) */
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", name);
+        return NULL;
+    }
     return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max);
 }
 
@@ -1314,6 +1320,10 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
                      (long long)bins);
         return NULL;
     }
+    /* upstream reads min and max as doubles (Scalar::to<double>, checked: a complex one with an
+     * imaginary part overflows) */
+    if (tn_check_scalar_fits(min, TN_DTYPE_F64) < 0 || tn_check_scalar_fits(max, TN_DTYPE_F64) < 0)
+        return NULL;
     double lo = tn_scalar_to_double(min), hi = tn_scalar_to_double(max);
     if (lo == hi && self->numel > 0) {
         if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)
@@ -1491,6 +1501,36 @@ tn_out_check_std_var(tn_out_call *c)
     if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
         return 0;
     const TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(out->dtype) && self->device != TN_DEVICE_META &&
+        self->numel > 0) {
+        /* a real self into a complex out computes in out's dtype: a partial reduction's
+         * std_var_stub dispatches floating types only ("std_cpu", var's too); reducing every dim
+         * of more than one element takes std_var_all_cpu, which writes it */
+        int partial = 0;
+        uint8_t red[TN_MAX_NDIM] = {0};
+        int given = 0;
+        for (int j = 0; j < c->fs->nparams; j++) {
+            const tn_value *v = &c->fargs[j];
+            if (strcmp(c->fs->params[j].cname, "dim") || v->tag != TN_V_INTLIST || v->n == 0)
+                continue;
+            given = 1;
+            for (Py_ssize_t i = 0; i < v->n; i++) {
+                int64_t d;
+                if (tn_wrap_dim(v->u.ints[i], self->ndim, &d) < 0)
+                    return -1;
+                if (d < self->ndim)
+                    red[d] = 1;
+            }
+        }
+        for (int d = 0; d < self->ndim && given; d++)
+            partial |= self->sizes[d] > 1 && !red[d];
+        if (partial) {
+            PyErr_Format(PyExc_NotImplementedError, "\"std_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(out->dtype));
+            return -1;
+        }
+        return 0;
+    }
     int half_in = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
     int half_out = out->dtype == TN_DTYPE_F16 || out->dtype == TN_DTYPE_BF16;
     int wide_in = self->dtype == TN_DTYPE_F32 || self->dtype == TN_DTYPE_F64;

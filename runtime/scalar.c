@@ -312,6 +312,9 @@ cpp_type_name(int dtype)
     case TN_DTYPE_C32: return "c10::complex<c10::Half>";
     case TN_DTYPE_C64: return "c10::complex<float>";
     case TN_DTYPE_C128: return "c10::complex<double>";
+    case TN_DTYPE_U16: return "uint16_t";
+    case TN_DTYPE_U32: return "uint32_t";
+    case TN_DTYPE_U64: return "uint64_t";
     default: return tn_dtype_name(dtype);
     }
 }
@@ -328,6 +331,9 @@ dtype_limits(int dtype, double *lo, double *hi)
     case TN_DTYPE_F16: *lo = -65504.0, *hi = 65504.0; return 1;
     case TN_DTYPE_BF16: *lo = -3.3895313892515355e38, *hi = 3.3895313892515355e38; return 1;
     case TN_DTYPE_F32: *lo = -(double)FLT_MAX, *hi = (double)FLT_MAX; return 1;
+    case TN_DTYPE_U16: *lo = 0, *hi = 65535.0; return 1;
+    case TN_DTYPE_U32: *lo = 0, *hi = 4294967295.0; return 1;
+    case TN_DTYPE_U64: *lo = 0, *hi = 18446744073709551615.0; return 1;
     default: return 0;
     }
 }
@@ -357,8 +363,10 @@ tn_scalar_overflows(const tn_value *v, int dtype)
         int64_t i = v->u.i;
         if (!integral)
             return (double)i > hi || (double)i < lo;
-        if (dtype == TN_DTYPE_U8)
-            return i > 255 || i < -255;
+        /* c10's overflows<unsigned>(signed): a negative wraps (two's complement) unless its
+         * magnitude passes the maximum; so no int64 overflows uint64 */
+        if (dtype == TN_DTYPE_U8 || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64)
+            return (double)i > hi || (double)i < -hi;
         if (dtype == TN_DTYPE_I64)
             return 0;
         return (double)i < lo || (double)i > hi;

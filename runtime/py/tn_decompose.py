@@ -3881,6 +3881,28 @@ def pdist(self, p=2):
 # leaves to uninitialized memory is 0. The fuzzer's proof circular_pad_unwritten
 # (tests/python/fuzz_artefacts.py) finds those elements again from the shape and the pads alone
 # when no copy overlaps from behind, and explains a difference only there.
+def _copy_overlaps_partially(a, b):
+    """MemOverlap.cpp get_overlap_status(a, b) == Partial, which copy_'s TensorIterator refuses:
+    both non-overlapping and dense (else too hard to tell), their byte ranges intersecting but not
+    the same range with the same strides."""
+    def dense(t):  # c10's compute_non_overlapping_and_dense
+        dims = sorted((d for d in range(t.dim()) if t.shape[d] >= 2), key=lambda d: t.stride(d))
+        need = 1
+        for d in dims:
+            if t.stride(d) != need:
+                return False
+            need *= t.shape[d]
+        return True
+    if a.numel() == 0 or b.numel() == 0 or not (dense(a) and dense(b)):
+        return False
+    size = a.element_size()
+    a0, b0 = a.storage_offset() * size, b.storage_offset() * size
+    a1, b1 = a0 + a.numel() * size, b0 + b.numel() * size
+    if (a0, a1) == (b0, b1):
+        return a.stride() != b.stride()
+    return a0 < b1 and b0 < a1
+
+
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once); Note [Circular pad of mixed
@@ -3916,6 +3938,11 @@ def _pad_circular(self, pad):
         # here flat, f[j] is the position whose value (before this copy) row element j receives.
         if n <= 0 or dst == src:
             return
+        if max(dst, src) < out_shape[dim] and _copy_overlaps_partially(_slice(out, dim, dst, dst + n),
+                                                                      _slice(out, dim, src, src + n)):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                               "refer to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
         if min(dst, src) < 0 or max(dst, src) + n > out_shape[dim]:
             # a pad past the input's size (pad_l < -size): upstream's slices wrap and clamp
             _slice(out, dim, dst, dst + n).copy_(_slice(out, dim, src, src + n))

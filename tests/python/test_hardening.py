@@ -2153,6 +2153,183 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(1, 2, 2, 3, dtype=torch.bool); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, dropout_p=0.5, scale=2.0)",
     "a0 = torch.ones(2, 2, 3); a3 = torch.tensor(0.5); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3)",
     "a0 = torch.ones(1, 2, 2, 3); a3 = torch.tensor(False); out = torch.ops.aten.scaled_dot_product_attention.default(a0, a0, a0, attn_mask=a3, scale=2.0)",  # neighbour
+    # --- session 28, h5: multinomial(out=) checks out is Long after self's dim and dtype, before
+    # num_samples (multinomial_out); on meta its Python meta casts into out instead
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 1, out=torch.zeros(1))",
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 0, out=torch.zeros(1, dtype=torch.int32))",  # neighbour
+    "out = torch.multinomial(torch.tensor([0.5, 0.5]), 5, out=torch.zeros(1, dtype=torch.bfloat16))",  # neighbour
+    "out = torch.multinomial(torch.tensor([1, 1]), 1, out=torch.zeros(1))",  # neighbour: self's dtype first
+    "out = torch.multinomial(torch.tensor([0., 1.]), 1, out=torch.zeros(1, dtype=torch.int64))",  # neighbour
+    "out = torch.multinomial(torch.ones(2, device='meta'), 1, out=torch.zeros(1, device='meta'))",  # neighbour
+    # --- session 28, h5: softmax(out=) / log_softmax(out=) on meta are _softmax.out /
+    # _log_softmax.out of self converted to dtype=, whose Python meta casts into out (softmax) or
+    # requires out's dtype (log_softmax's exact_dtype); the CPU keeps the structured exact rule
+    "out = torch.softmax(torch.empty((4, 2), dtype=torch.int32, device='meta'), -1, out=torch.empty((4, 2), dtype=torch.int8, device='meta'))",
+    "out = torch.softmax(torch.empty((2, 2), device='meta'), 1, dtype=torch.int8, out=torch.empty((1, 3), dtype=torch.bfloat16, device='meta'))",
+    "out = torch.softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((), dtype=torch.int16, device='meta'))",  # neighbour
+    "out = torch.log_softmax(torch.empty((4, 2), device='meta'), -1, out=torch.empty((4, 2), dtype=torch.float64, device='meta'))",  # neighbour
+    "out = torch.softmax(torch.ones(4, 2), -1, out=torch.empty((4, 2), dtype=torch.float64))",  # neighbour: CPU exact
+    # --- session 28, h5: _scaled_dot_product_flash_attention_for_cpu checks as upstream's CPU
+    # kernel, in its order: dropout_p == 0 (NaN and negative refused), the mask's dtype (float or
+    # query's) and dims (2 or 4), a floating query, 4-D inputs
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, float('nan'))",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, -2.5)",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q[..., :2], q, -2.5)",  # neighbour: dropout before head size
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.tensor(1.))",
+    "q = torch.ones(1, 2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool))",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.int32); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(2, 3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(3, 4); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, 0.5)",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.float64); out = torch._scaled_dot_product_flash_attention_for_cpu(q, q, q, attn_mask=torch.zeros(3, 3))",  # neighbour
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(3, 3, dtype=torch.bool))",  # neighbour
+    # --- session 28, h5: a Scalar checked against uint16/uint32/uint64 (c10's overflows: a
+    # negative or NaN float overflows, a negative int wraps unless past the maximum); normal's
+    # float mean into a float16/bfloat16 result fills through float unchecked (inf)
+    "a0 = torch.tensor(-0.0, dtype=torch.float64); out = a0.new_full([0, 1, 1], -0.5, dtype=torch.uint32, device='cpu')",
+    "out = torch.empty(0, dtype=torch.uint16).new_full([0], float('nan'), dtype=torch.uint16)",
+    "out = torch.empty(0, dtype=torch.uint64).new_full([0], -1, dtype=torch.uint64)",  # neighbour: wraps
+    "out = torch.empty(0, dtype=torch.uint32).new_full([0], -2**40, dtype=torch.uint32)",
+    "out = torch.normal(-2.5, torch.tensor([], dtype=torch.uint64).reshape((0, 2)))",
+    "out = torch.normal(1e300, torch.tensor([1.0, 2.0], dtype=torch.float16))",
+    "out = torch.normal(1e300, torch.tensor(0.5, dtype=torch.bfloat16))",
+    "out = torch.normal(1e300, torch.tensor([0, 2, 5]), out=torch.zeros(3, dtype=torch.float16))",
+    "out = torch.normal(1e300, torch.tensor([1.0, 2.0]))",  # neighbour: float32 overflows
+    # --- session 28, h5: lerp.Tensor_out's TensorIterator checks all dtypes the same ("Found
+    # dtype Half but expected Double"; lerp.Scalar_out casts); lerp_ reads a Scalar weight as its
+    # opmath type before writing (1e300 overflows float), as lerp and _foreach_lerp_ do
+    "x = torch.ones(3, dtype=torch.float64); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.float16))",
+    "x = torch.ones(3); out = torch.lerp(x, x, x, out=torch.zeros(4, dtype=torch.float64))",
+    "x = torch.ones(3); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.int64))",  # neighbour: message only
+    "x = torch.ones(3); out = torch.lerp(x, x, 0.5, out=torch.zeros(3, dtype=torch.float64))",  # neighbour: Scalar casts
+    "x = torch.ones(3, device='meta'); out = torch.lerp(x, x, x, out=torch.zeros(3, dtype=torch.float64, device='meta'))",  # neighbour
+    "x = torch.ones(3); out = x.lerp_(torch.ones(3), 1e300)",
+    "x = torch.ones(3, dtype=torch.bfloat16); out = torch.ops.aten.lerp_.Scalar(x, torch.ones(3, dtype=torch.bfloat16), 1e300)",
+    "x = torch.ones(3); out = torch._foreach_lerp_([x], [torch.ones(3)], 1e300)",
+    "x = torch.ones(3, dtype=torch.float64); out = x.lerp_(torch.ones(3, dtype=torch.float64), 1e300)",  # neighbour
+    # --- session 28, h5: circular pad's copies within its output go through copy_'s
+    # TensorIterator, which refuses a partial overlap of two dense slices (a single (N, C) plane;
+    # Note [Circular pad of mixed signs])
+    "a0 = torch.tensor([1.0, -2.0, 0.0]).reshape((1, 3)); out = F.pad(a0, (2, -2), mode='circular')",
+    "a0 = torch.tensor([True]).reshape((1, 1, 1)).expand((1, 1, 2)); out = F.pad(a0, (2, -1), mode='circular')",
+    "a0 = torch.arange(4.).reshape((1, 1, 4)); out = F.pad(a0, (-1, 2), mode='circular')",  # neighbour: reads behind its writes, no partial overlap
+    "a0 = torch.arange(8.).reshape((2, 1, 4)); out = F.pad(a0, (2, 0), mode='circular')",  # neighbour: no overlap
+    # --- session 28, h5: histc reads min and max as doubles (checked: a complex one with an
+    # imaginary part overflows), after its bins check
+    "a0 = torch.tensor([-0.0, 1e30, 2.0], dtype=torch.float64); out = torch.ops.aten.histc.default(a0, max=(1+2j))",
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+2j))",  # neighbour: message only
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, bins=0, min=(1+2j))",  # neighbour: bins first
+    "a0 = torch.tensor([1.0, 3.75, -0.0]); out = torch.histc(a0, min=(1+0j), max=3)",  # neighbour
+    # --- session 28, h5: flip's kernel (flip_stub) has no uint16..uint64, dispatched when a
+    # flipped dim has work (size > 1, stride != 0) and self has more than one element
+    "a0 = torch.tensor([5, 5, 5, 9, 5, 3, 7, 7], dtype=torch.uint32).reshape((4, 2)); out = torch.flip(a0, [0, -1])",
+    "a0 = torch.tensor([0, 9, 0, 9], dtype=torch.uint16).reshape((4, 1))[1:]; out = a0.flip([0, -1])",
+    "out = torch.flip(torch.tensor([5, 6], dtype=torch.uint64).reshape(2, 1), [1])",  # neighbour: no work, a copy
+    "out = torch.flip(torch.tensor([5], dtype=torch.uint32).expand(3), [0])",  # neighbour: stride 0
+    # --- session 28, h5: CPU sort refuses complex before anything (empty too); topk refuses
+    # complex then bool (0-dim too), copies a 0-dim self, else dispatches without uint16..uint64
+    # (k = 0 too)
+    "a0 = torch.tensor([], dtype=torch.complex64).reshape((2, 0, 4, 1)); out = torch.argsort(a0, dim=-3)",
+    "out = torch.sort(torch.tensor([], dtype=torch.complex64))",
+    "a0 = torch.tensor([1, 0, 3, 9, 5, 3], dtype=torch.uint32).reshape((3, 2)); out = a0.topk(0, sorted=True)",
+    "a0 = torch.tensor([1j, 2, 3]).reshape((3, 1)); out = torch.ops.aten.topk.default(a0, 0)",
+    "out = torch.tensor(True).topk(1)",  # neighbour: was refused by name
+    "out = torch.tensor(3, dtype=torch.uint32).topk(0)",  # the 0-dim copy (was refused by name)
+    "out = torch.tensor([], dtype=torch.complex64, device='meta').topk(0)",  # neighbour: meta
+    # --- session 28, h5: max.dim / min.dim refuse complex after their dim checks (meta's
+    # check_unsupported_complex), an empty self too
+    "a0 = torch.tensor([], dtype=torch.complex128).reshape((1, 3, 0)); out = torch.ops.aten.max.dim(a0, 0)",
+    "a0 = torch.tensor([], dtype=torch.complex64).reshape((2, 0)); out = torch.min(a0, 0)",
+    "a0 = torch.tensor([], dtype=torch.complex128); out = torch.ops.aten.min.dim(a0, 0)",  # neighbour: empty dim first
+    "a0 = torch.tensor([1j], device='meta'); out = torch.ops.aten.max.dim(a0, 0)",  # neighbour: meta takes it
+    # --- session 28, h5: take_along_dim(out=) writes through gather.out, whose structured
+    # resize_out requires out's dtype (EXACT_OUT), after take_along_dim's own checks
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((1, 0)); out = torch.take_along_dim(a0, a0, dim=None, out=torch.zeros(4))",
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4, dtype=torch.float64))",
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0.]), 0, out=torch.zeros(4, dtype=torch.float64))",  # neighbour: index first
+    "out = torch.take_along_dim(torch.tensor([1., 2.]), torch.tensor([0]), 0, out=torch.zeros(4))",  # neighbour
+    # --- session 28, h5: nll_loss of a 3-D or 5-D+ input goes through nll_loss2d, whose CPU
+    # kernel reads a non-empty target as int64 (a Byte target refused; nll_loss's 2-D takes it)
+    "a0 = torch.tensor([3.75, 1e-30, 2.0, -1.25, 3.75, -1.25, 2.0, -2.0, 1.0], dtype=torch.float32).reshape((3, 3, 1)); "
+    "a1 = torch.tensor([0, 2, 0], dtype=torch.uint8).reshape((1, 3)).transpose(-1, -2); out = F.nll_loss(a0, a1)",
+    "out = F.nll_loss(torch.ones(3, 3, 1, 1, 1), torch.tensor([0, 2, 0], dtype=torch.uint8).reshape(3, 1, 1, 1))",
+    "out = F.nll_loss(torch.ones(3, 3), torch.tensor([0, 2, 0], dtype=torch.uint8))",  # neighbour: 2-D takes Byte
+    "out = F.nll_loss(torch.ones(0, 3, 1), torch.tensor([], dtype=torch.uint8).reshape(0, 1))",  # neighbour: empty
+    "out = F.nll_loss(torch.ones(3, 3, 1), torch.tensor([0, 2, 0], dtype=torch.int32).reshape(3, 1))",  # neighbour
+    # --- session 28, h5: random_(from, to) of a complex self fails check_from_to_in_range after
+    # the from < to check (random_(from) random_from_to_impl's own words), an empty self too
+    "out = torch.ops.aten.randint.low_generator(0, 2, [0, 1], generator=None, dtype=torch.complex64, device='cpu')",
+    "out = torch.randint(2, (2, 1), dtype=torch.complex128)",
+    "out = torch.empty(0, dtype=torch.complex64).random_(3, None)",
+    "out = torch.empty(0, dtype=torch.complex64).random_(2, 1)",  # neighbour: from < to first
+    "out = torch.empty(0, dtype=torch.complex64).random_(-2**63, None)",  # neighbour: no bounds
+    "out = torch.randint(0, 2, (0, 1), dtype=torch.complex64, device='meta')",  # neighbour: meta checks nothing
+    # --- session 28, h5: logical_not's kernel dispatches on self's then out's dtype without
+    # uint16..uint64 (an empty one too; meta takes them)
+    "a0 = torch.tensor([1e-30, 0.0, 0.0], dtype=torch.bfloat16); a1 = torch.tensor([5, 5, 2], dtype=torch.uint32); out = torch.logical_not(a0, out=a1)",
+    "out = torch.logical_not(torch.tensor([]), out=torch.zeros(0, dtype=torch.uint16))",
+    "out = torch.tensor([1, 0], dtype=torch.uint64).logical_not_()",  # neighbour: was refused by name
+    "out = torch.logical_not(torch.tensor([1., 0.], device='meta'), out=torch.zeros(2, dtype=torch.uint32, device='meta'))",  # neighbour
+    "out = torch.logical_not(torch.tensor([1., 0.]), out=torch.zeros(2, dtype=torch.int32))",  # neighbour
+    # --- session 28, h5: argsort(stable=, out=) on meta is sort.values_stable into out, whose
+    # Python meta casts into out (can_cast) and restrides it; the CPU keeps the exact rule
+    "a0 = torch.empty((3, 2), device='meta'); a1 = torch.empty((3, 4, 4), dtype=torch.int16, device='meta'); "
+    "out = torch.argsort(a0, stable=True, dim=1, descending=False, out=a1)",
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((2, 3), dtype=torch.int64, device='meta').t())",
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.bool, device='meta'))",  # neighbour
+    "out = torch.argsort(torch.empty((3, 2), device='meta'), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # mixed devices: out_wrapper's copy error
+    "out = torch.argsort(torch.ones((3, 2)), stable=True, dim=1, out=torch.empty((3, 2), dtype=torch.int16))",  # neighbour: CPU exact
+    # --- session 28, h5: rrelu_with_noise(training) reads lower and upper as its opmath type
+    # (checked), then each element <= 0 builds uniform_real_distribution(lower, upper), whose
+    # to - from <= DBL_MAX check fails for an infinite range
+    "a0 = torch.tensor([-2.0, -2.0, 2.0, 2.0], dtype=torch.float64).reshape((2, 2)); a1 = torch.tensor([2.0, 2.0, 0.0, 0.5], dtype=torch.float64).reshape((2, 2)); "
+    "out = torch.ops.aten.rrelu_with_noise.default(a0, a1, upper=float('inf'), training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([[-2., 2]]), torch.ones(1, 2), upper=1e300, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(0), torch.ones(0), upper=1e300, training=True)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([2., 2.]), torch.ones(2), upper=float('inf'), training=True)",  # neighbour: no draw
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.tensor([-1.]), torch.ones(1), lower=-3e38, upper=3e38, training=True)",  # neighbour
+    # --- session 28, h5: index_put_ counts its indices (None too) against self's dims before
+    # the masked_fill shortcut (a 0-dim bool mask)
+    "a0 = torch.tensor([-0.0, 0.5])[1:]; out = torch.ops.aten.index_put_.default(a0, [torch.tensor([True]), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put_.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True), None], torch.tensor([0.5]), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2), [torch.tensor(True)], torch.tensor([0.5]), False)",  # neighbour
+    # --- session 28, h5: abs(out=) of a complex self into a complex out is unary_op_impl_out
+    # (all dtypes the same): the absolute values written as complex numbers
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.absolute(x, out=torch.zeros(5, dtype=torch.complex128)[::2])",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(2, 4, dtype=torch.complex128))",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=x)",
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(3, dtype=torch.complex64))",  # neighbour: message
+    "x = torch.tensor([1j, 2, 3+4j], dtype=torch.complex128); out = torch.abs(x, out=torch.zeros(1, dtype=torch.complex128).expand(3))",  # neighbour
+    # --- session 28, h5: std/var(out=) of a real self into a complex out: a partial reduction's
+    # std_var_stub has no complex kernel ("std_cpu"); a full one and an empty self write it
+    "a0 = torch.tensor([-7e4, -1.25, -7e4, -1.25, 1.0, 0.0, 1.0, 0.5, -0.0, 2.0, -1.25, 0.5], dtype=torch.float64).reshape((4, 3)); "
+    "out = torch.std(a0, 1, out=torch.zeros(3, 2, dtype=torch.complex128))",
+    "out = torch.var(torch.ones(4, 3), 1, out=torch.zeros(4, dtype=torch.complex64))",
+    "out = torch.std(torch.ones(4, 3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex128))",  # neighbour: full
+    "out = torch.std(torch.ones(0, 3, dtype=torch.float64), 1, out=torch.zeros(0, dtype=torch.complex128))",  # neighbour: empty
+    "out = torch.var(torch.ones(4, 1, dtype=torch.float64), 0, out=torch.zeros(1, dtype=torch.complex128))",  # neighbour: no other dim
+    # --- session 28, h5: sub's alpha is checked as add's -alpha (sub_out calls add_stub with
+    # -alpha), so alpha=2**31 fits int32 and -2**31 does not; rsub likewise
+    "a0 = torch.tensor([-8, 5, 5, -1, 5, 7, 5, 0], dtype=torch.int32).reshape((2, 4)); out = torch.rsub(a0, -2**63, 2**31)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int32), 1, alpha=2**31)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=128)",
+    "out = torch.sub(torch.tensor([1, 0, -1], dtype=torch.int8), 1, alpha=-128)",  # -alpha overflows (was accepted)
+    "out = torch.add(torch.tensor([1, 0, -1], dtype=torch.int32), 1, alpha=2**31)",  # neighbour
+    # --- session 28, h5: pow(Scalar, Tensor, out=)'s meta resizes out to the exponent's shape
+    # before pow.Tensor_Tensor_out's TensorIterator checks overlap: an expanded out of another
+    # shape is a fresh one then
+    "a0 = torch.tensor([1, 2, 1, 1, 0, 3, 1, 1], dtype=torch.uint8).reshape((2, 4)); "
+    "out = torch.pow(-1, a0, out=torch.tensor([0.0, 3.75, -2.0], dtype=torch.float16).reshape((1, 3)).expand((3, 3)))",
+    "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(3))",
+    "out = torch.pow(2, torch.tensor([1, 2]), out=torch.zeros(1).expand(2))",  # neighbour: same shape, refused
+    # --- session 28, h5: set_ keeping self's strides within the new storage still works
+    "a0 = torch.zeros(1, 3, dtype=torch.int64); out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.tensor([1, -1, -8]), 0, [1, 3])",  # neighbour
+    "a0 = torch.zeros(6, dtype=torch.int64)[::2]; out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, torch.arange(6), 0, [3])",  # neighbour
+    # --- session 28, h5: a 2-d upsample's .vec of a 3-D input with one scale passes
+    # compute_output_size, then get_scale_value(scale_factors, 1) reads past it (ArrayRef::at)
+    "a0 = torch.empty((3, 3, 3), dtype=torch.int8, device='meta'); out = torch.ops.aten.upsample_bilinear2d.vec(a0, None, False, [2.0])",
+    "out = torch.ops.aten.upsample_nearest2d.vec(torch.ones(1, 3, 3), None, [2.0])",  # neighbour: message only
+    "out = torch.ops.aten.upsample_bilinear2d.vec(torch.ones((1, 3, 3, 3), device='meta'), None, False, [2.0])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2190,6 +2367,11 @@ FUZZ_REFUSED = {
     # (upstream's kernel reads past output's one element) stands
     "a2 = torch.zeros(4, 2); r = torch._log_softmax_backward_data(torch.ones(1, 1, 2, 2), torch.tensor(-1.25), -1, "
     "torch.int8, out=a2); out = (r, a2, r is a2)",
+    # --- session 28, h5: set_ without strides to self's own sizes keeps self's strides unchecked
+    # upstream (resize_impl_cpu_ returns early): a strided self then reads past the new storage
+    "a0 = torch.tensor([-1000, 5, 1, 5, 0, 1], dtype=torch.int64).reshape((1, 6))[..., ::2]; "
+    "a1 = torch.tensor([1, -1, -8], dtype=torch.int64).reshape((1, 3)); "
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [1, 3])",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
