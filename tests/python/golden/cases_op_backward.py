@@ -51,7 +51,8 @@ def recorded_overloads() -> set[str]:
     """cnames of overloads the door differentiates (a recorder or a C composition)."""
     text = TABLE.read_text()
     names = set(re.findall(r"\{TN_OP_(\w+), TN_AG_RECORD,", text))
-    names |= set(re.findall(r"\{TN_OP_(\w+), TN_AG_CIA, tn_compose_", text))
+    # a C composition, or its wrapper that checks concrete int lists first (Note [Concrete int lists])
+    names |= set(re.findall(r"\{TN_OP_(\w+), TN_AG_CIA, (?:tn_compose_|compose_concrete_)", text))
     return names
 
 
