@@ -1459,6 +1459,18 @@ tn_out_check_nansum_out(tn_out_call *c)
                      "this can't be cast because it is not safe!", tn_dtype_name(r), tn_dtype_name(out->dtype));
         return -1;
     }
+    if (given >= 0 && !tn_dtype_is_floating(given) && !tn_dtype_is_complex(given) && c->f->id == TN_OP_nansum) {
+        /* into an integer or bool dtype= nansum is sum.out of nan_to_num(self) (see tn_op_nansum):
+         * sum's meta wraps and checks the dims, then its resize_out wants out of exactly that
+         * dtype; the functional computes the rest */
+        if (wrap_dim_args(c, self, 1) < 0)
+            return -1;
+        if (given == out->dtype)
+            return 0;
+        PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
+                     tn_dtype_cpp_name(given), tn_dtype_cpp_name(out->dtype));
+        return -1;
+    }
     int mismatch = given >= 0 && given != out->dtype;
     if (!mismatch && tn_dtype_is_floating(out->dtype) && tn_dtype_is_floating(self->dtype) && given < 0 &&
         out->dtype != self->dtype && c->op->id == TN_OP_nanmean__out) {

@@ -2330,6 +2330,13 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((3, 3, 3), dtype=torch.int8, device='meta'); out = torch.ops.aten.upsample_bilinear2d.vec(a0, None, False, [2.0])",
     "out = torch.ops.aten.upsample_nearest2d.vec(torch.ones(1, 3, 3), None, [2.0])",  # neighbour: message only
     "out = torch.ops.aten.upsample_bilinear2d.vec(torch.ones((1, 3, 3, 3), device='meta'), None, False, [2.0])",  # neighbour
+    # --- session 28, lead (2): nansum(out=) with an integer or bool dtype= is sum.out of
+    # nan_to_num(self): sum's dims first, then its exact out dtype; computed when out has it
+    "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0, -5], dtype=torch.int16, out=torch.zeros(2, dtype=torch.float64))",
+    "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.int16, out=torch.zeros(2, dtype=torch.float64))",
+    "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.int16, out=torch.zeros(2, dtype=torch.int16))",
+    "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.bool, out=torch.zeros(2, dtype=torch.bool))",
+    "out = torch.nansum(torch.tensor([[1.5, 2.0]]), [0, 2**31], dtype=torch.float16, out=torch.zeros(2, dtype=torch.bfloat16))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
