@@ -796,8 +796,9 @@ def refusal_cases():
         # bicubic antialiasing still refuses
         "interpolate_antialias": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bicubic",
                                                        antialias=True),
-        "bincount": lambda: torch.bincount(torch.tensor([1, 2])),
-        "bincount_aten": lambda: torch.ops.aten.bincount(torch.tensor([1, 2])),
+        # (bincount was the example until it became a composition, session 28)
+        "lstsq": lambda: torch.linalg.lstsq(torch.eye(2), torch.ones(2, 1)),
+        "lstsq_aten": lambda: torch.ops.aten.linalg_lstsq(torch.eye(2), torch.ones(2, 1)),
         "ones_complex32": lambda: torch.ones(2, dtype=torch.complex32),
         "sharing_strategy_file_system": lambda: (
             torch.multiprocessing.set_sharing_strategy("file_system"),
