@@ -261,10 +261,8 @@ def bincount(self, weights=None, minlength=0):
     length; max + 1 bins (at least minlength), counts in int64, or the weights summed in order
     (float32 weights in float32, any other converted to float64)."""
     torch, aten = _aten()
-    names = {torch.bool: "Bool", torch.float16: "Half", torch.bfloat16: "BFloat16", torch.float32: "Float",
-             torch.float64: "Double", torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble"}
-    if self.dtype in names or self.dtype.is_floating_point or self.dtype.is_complex:
-        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{names.get(self.dtype, str(self.dtype))}\'')
+    if self.dtype == torch.bool or self.dtype.is_floating_point or self.dtype.is_complex:
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if self.dim() == 1 and self.numel() == 0:
@@ -1136,7 +1134,8 @@ def _scalar_type_name(dt):
 
     return {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
             torch.bool: "Bool", torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
-            torch.bfloat16: "BFloat16", torch.int64: "Long"}.get(dt, str(dt))
+            torch.bfloat16: "BFloat16", torch.int64: "Long", torch.complex32: "ComplexHalf",
+            torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble"}.get(dt, str(dt))
 
 
 def multilabel_margin_loss(self, target, reduction=1):
@@ -3765,8 +3764,7 @@ def range_out(start, end, step=1, *, out):
     torch, aten = _aten()
     dt = out.dtype
     if dt == torch.bool or dt.is_complex:
-        name = {torch.bool: "Bool", torch.complex32: "ComplexHalf", torch.complex64: "ComplexFloat"}.get(dt, "ComplexDouble")
-        raise NotImplementedError(f'"range_cpu" not implemented for \'{name}\'')
+        raise NotImplementedError(f'"range_cpu" not implemented for \'{_scalar_type_name(dt)}\'')
     acc = torch.int64 if not dt.is_floating_point else torch.float64 if dt in (torch.float32, torch.float64) \
         else torch.float32
     xs, xe, xst = (aten.full((), v, dtype=acc).item() for v in (start, end, step))  # Scalar::to<acc>, checked
