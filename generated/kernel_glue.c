@@ -8399,6 +8399,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_concat, tn_out_check_cat},
     {TN_OP_concatenate, tn_out_check_cat},
     {TN_OP_conj_physical, tn_out_check_conj_physical},
+    {TN_OP_dot, tn_out_check_dot_out},
     {TN_OP_empty__memory_format, tn_out_check_empty},
     {TN_OP_fix, tn_out_check_rounding},
     {TN_OP_floor, tn_out_check_rounding},

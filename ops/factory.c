@@ -76,16 +76,26 @@ new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fall
     return tn_tensor_empty((int)size.n, size.v, dtype, dev);
 }
 
-/* Fill with a Scalar converted as fill_ converts it (Note [Scalar overflow] in runtime/scalar.c):
- * checked, except that upstream's one-element fast path stores float16 and bfloat16 values
- * unchecked (full((1,), 1e10, dtype=float16) is inf, with three elements it raises). */
+/* The check fill_ makes of its Scalar against a tensor of `numel` elements of `dtype` (Note
+ * [Scalar overflow] in runtime/scalar.c): checked, except that upstream's one-element fast path
+ * (scalar_fill) converts a float16 or bfloat16 value through double, checked only for that
+ * (full((1,), 1e10, dtype=float16) is inf, with three elements it raises; full((1,), 1+2j,
+ * dtype=float16) raises naming double). */
+static int
+fill_value_fits(const tn_value *value, int dtype, int64_t numel)
+{
+    if (numel == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16))
+        return tn_check_scalar_fits(value, TN_DTYPE_F64);
+    return tn_check_scalar_fits(value, dtype);
+}
+
+/* Fill with a Scalar converted as fill_ converts it (fill_value_fits) */
 static int
 fill_scalar(const tn_op *overload, TensorObject *t, const tn_value *value)
 {
     if (t->device == TN_DEVICE_META)
         return 0;
-    if (!(t->numel == 1 && (t->dtype == TN_DTYPE_F16 || t->dtype == TN_DTYPE_BF16)) &&
-        tn_check_scalar_fits(value, t->dtype) < 0)
+    if (fill_value_fits(value, t->dtype, t->numel) < 0)
         return -1;
     if (t->numel == 0)
         return 0;
@@ -164,7 +174,10 @@ tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dty
     if (!s)
         return NULL;
     int64_t st[TN_MAX_NDIM];
-    tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    if (tn_user_strides((int)size.n, size.v, stride.v, st) < 0) {  /* See Note [Negative strides] */
+        tn_storage_release(s);
+        return NULL;
+    }
     TensorObject *t = tn_tensor_from_storage(s, 0, (int)size.n, size.v, st, dtype);
     tn_storage_release(s);
     return (PyObject *)t;
@@ -681,12 +694,12 @@ range_infer_dtype(const char *name, const tn_value *start, const tn_value *end, 
     return dtype >= 0 ? dtype : tn_default_dtype;
 }
 
-/* fill_(v) of one element: the checked conversion (Note [Scalar overflow]), but float16 /
- * bfloat16 unchecked through float (2**31 and 1e40 are inf); complex dtypes part by part */
+/* fill_(v) of one element (fill_value_fits: float16 / bfloat16 through double, 2**31 and 1e40
+ * are inf); complex dtypes part by part */
 static int
 range_fill_one(int dtype, const tn_value *v, char *p)
 {
-    if (dtype != TN_DTYPE_F16 && dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(v, dtype) < 0)
+    if (fill_value_fits(v, dtype, 1) < 0)
         return -1;
     if (tn_dtype_is_complex(dtype)) {
         int part = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;
@@ -1198,8 +1211,8 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     self->device = (int8_t)s->device;
     if (!same || s->device == TN_DEVICE_META) {  /* the meta kernel sets the geometry always */
         int64_t st[TN_MAX_NDIM];
-        if (strides)
-            tn_user_strides(ndim, sizes, strides, st);  /* See Note [Negative strides] */
+        if (strides && tn_user_strides(ndim, sizes, strides, st) < 0)  /* See Note [Negative strides] */
+            return NULL;
         if (tn_tensor_set_geometry(self, ndim, sizes, strides ? st : NULL) < 0)
             return NULL;
     }

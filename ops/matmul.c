@@ -336,8 +336,11 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
                      (long long)tensor->sizes[0]);
         return NULL;
     }
-    if (same_dtype(self, tensor, "both vectors") < 0)
+    if (self->dtype != tensor->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "dot : expected both vectors to have same dtype, but found %s and %s",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(tensor->dtype));
         return NULL;
+    }
     TensorObject *out = tn_tensor_empty(0, NULL, self->dtype, any_meta(self, tensor) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
@@ -364,6 +367,24 @@ tn_out_check_mv_out(tn_out_call *c)
         return 0;
     PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
     return -1;
+}
+
+/* dot_out / vdot_out: out resized to 0-dim (resize_output's warning), then out's dtype must be
+ * self's exactly, before dot's own checks of its operands */
+int
+tn_out_check_dot_out(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *self = TN_T(c->args[0].u.t);
+    if (tn_resize_output(c->dst, 0, NULL) < 0)
+        return -1;
+    if (c->dst->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "result dtype %s does not match input dtype %s",
+                     tn_dtype_legacy_name(c->dst->dtype), tn_dtype_legacy_name(self->dtype));
+        return -1;
+    }
+    return 0;
 }
 
 PyObject *

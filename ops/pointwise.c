@@ -2640,6 +2640,13 @@ int
 tn_out_check_clamp(tn_out_call *c)
 {
     const tn_value *min = &c->args[1], *max = &c->args[2];
+    /* both metas (Scalar and Tensor limits) refuse a complex self before TensorIterator's
+     * castability check of the out */
+    if (c->args[0].tag == TN_V_TENSOR && tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype) &&
+        (min->tag != TN_V_NONE || max->tag != TN_V_NONE)) {
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return -1;
+    }
     if (c->args[0].tag != TN_V_TENSOR || min->tag == TN_V_TENSOR || max->tag == TN_V_TENSOR ||
         (min->tag == TN_V_NONE && max->tag == TN_V_NONE) || !c->dst)
         return 0;

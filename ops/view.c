@@ -287,7 +287,8 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
     if (tn_check_ndim(size.n) < 0)
         return NULL;
     int64_t st[TN_MAX_NDIM];
-    tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    if (tn_user_strides((int)size.n, size.v, stride.v, st) < 0)  /* See Note [Negative strides] */
+        return NULL;
     /* Upstream trusts its caller (reshape's alias path) and reads past the storage when size and
      * stride reach beyond it (the fuzzer's call crashed it and us); the view is refused by name
      * instead (NotImplementedError: what upstream does there is undefined). */

@@ -257,6 +257,10 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
     case TN_P_INT: case TN_P_SYMINT:
         if (check_long(o))
             return 1;
+        /* int64_t takes a 0-dim integral tensor that needs no grad; SymInt any one-element
+         * integral or bool tensor (upstream's is_int_or_symint) */
+        if (is_tensor(o) && p->type == TN_P_SYMINT)
+            return TN_T(o)->numel == 1 && tn_dtype_is_integral(TN_T(o)->dtype, true);
         if (is_tensor(o))
             return tn_dtype_is_integral(TN_T(o)->dtype, false) && zero_dim_tensor_ok(o);
         if (p->type == TN_P_SYMINT || is_numpy_scalar_type(o))
@@ -553,6 +557,13 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         return (v->u.d == -1.0 && PyErr_Occurred()) ? -1 : 0;
     case TN_P_INT: case TN_P_SYMINT:
         if (is_tensor(o)) {
+            if (TN_T(o)->dtype == TN_DTYPE_BOOL) {
+                /* a one-element bool tensor passes is_int_or_symint; its Scalar fails toSymInt's
+                 * isIntegral(false) assertion */
+                PyErr_SetString(PyExc_RuntimeError, "a bool tensor given for a SymInt: upstream's toSymInt asserts "
+                                "scalar.isIntegral(false)");
+                return -1;
+            }
             tn_value s;
             if (tn_tensor_item_value(TN_T(o), &s) < 0)
                 return -1;

@@ -434,22 +434,31 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
  * own negatively strided aliases (flip's) are internal and keep theirs: tn_tensor_set_geometry
  * takes strides as given. A stride below -2**62 is a symbolic SymInt upstream (Note [Concrete
  * int lists] in codegen/model.py, reaching a meta kernel that takes SymInts): the SymInt
- * set_sizes_and_strides then stores every stride as given, none replaced. */
-void
+ * set_sizes_and_strides then stores every stride as given, none replaced. A replacement past int64
+ * is upstream's "Stride calculation overflowed" (the check runs after every dim's). */
+int
 tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
 {
     for (int d = 0; d < ndim; d++) {
         if (strides[d] < -((int64_t)1 << 62)) {
             memmove(out, strides, sizeof(int64_t) * (size_t)ndim);
-            return;
+            return 0;
         }
     }
+    int overflowed = 0;
     for (int d = ndim - 1; d >= 0; d--) {
         if (strides[d] >= 0)
             out[d] = strides[d];
+        else if (d == ndim - 1)
+            out[d] = 1;
         else
-            out[d] = d == ndim - 1 ? 1 : (int64_t)((uint64_t)(sizes[d + 1] > 1 ? sizes[d + 1] : 1) * (uint64_t)out[d + 1]);
+            overflowed |= __builtin_mul_overflow(sizes[d + 1] > 1 ? sizes[d + 1] : 1, out[d + 1], &out[d]);
     }
+    if (overflowed) {
+        PyErr_SetString(PyExc_RuntimeError, "Stride calculation overflowed");
+        return -1;
+    }
+    return 0;
 }
 
 /* upstream's c10::SymInt keeps a value below -2**62 as a symbolic integer (its heap encoding),

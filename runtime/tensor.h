@@ -149,7 +149,7 @@ int tn_check_ndim(Py_ssize_t ndim);
 int tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
 void tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 /* strides as upstream stores user-given ones (See Note [Negative strides]); out may be strides */
-void tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
+int tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
 /* RuntimeError naming op when an int list holds a value below -2**62 (upstream: a SymInt that is
  * not concrete); 0 otherwise */
 int tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v);

@@ -533,6 +533,9 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
      * an out of the right numel keeps its shape, a 0-dim one too */
     if (!inplace && r->ndim == 1 && dst->numel == r->numel && dst->ndim != 1 &&
         (op->flags & TN_OPF_OUT_NUMEL_RESIZE)) {
+        /* their TensorIterator (borrowing_nullary_op) checks the out it writes unresized */
+        if (dst->device != TN_DEVICE_META && tn_check_no_internal_overlap(dst) < 0)
+            return -1;
         int64_t cs[TN_MAX_NDIM];
         tn_contiguous_strides(dst->ndim, dst->sizes, cs);
         TensorObject *v = tn_tensor_from_storage(r->storage, r->offset, dst->ndim, dst->sizes, cs, r->dtype);

@@ -4824,6 +4824,19 @@ def linalg_multi_dot_out(tensors, *, out):
     return out.copy_(r)
 
 
+def vdot_out(self, other, *, out):
+    """Blas.cpp vdot_out: out resized to 0-dim (resize_output's warning), its dtype self's exactly,
+    then filled with vdot(self, other), whose checks come after."""
+    torch, aten = _aten()
+    from torch._prims_common.wrappers import _maybe_resize_out
+
+    _maybe_resize_out(out, ())
+    if out.dtype != self.dtype:
+        raise RuntimeError(f"result dtype {_scalar_type_name(out.dtype)} does not match input dtype "
+                           f"{_scalar_type_name(self.dtype)}")
+    return out.fill_(aten.vdot(self, other))
+
+
 def _cond_check_ord(ord):
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
@@ -5165,7 +5178,7 @@ COMPOSITIONS.update({
     "linalg_matrix_rank.atol_rtol_tensor": linalg_matrix_rank_atol_rtol_tensor,
     "linalg_matrix_rank.atol_rtol_float": linalg_matrix_rank_atol_rtol_float,
     "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
-    "linalg_multi_dot": linalg_multi_dot, "linalg_multi_dot.out": linalg_multi_dot_out, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
+    "linalg_multi_dot": linalg_multi_dot, "linalg_multi_dot.out": linalg_multi_dot_out, "vdot.out": vdot_out, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
     "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
     "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
     "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "linalg_lu": linalg_lu, "orgqr": orgqr,

@@ -2337,6 +2337,41 @@ FUZZ_CLASSES = [
     "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.int16, out=torch.zeros(2, dtype=torch.int16))",
     "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.bool, out=torch.zeros(2, dtype=torch.bool))",
     "out = torch.nansum(torch.tensor([[1.5, 2.0]]), [0, 2**31], dtype=torch.float16, out=torch.zeros(2, dtype=torch.bfloat16))",  # neighbour
+    # --- session 29, lead: a negative stride's replacement past int64 (set_sizes_and_strides'
+    # "Stride calculation overflowed"), for empty_strided, new_empty_strided, meta and set_
+    "out = torch.empty(2).new_empty_strided([0, 1, 2**63 - 1], [0, -2, 2**63 - 1])",
+    "out = torch.empty_strided([0, 1, 5], [0, -2, 2**63 - 1])",
+    "out = torch.empty_strided([0, 1, 5], [0, -2, 2**63 - 1], device='meta')",
+    "out = torch.empty(0).set_(torch.empty(0).untyped_storage(), 0, [0, 1, 5], [0, -2, 2**63 - 1])",
+    "out = torch.empty_strided([0, 1, 5], [0, -2, 3])",  # neighbour: no overflow
+    # the range factories' TensorIterator checks an unresized out for internal overlap
+    "out = torch.linspace(2.5, -3, 3, out=torch.tensor([[2.0]]).expand(1, 3))",
+    "out = torch.logspace(2.5, -3, 3, out=torch.tensor([[2.0]]).expand(1, 3))",
+    "out = torch.arange(3., out=torch.tensor([[2.0]]).expand(1, 3))",
+    "out = torch.linspace(2.5, -3, 2, out=torch.tensor([[2.0]]).expand(1, 3))",  # neighbour: resized
+    # fill_'s one-element fast path converts a float16 / bfloat16 value through double, checked
+    "out = torch.full_like(torch.tensor(True), 1+2j, dtype=torch.float16)",
+    "out = torch.ones((), dtype=torch.bfloat16).fill_(1+2j)",
+    "out = torch.full((1,), 1+2j, dtype=torch.float16)",
+    "out = torch.linspace(1+2j, 3, 1, out=torch.empty(1, dtype=torch.float16))",
+    "out = torch.full((1,), 1e300, dtype=torch.float16)",  # neighbour: the range is not checked
+    "out = torch.ones(2, dtype=torch.float16).fill_(1+2j)",  # neighbour: the TensorIterator fill
+    # a SymInt takes any one-element integral tensor (is_int_or_symint); a bool one fails toSymInt
+    "out = torch.eye(3, torch.tensor([[[-1]]]))",
+    "out = torch.eye(3, torch.tensor([[[2]]]))",
+    "out = torch.eye(torch.tensor([True]), 2)",
+    "out = torch.eye(3, torch.tensor([2, 3]))",  # neighbour: two elements
+    "out = torch.ones(4).narrow(0, torch.tensor([1]), 2)",  # neighbour: a Tensor start's own check
+    # dot_out / vdot_out: out resized to 0-dim, then its dtype must be self's, before dot's checks
+    "out = torch.dot(torch.ones(1, dtype=torch.float64), torch.ones(1, dtype=torch.float64), out=torch.empty(2, 3, dtype=torch.bfloat16))",
+    "out = torch.dot(torch.ones(2, 2), torch.ones(2), out=torch.empty((), dtype=torch.float64))",  # neighbour
+    "out = torch.vdot(torch.ones(1, dtype=torch.float64), torch.ones(1, dtype=torch.float64), out=torch.empty(2, 3, dtype=torch.bfloat16))",
+    "out = torch.vdot(torch.tensor([1+2j, 3j]), torch.tensor([2-1j, 1+1j]), out=torch.empty(0, dtype=torch.complex64))",
+    "out = torch.dot(torch.ones(2, dtype=torch.float64), torch.ones(2), out=torch.empty((), dtype=torch.float64))",  # neighbour
+    # clamp's metas refuse a complex self before the out's castability check
+    "out = torch.clamp(torch.ones(2, dtype=torch.complex64), max=torch.ones(2, dtype=torch.complex64), out=torch.ones(2, dtype=torch.int32))",
+    "out = torch.clamp(torch.ones(2, dtype=torch.complex64), max=1, out=torch.ones(2, dtype=torch.int32))",  # neighbour
+    "out = torch.clamp(torch.ones(2, dtype=torch.complex64), out=torch.ones(2, dtype=torch.int32))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
