@@ -16,7 +16,7 @@ import math
 
 from fuzz import (PINS, ROUNDS, SEED, calls, differences, gate_calls, overloads, read_pins,
                   round_keys, verdict)
-from fuzz_artefacts import explain
+from fuzz_artefacts import explain, flash_attention_strides
 from isolated import ROOT, run_both
 
 SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
@@ -114,6 +114,22 @@ def test_a_new_overload_changes_no_other_call():
 def _t(values, shape, dtype="torch.float32"):
     stride = [math.prod(shape[i + 1:]) for i in range(len(shape))]
     return {"tensor": dtype, "shape": list(shape), "stride": stride, "device": "cpu", "values": values}
+
+
+def _with_v(*v):
+    return {"ok": _t(list(v), [len(v)], "torch.float64")}
+
+
+def _described(code):
+    """A call's result run here, described as isolated.describe does (a tensor or a tuple)."""
+    import torch
+    import torch.nn.functional as F
+    ns = {"torch": torch, "F": F}
+    exec(code, ns)
+    outs = ns["out"] if isinstance(ns["out"], tuple) else (ns["out"],)
+    d = [{"tensor": str(t.dtype), "shape": list(t.shape), "stride": list(t.stride()), "device": "cpu",
+          "values": [x if math.isfinite(x) else repr(x) for x in t.detach().reshape(-1).tolist()]} for t in outs]
+    return {"ok": d[0] if len(d) == 1 else {"tuple": d}}
 
 
 def test_each_artefact_proof_can_fail():
@@ -253,6 +269,64 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
+
+    # session 29 h5: solve's B holding inf; QR's signs; a rank-1 SVD's null-space vectors
+    sv_ = ("a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); a1 = torch.tensor([[float('inf')], [1.0]], "
+           "dtype=torch.float64); out = torch.ops.aten._linalg_solve_ex.default(a0, a1)")
+    x1 = lambda *v: {"ok": _t(list(v), [2, 1], "torch.float64")}
+    assert explain("value", sv_, "torch.ops.aten._linalg_solve_ex.default", x1("inf", 0.5), x1("nan", 0.5), 1e-12)
+    assert not explain("value", sv_.replace("float('inf')", "4.0"), "torch.ops.aten._linalg_solve_ex.default",
+                       x1(2.0, 0.5), x1(2.5, 0.5), 1e-12)  # all finite: the bound holds or not
+    qr2 = good.replace("torch.linalg.det", "torch.linalg.qr")
+    qrr = lambda q, r: {"ok": {"tuple": [_t(q, [2, 2], "torch.float64"), _t(r, [2, 2], "torch.float64")]}}
+    assert explain("value", qr2, "torch.linalg.qr", qrr([-1.0, 0.0, 0.0, 1.0], [-2.0, 0.0, 0.0, 3.0]),
+                   qrr([1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]), 1e-12)  # Q's column 0 and R's row 0 flipped
+    assert not explain("value", qr2, "torch.linalg.qr", qrr([-1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]),
+                       qrr([1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]), 1e-12)  # R's row not with it: Q R is not a0
+    r1 = ("a0 = torch.tensor([[3.0, 0.0], [0.0, 0.0], [0.0, 0.0]], dtype=torch.float64); "
+          "out = torch.ops.aten._linalg_svd.default(a0, False)")
+    usv3 = lambda u, s_=(3.0, 0.0): {"ok": {"tuple": [_t(u, [3, 2], "torch.float64"), _t(list(s_), [2], "torch.float64"),
+                                                     _t([1.0, 0.0, 0.0, 1.0], [2, 2], "torch.float64")]}}
+    e12, e13 = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    assert explain("value", r1, "torch.ops.aten._linalg_svd.default", usv3(e13), usv3(e12), 1e-12)  # u1: any completion
+    assert not explain("value", r1, "torch.ops.aten._linalg_svd.default", usv3([1.0, 0.0, 0.0, 0.6, 0.0, 0.6]),
+                       usv3(e12), 1e-12)  # not a unit vector: no SVD
+    full = r1.replace("[0.0, 0.0], [0.0, 0.0]]", "[0.0, 2.0], [0.0, 0.0]]")
+    assert not explain("value", full, "torch.ops.aten._linalg_svd.default", usv3(e13, (3.0, 2.0)),
+                       usv3(e12, (3.0, 2.0)), 1e-12)  # the value 2 is not 0: its vector is unique
+
+    # unfold_backward of a grad_in not of the unfolded size [1, 2]: upstream sums [3.75, -1.25] at
+    # offsets [0], [1, 1] (stride(dim) and stride(-1) both grad_in's only stride)
+    ub = "a0 = torch.tensor([3.75, -1.25], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [2], 0, 2, 1)"
+    unf = {"exc": "RuntimeError", "msg": "unfold_backward: grad_in of size [2] is not the unfolded size [1, 2]"}
+    u2 = lambda *v: {"ok": _t(list(v), [2], "torch.float64")}
+    assert explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -2.5), 1e-12)
+    assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -1.25), 1e-12)  # not its reads
+    assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", rej, u2(3.75, -2.5), 1e-12)  # another refusal
+    past = ub.replace("[2], 0, 2, 1)", "[3], 0, 3, 1)")  # element 2 reads offset 2, past grad_in
+    assert explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, -2.5, 1e300), 1e-12)
+    assert not explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, 7.0, 1e300), 1e-12)
+
+    # attention: rerun on upstream (contiguous copies; float64 at the same strides)
+    fl = ("a0 = torch.tensor([-2.0, -1.25, 2.0, -2.0]).reshape(1, 1, 2, 2); a1 = torch.tensor([1.0]).reshape(1, 1, 1, 1)"
+          ".expand(1, 1, 2, 2); a2 = torch.tensor([1.0, 2.0, 3.0, 4.0]).reshape(1, 1, 2, 2); "
+          "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(a0, a1, a2)")
+    fop = "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default"
+    right, wrong = _described(fl), _described(fl.replace("[1.0]).reshape(1, 1, 1, 1)", "[1.0, 0.0]).reshape(1, 1, 1, 2)"))  # k read as [1, 0]
+    assert explain("value", fl, fop, right, wrong, tol)
+    assert not explain("value", fl, fop, wrong, right, tol)  # ours is not upstream's answer for contiguous copies
+    unit = fl.replace("reshape(1, 1, 1, 1).expand(1, 1, 2, 2)", "repeat(4).reshape(1, 1, 2, 2)")
+    assert not flash_attention_strides("value", unit, fop, right, wrong, tol)  # every last dim unit-stride: read right
+    assert not explain("value", unit, fop, wrong, right, tol)  # upstream is its own float64 answer here: ours is wrong
+    at = ("a0 = torch.tensor([-7e4, 2.0, 0.0, 0.5]).reshape(1, 4); a1 = torch.tensor([0.0, 0.5, 2.0, -2.0, -7e4, 3.75, 0.5, "
+          "2.0, -7e4, 0.0, 0.0, -0.0]).reshape(3, 4); a2 = torch.tensor([-0.0, 3.75, 0.0, 3.75, -1.0, -0.0, -2.0, -1.25, "
+          "0.5, 1.0, -1.0, -0.0]).reshape(3, 4); out = F.scaled_dot_product_attention(a0, a1, a2)")
+    mine = _described(at)  # scores 0, 2.45e9 + 4.25, 2.45e9: float32 ties the last two, float64 does not
+    tied = {"ok": _t([-0.25, 0.5, -1.5, -0.625], [1, 4])}
+    assert explain("value", at, "F.scaled_dot_product_attention", mine, tied, tol)
+    assert not explain("value", at, "F.scaled_dot_product_attention", tied, mine, tol)  # ours the farther one
+    off = {"ok": {**mine["ok"], "values": mine["ok"]["values"][:3] + [3.0]}}
+    assert not explain("value", at, "F.scaled_dot_product_attention", off, tied, tol)  # past 2 E of up64
 
     # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
     cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
