@@ -46,6 +46,25 @@ def test_fuzz():
                   for k, v in list(changed.items())[:30]) + "".join(f"\n{k}: none now, {n} pinned" for k, n in gone.items()))
 
 
+# session 29 h5: unfold_backward of a grad_in whose size along the windows' dim or the last is not
+# the unfolded one: ours refuses it (no broadcast there), and the refusal is a proven artefact
+# against upstream's actual answer (fold 0 only; reads past grad_in). Before the fix ours
+# broadcast the size 1 and gave every fold, a value difference no proof explains.
+UNFOLD_MISMATCH = [
+    "a0 = torch.tensor([[[1.0, 2.0]]]); out = torch.ops.aten.unfold_backward.default(a0, [3, 1], 0, 2, 1)",
+    "a0 = torch.tensor([True], dtype=torch.bool).reshape((1, 1, 1)).transpose(-1, -2); "
+    "out = torch.ops.aten.unfold_backward.default(a0, [4, 4], -2, 2, 1)",
+]
+
+
+def test_unfold_backward_mismatch_refused_and_proven():
+    from isolated import run_side, upstream_results
+    from fuzz import op_of, tol_of
+    for code, o, u in zip(UNFOLD_MISMATCH, run_side("ours", UNFOLD_MISMATCH), upstream_results(UNFOLD_MISMATCH)):
+        assert o.get("exc") == "RuntimeError" and "is not the unfolded size" in o["msg"], (code, o)
+        assert explain("rejects", code, op_of(code), o, u, tol_of(code, u)), (code, o, u)
+
+
 # The comparator itself: each kind of difference is reported (Every check must be able to fail).
 T = {"ok": {"tensor": "torch.float32", "shape": [2], "stride": [1], "device": "cpu", "values": [1.0, 2.0]}}
 
