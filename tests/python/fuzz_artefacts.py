@@ -158,9 +158,10 @@ def _qr_signs(os_, us):
 
 
 def _null_space_vectors(op, m, os_, us, null, bound):
-    """An SVD's singular vectors of a singular value that is 0 to working precision: any
-    orthonormal completion of the others is as good an answer (a rank-1 matrix's second left
-    singular vector is any unit vector orthogonal to the first). ours's answer must still be an
+    """An SVD's singular vectors of a singular value that is 0 to working precision, and with
+    full_matrices those past min(m, n): any orthonormal completion of the others is as good an
+    answer (a rank-1 matrix's second left singular vector is any unit vector orthogonal to the
+    first; a wide matrix's Vh rows past m any orthonormal basis of its null space). ours's answer must still be an
     SVD of m: U and Vh orthonormal and U diag(S) Vh == m within bound times m's largest element;
     those vectors (and, for full_matrices, the ones past min(m, n)) then take upstream's values, so
     the comparison sees only what is unique. Otherwise (no SVD of m, or torch.svd's zero U and V
@@ -239,7 +240,8 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
             c = float(np.max(sv[..., 0] / gaps.min(axis=-1))) if gaps.shape[-1] else 1.0
             null = sv <= n * u * sv[..., :1]
             os_ = _align_signs(op, os_, us, null)
-            if len(os_) == 3 and os_[0].ndim >= 2 and os_[0].size and null.any():
+            past = len(os_) == 3 and max(os_[0].shape[-1:] + os_[2].shape[-2:]) > sv.shape[-1]  # full_matrices
+            if len(os_) == 3 and os_[0].ndim >= 2 and os_[0].size and (null.any() or past):
                 os_ = _null_space_vectors(op, m, os_, us, null, max(tol, n * u))
     if re.fullmatch(r"(?:linalg_)?qr", name(op)) and len(os_) == 2:
         os_ = _qr_signs(os_, us)

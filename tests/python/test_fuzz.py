@@ -192,7 +192,11 @@ def test_each_artefact_proof_can_fail():
     usv4 = lambda vh: {"ok": {"tuple": [_t([1.0, 0.0, 0.0, 1.0], [2, 2], "torch.float64"), s, _t(vh, [4, 4], "torch.float64")]}}
     assert explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(flipped), usv4(eye4), 1e-12)
     swapped = eye4[:8] + [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]  # another basis of the null space
-    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(swapped), usv4(eye4), 1e-12)
+    assert explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(swapped), usv4(eye4), 1e-12)
+    skew = eye4[:8] + [0.0, 0.0, 0.6, 0.6, 0.0, 0.0, -0.6, 0.6]  # not orthonormal: no SVD
+    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(skew), usv4(eye4), 1e-12)
+    mixed = [0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0] + eye4[8:]  # the rows of 3 and 2 swapped: S's order broken
+    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(mixed), usv4(eye4), 1e-12)
 
     fft = "a0 = torch.tensor([1e30, 1.0, 0.0, 0.0], dtype=torch.float32); out = torch.fft.fft(a0)"
     c = lambda v: {"ok": _t([[x, 0.0] for x in v], [4], "torch.complex64")}
