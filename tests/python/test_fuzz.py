@@ -292,6 +292,12 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
+    # 22 such [0, 1, 0] columns: 66 values, of which describe keeps 64 (21 matrices and one value)
+    qr22 = "a0 = torch.tensor([0.0, 1.0, 0.0] * 22, dtype=torch.float64).reshape(22, 3, 1); out = torch.geqrf(a0)"
+    g22 = lambda a: {"ok": {"tuple": [_t(a, [22, 3, 1], "torch.float64"), _t([1.0] * 22, [22, 1], "torch.float64")]}}
+    up22 = g22(([-1.0, 1.0, 0.0] * 22)[:64])
+    assert explain("value", qr22, "torch.geqrf", g22([1.0, -1.0, 0.0] * 21 + [-1.0]), up22, 1e-12)
+    assert not explain("value", qr22, "torch.geqrf", g22(([1.0, -1.0, 0.0] * 22)[:64]), up22, 1e-12)  # a partial matrix differs
 
     # session 29 h5: solve's B holding inf; QR's signs; a rank-1 SVD's null-space vectors
     sv_ = ("a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); a1 = torch.tensor([[float('inf')], [1.0]], "
