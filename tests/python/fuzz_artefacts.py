@@ -724,6 +724,31 @@ def det_exactly_singular(kind, code, op, ours, up, tol):
     return "a determinant of an exactly singular matrix: ours's is exact (0), upstream's LU leaves a rounding residue"
 
 
+def cholesky_incomplete(kind, code, op, ours, up, tol):
+    """cholesky_ex of a matrix that is not positive definite: info = k > 0 on both sides ("the
+    leading minor of order k is not positive-definite, and the decomposition could not be
+    completed"), and no factor is defined past the leading (k-1) x (k-1) block: which other
+    elements potrf wrote before it stopped follows its blocking (the reference LAPACK's recursive
+    dpotrf2, ours, leaves a column of the block below unscaled; MKL, upstream's, scales it).
+    Explained when info agrees and every element that differs lies in a matrix with info > 0,
+    outside its leading (info-1) x (info-1) block."""
+    if kind != "value" or name(op) not in ("linalg_cholesky_ex", "cholesky_ex"):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if len(to) != 2 or not _same_but_values(to, tu) or to[1]["values"] != tu[1]["values"] or len(to[0]["shape"]) < 2:
+        return None
+    n = to[0]["shape"][-1]
+    info = to[1]["values"]
+    differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for i in differ:
+        b, r, c = i // (n * n), i % (n * n) // n, i % n
+        if b >= len(info) or not info[b] > 0 or (r < info[b] - 1 and c < info[b] - 1):
+            return None
+    if not differ:
+        return None
+    return "cholesky_ex of a matrix not positive definite (info > 0): no factor is defined past the leading minor"
+
+
 def geqrf_both_valid(kind, code, op, ours, up, tol):
     """geqrf whose two answers are both Householder QR factorizations of a0: for each side, Q =
     H_1 ... H_k (H_i = I - tau_i v_i v_i^H, v_i the reflector below a's diagonal with a 1 on it) is
@@ -838,7 +863,7 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, pool_backward_planes, unfold_backward_unchecked, fft_primitive_dims,
           upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning,
-          det_exactly_singular, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
+          det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
           flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
           meta_heap_symint)
 

@@ -324,6 +324,15 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", full, "torch.ops.aten._linalg_svd.default", usv3(e13, (3.0, 2.0)),
                        usv3(e12, (3.0, 2.0)), 1e-12)  # the value 2 is not 0: its vector is unique
 
+    # cholesky_ex of [[2, 3], [3, 1]]: info 2, the factor past the leading 1 x 1 block undefined
+    ch = ("a0 = torch.tensor([[2.0, 3.0], [3.0, 1.0]], dtype=torch.float64); "
+          "out = torch.ops.aten.linalg_cholesky_ex.default(a0)")
+    cl = lambda l, info=2: {"ok": {"tuple": [_t(l, [2, 2], "torch.float64"), _t([info], [], "torch.int32")]}}
+    cop = "torch.ops.aten.linalg_cholesky_ex.default"
+    assert explain("value", ch, cop, cl([1.4142135623730951, 0.0, 3.0, 1.0]), cl([1.4142135623730951, 0.0, 2.1213203435596424, 1.0]), 1e-12)
+    assert not explain("value", ch, cop, cl([1.5, 0.0, 3.0, 1.0]), cl([1.4142135623730951, 0.0, 3.0, 1.0]), 1e-12)  # L[0, 0] is defined
+    assert not explain("value", ch, cop, cl([1.4142135623730951, 0.0, 3.0, 1.0], 0), cl([1.4142135623730951, 0.0, 2.1213203435596424, 1.0], 0), 1e-12)
+
     # unfold_backward of a grad_in not of the unfolded size [1, 2]: upstream sums [3.75, -1.25] at
     # offsets [0], [1, 1] (stride(dim) and stride(-1) both grad_in's only stride)
     ub = "a0 = torch.tensor([3.75, -1.25], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [2], 0, 2, 1)"
