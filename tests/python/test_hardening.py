@@ -2342,6 +2342,12 @@ FUZZ_CLASSES = [
     # test_unfold_backward_mismatch_refused_and_proven: upstream reads fold 0 only, or past grad_in)
     "out = torch.ops.aten.unfold_backward.default(torch.tensor([[[1.0, 2.0], [5.0, 6.0]]]), [2, 3], 1, 2, 1)",  # neighbour
     "out = torch.ops.aten.unfold_backward.default(torch.tensor([[[1.0, 2.0]]]).expand(2, 1, 2), [3, 1], 0, 2, 1)",  # neighbour
+    # the FFT primitives' normalization is an int64 cast to fft_norm_mode (an enum of int): its low
+    # 32 bits decide, 2**32 is none and 2**32 + 1 by_root_n (seed 4 #76008)
+    "out = torch._fft_r2c(torch.tensor([1.0, -1.25, 3.75, 1.0]).reshape(2, 1, 2), [0], 2**33, False)",
+    "out = torch._fft_c2c(torch.tensor([1.0, -1.25j, 3.75, 1.0]), [0], 2**32 + 1, True)",
+    "out = torch._fft_c2r(torch.tensor([1.0, -1.25j, 3.75]), [0], 2**32, 4)",
+    "out = torch._fft_r2c(torch.tensor([1.0, -1.25, 3.75, 1.0]), [0], 2**31, False)",  # neighbour: 1/n
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
