@@ -2348,6 +2348,14 @@ FUZZ_CLASSES = [
     "out = torch._fft_c2c(torch.tensor([1.0, -1.25j, 3.75, 1.0]), [0], 2**32 + 1, True)",
     "out = torch._fft_c2r(torch.tensor([1.0, -1.25j, 3.75]), [0], 2**32, 4)",
     "out = torch._fft_r2c(torch.tensor([1.0, -1.25, 3.75, 1.0]), [0], 2**31, False)",  # neighbour: 1/n
+    # mul_.Scalar is at::mul_out(self, wrapped scalar, self) upstream: the scalar is the kernel's first
+    # input, rounded to a float16/bfloat16 self's dtype (seed 4 #485832 #516228)
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16), -2**63)",
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16)[::2], 65520)",
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.bfloat16), 1e6)",
+    "out = torch.ops.aten.mul.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16), 65520)",  # neighbour: in float
+    "out = torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16).mul_(65520)",  # neighbour: mul_.Tensor
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3]), 1e39)",  # neighbour: float32
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
