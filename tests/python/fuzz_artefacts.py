@@ -841,6 +841,47 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
+def conv_rounding(kind, code, op, ours, up, tol):
+    """A float32 (float16, bfloat16) convolution output that is a sum of products of very different
+    magnitudes: each side's is the exact sum within the floating-point summation bound n * u *
+    sum|x * w| (n its terms), in its own order (ours's GEMM, upstream's MKL/oneDNN), so 1e30 -
+    1e30 + 12.5 is 0 or 12.5 by the order. Explained when every element that differs is finite on
+    both sides and within twice that bound of upstream's; the call's only tensors are a0 (input)
+    and a1 (weight), and sum|x * w| and n are the call rerun here in float64 on |a0|, |a1| and on
+    ones."""
+    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+        return None
+    import torch
+    import torch.nn.functional as F
+    ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
+    to, tu = tensors(ours), tensors(up)
+    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+            or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP or ins["a0"].device.type == "meta" \
+            or ins["a0"].is_complex() or ins["a1"].is_complex():
+        return None
+    u = _UNIT[to[0]["tensor"]]
+
+    def run(a0, a1):
+        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+        exec(last[0], ns)
+        return ns["out"].reshape(-1).tolist()
+
+    try:
+        x, w = (ins[k].detach().double() for k in ("a0", "a1"))
+        mag, terms = run(x.abs(), w.abs()), run(torch.ones_like(x), torch.ones_like(w))
+    except Exception:
+        return None
+    differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for e in differ:
+        p, q = _num(to[0]["values"][e]), _num(tu[0]["values"][e])
+        if e >= len(mag) or not (math.isfinite(p) and math.isfinite(q) and math.isfinite(mag[e])) \
+                or not abs(p - q) <= 2 * terms[e] * u * mag[e]:
+            return None
+    if not differ:
+        return None
+    return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
+
+
 def meta_negative_strides(kind, code, op, ours, up, tol):
     """empty_strided on the meta device given a negative stride: upstream's meta path sizes the
     storage from the strides unchecked (a negative byte count: [2], [-3] gives -8 bytes) and
@@ -863,9 +904,9 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, pool_backward_planes, unfold_backward_unchecked, fft_primitive_dims,
           upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning,
-          det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
-          flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
-          meta_heap_symint)
+          det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, conv_rounding,
+          circular_pad_unwritten, flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf,
+          negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

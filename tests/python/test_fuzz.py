@@ -378,3 +378,10 @@ def test_each_artefact_proof_can_fail():
               "out = F.conv1d(a0, a1, a0.new_ones(1))")
     assert explain("value", biased.replace(", a0.new_ones(1)", ""), "F.conv1d", c1("nan"), c1("-inf"), tol)
     assert not explain("value", biased, "F.conv1d", c1("nan"), c1("-inf"), tol)  # a term besides the products
+    # 1e30 + 12.5 - 1e30: 0 or 12.5 by the summation order, within 2 * 3 * u * 2e30
+    cr = ("a0 = torch.tensor([1e30, 12.5, -1e30]).reshape(1, 1, 3); a1 = torch.tensor([1.0, 1.0, 1.0]).reshape(1, 1, 3); "
+          "out = F.conv1d(a0, a1)")
+    assert explain("value", cr, "F.conv1d", c1(0.0), c1(12.5), tol)
+    assert not explain("value", cr.replace("1e30", "1.0"), "F.conv1d", c1(0.0), c1(12.5), tol)  # small terms: 0 is wrong
+    assert not explain("value", cr, "F.conv1d", c1("nan"), c1(12.5), tol)  # not a rounding
+    assert not explain("value", cr, "F.conv1d", c1(1e24), c1(12.5), tol)  # past the bound (2 * 3 * 2**-24 * 2e30 = 7e23)
