@@ -882,6 +882,41 @@ def conv_rounding(kind, code, op, ours, up, tol):
     return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
 
 
+def softmax_out_order(kind, code, op, ours, up, tol):
+    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose):
+    upstream's structured kernel writes the result in row-major order into out's memory whatever
+    out's strides, so reading out back permutes it (torch.log_softmax(out=) does not). Explained
+    when upstream's every element at index i is ours's element at the row-major position of i's
+    memory offset in out (out dense from its first element), and out is not contiguous."""
+    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or "out=" not in code:
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not to or not _same_but_values(to, tu):
+        return None
+    shape, stride = to[0]["shape"], to[0]["stride"]
+    n = math.prod(shape)
+    contiguous = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    if n == 0 or stride == contiguous:
+        return None
+    expect = 1
+    for st, sz in sorted((st, sz) for sz, st in zip(shape, stride) if sz > 1):
+        if st != expect:
+            return None  # not dense from its first element
+        expect *= sz
+    for o, u in zip(to, tu):
+        if o["shape"] != shape or o["stride"] != stride:
+            return None
+        for i, q in enumerate(u["values"]):
+            idx, rest = [], i
+            for sz in reversed(shape):
+                idx.append(rest % sz)
+                rest //= sz
+            off = sum(k * st for k, st in zip(reversed(idx), stride))
+            if off >= len(o["values"]) or _differs(o["values"][off], q, tol):
+                return None
+    return "_softmax/_log_softmax with a non-contiguous out=: upstream writes its result in row-major order into out's memory"
+
+
 def meta_negative_strides(kind, code, op, ours, up, tol):
     """empty_strided on the meta device given a negative stride: upstream's meta path sizes the
     storage from the strides unchecked (a negative byte count: [2], [-3] gives -8 bytes) and
@@ -905,8 +940,8 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, pool_backward_planes, unfold_backward_unchecked, fft_primitive_dims,
           upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning,
           det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, conv_rounding,
-          circular_pad_unwritten, flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf,
-          negative_size, extent_overflow, meta_heap_symint)
+          softmax_out_order, circular_pad_unwritten, flash_attention_strides, attention_float64_closer,
+          fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -385,3 +385,13 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", cr.replace("1e30", "1.0"), "F.conv1d", c1(0.0), c1(12.5), tol)  # small terms: 0 is wrong
     assert not explain("value", cr, "F.conv1d", c1("nan"), c1(12.5), tol)  # not a rounding
     assert not explain("value", cr, "F.conv1d", c1(1e24), c1(12.5), tol)  # past the bound (2 * 3 * 2**-24 * 2e30 = 7e23)
+
+    # _log_softmax into a transposed out=: upstream's row-major result read back through out's strides
+    sm = ("a0 = torch.tensor([[0.0, 1.0], [2.0, 4.0]]); a1 = torch.empty(2, 2).t(); "
+          "r = torch._log_softmax(a0, 1, False, out=a1); out = (r, a1, r is a1)")
+    c = [-1.31326162815094, -0.31326165795326233, -2.1269280910491943, -0.12692804634571075]
+    tr = lambda v: {"ok": {"tuple": [{**_t(v, [2, 2]), "stride": [1, 2]}] * 2 + [{"bool": True}]}}
+    assert explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], c[3]]), tol)
+    assert not explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], 0.5]), tol)  # not a permutation of ours
+    cont = lambda v: {"ok": {"tuple": [_t(v, [2, 2])] * 2 + [{"bool": True}]}}
+    assert not explain("value", sm, "torch._log_softmax", cont(c), cont([c[0], c[2], c[1], c[3]]), tol)  # a contiguous out
