@@ -161,10 +161,10 @@ def _null_space_vectors(op, m, os_, us, null, bound):
     """An SVD's singular vectors of a singular value that is 0 to working precision, and with
     full_matrices those past min(m, n): any orthonormal completion of the others is as good an
     answer (a rank-1 matrix's second left singular vector is any unit vector orthogonal to the
-    first; a wide matrix's Vh rows past m any orthonormal basis of its null space). ours's answer must still be an
-    SVD of m: U and Vh orthonormal and U diag(S) Vh == m within bound times m's largest element;
-    those vectors (and, for full_matrices, the ones past min(m, n)) then take upstream's values, so
-    the comparison sees only what is unique. Otherwise (no SVD of m, or torch.svd's zero U and V
+    first; a wide matrix's Vh rows past m any orthonormal basis of its null space). ours's answer
+    must still be an SVD of m: U and Vh orthonormal and U diag(S) Vh == m within bound times m's
+    largest element; those vectors then take upstream's values, so the comparison sees only what
+    is unique. Otherwise (no SVD of m, or torch.svd's zero U and V
     of compute_uv=False) os_ as it was, compared whole."""
     import numpy as np
     U, S, W = (x.reshape(-1, *x.shape[-2:]) if x.ndim >= 2 else x.reshape(-1, x.shape[-1]) for x in os_)
@@ -420,7 +420,7 @@ def pool_backward_planes(kind, code, op, ours, up, tol):
 
 def _unfold_backward_reads(g, input_sizes, dim, size, step):
     """Which offsets from grad_in's first element upstream's unfold_backward kernel sums into each
-    element (row-major) of its result, for step < size (UnfoldBackward.h
+    of the first 64 elements (row-major) of its result, for step < size (UnfoldBackward.h
     _make_unfold_backward_iter_over_grad_out and cpu/UnfoldBackwardKernel.cpp): grad_in restrided
     to its own sizes with dim's made 1 and the last dropped, broadcast against the result; then
     for the result's index i along dim, the folds f in [left, right] (right capped at
@@ -442,8 +442,8 @@ def _unfold_backward_reads(g, input_sizes, dim, size, step):
     it[dim] = min(osz[dim], (nfold - 1) * step + size)
     if len(rs) > len(osz) or any(n != 1 and n != it[len(osz) - len(rs) + i] for i, n in enumerate(rs)):
         return None
-    reads = []
-    for o in itertools.product(*(range(n) for n in osz)):
+    reads = []  # the first 64 elements: what describe keeps
+    for o in itertools.islice(itertools.product(*(range(n) for n in osz)), 64):
         i = o[dim]
         if i >= it[dim]:
             reads.append([])
