@@ -1326,11 +1326,24 @@ tn_op_mul___Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
     return finish_inplace(overload, self, binary_into(overload, self, TN_BIN_MUL, BK_ARITH, self, other, NULL, NULL));
 }
 
+/* Upstream's mul_(Tensor&, const Scalar&) is at::mul_out(self, wrapped_scalar_tensor(other), self),
+ * whose first argument is out=: the scalar becomes the kernel's first input, and mul's float16 /
+ * bfloat16 loop keeps only a second-input CPU scalar in float. So a float16/bfloat16 self is
+ * multiplied by the scalar rounded to its dtype (65520 is inf in float16: 0 * it is NaN, 1e-3 * it
+ * inf), where mul.Scalar and Tensor.mul_ multiply by it in float. */
 PyObject *
 tn_op_mul___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
     if (check_inplace(self, NULL, NULL) < 0)
         return NULL;
+    tn_value rounded;
+    if ((self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16) &&
+        (other->tag == TN_V_INT || other->tag == TN_V_DOUBLE)) {
+        /* an int64 converts to float once, as c10's Half(float(int64)) */
+        double v = other->tag == TN_V_INT ? (double)(float)other->u.i : other->u.d;
+        rounded = tn_value_double(tn_round_to_dtype(self->dtype, v));
+        other = &rounded;
+    }
     return finish_inplace(overload, self, binary_into(overload, self, TN_BIN_MUL, BK_ARITH, self, NULL, other, NULL));
 }
 

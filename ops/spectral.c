@@ -153,13 +153,15 @@ check_input(const TensorObject *self, int complex_input, tn_ints dim, int64_t *w
     return 0;
 }
 
-/* upstream's scale: none for 0, 1/sqrt(n) for by_root_n (1), 1/n for any other value */
+/* upstream's scale: none for 0, 1/sqrt(n) for by_root_n (1), 1/n for any other value, of the
+ * int64 argument's low 32 bits (static_cast to fft_norm_mode, an enum of int: 2**32 is none) */
 static double
 norm_scale(int64_t normalization, int64_t numel)
 {
-    if (normalization == 0)
+    uint32_t mode = (uint32_t)(uint64_t)normalization;
+    if (mode == 0)
         return 1.0;
-    return normalization == 1 ? 1.0 / sqrt((double)numel) : 1.0 / (double)numel;
+    return mode == 1 ? 1.0 / sqrt((double)numel) : 1.0 / (double)numel;
 }
 
 /* One pass of kind along dim; with the GIL released for long transforms. */

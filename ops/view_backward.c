@@ -120,14 +120,17 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
     PyObject *win = tn_op_unfold(overload, TN_T(g), d, size, step);
     if (!win || step >= size)
         return fill_view(g, win, (PyObject *)grad_in);
-    /* grad_in broadcasts to the unfolded size (upstream's TensorIterator; torch._refs.istft's
-     * window envelope passes a batch of one) */
+    /* grad_in broadcasts to the unfolded size in the dims upstream's TensorIterator broadcasts
+     * (torch._refs.istft's window envelope passes a batch of one): not the windows' dim d, whose
+     * folds its kernel reads up to grad_in's size there (a size 1 gives fold 0 only), nor the
+     * last, which it indexes up to `size` unchecked; a mismatch there is refused below */
     PyObject *expanded = NULL;
     if (grad_in->ndim == TN_T(win)->ndim &&
         memcmp(grad_in->sizes, TN_T(win)->sizes, sizeof(int64_t) * (size_t)grad_in->ndim)) {
         int ok = 1;
         for (int i = 0; i < grad_in->ndim; i++)
-            ok &= grad_in->sizes[i] == TN_T(win)->sizes[i] || grad_in->sizes[i] == 1;
+            ok &= grad_in->sizes[i] == TN_T(win)->sizes[i] ||
+                  (grad_in->sizes[i] == 1 && i != d && i != grad_in->ndim - 1);
         if (ok) {
             expanded = tn_op_expand(overload, grad_in, (tn_ints){TN_T(win)->sizes, TN_T(win)->ndim, false}, false);
             if (!expanded) {

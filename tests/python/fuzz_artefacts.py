@@ -7,7 +7,8 @@ undefined (LAPACK on non-finite input), or the answer is not unique to the toler
 compares with (an ill-conditioned factorization, an eigenvector's sign), or upstream builds
 nonsense that ours refuses (a negative size). A difference is *explained* only when one of the
 proofs below holds for that call: each recomputes its condition from the call's own inputs (the
-`aN = ...` statements, rebuilt by this process's torch) and both results, never from the op's
+`aN = ...` statements, rebuilt by this process's torch; the attention proofs also rerun the call
+on upstream with those inputs rebuilt, _upstream_rerun) and both results, never from the op's
 name alone, and a difference that is not of the proof's shape stays unexplained (test_fuzz.py
 feeds each proof a difference it must not explain). The long run reports explained and
 unexplained calls apart (`fuzz.py --show` marks each explained call with its class); the test
@@ -74,6 +75,15 @@ def _finite(t):
     return t.device.type != "meta" and bool(torch.isfinite(t.detach()).all())
 
 
+def _nonfinite(t):
+    """Whether a CPU tensor holds inf or NaN (a complex one in either part)."""
+    import torch
+    if t.device.type == "meta" or not (t.is_floating_point() or t.is_complex()):
+        return False
+    t = t.detach()
+    return not bool(torch.isfinite(torch.view_as_real(t) if t.is_complex() else t).all())
+
+
 def _array(desc):
     """A tensor description's values as a float64 (or complex) numpy array of its shape, or None."""
     import numpy as np
@@ -129,6 +139,64 @@ def _align_signs(op, os_, us, null):
     return out
 
 
+def _qr_signs(os_, us):
+    """ours's Q and R with Q's column j and R's row j flipped together by the sign of Q's column's
+    dot product with upstream's (of R's row's, when Q is empty: mode 'r'): QR's one freedom for a
+    full-rank matrix, Q D and D R for any diagonal D of signs (dlarfg's beta takes -0.0's sign by
+    the library)."""
+    import numpy as np
+    q, r = os_
+    if r.ndim < 2 or q.shape != us[0].shape or r.shape != us[1].shape or np.iscomplexobj(r):  # a phase, not a sign
+        return os_
+    k = r.shape[-2]
+    if q.size:
+        d = np.einsum("...ij,...ij->...j", q, us[0])[..., :k]
+    else:
+        d = np.einsum("...ij,...ij->...i", r, us[1])
+    f = np.where(d < 0, -1.0, 1.0)
+    return [q * f[..., None, :] if q.size else q, r * f[..., :, None]]
+
+
+def _null_space_vectors(op, m, os_, us, null, bound):
+    """An SVD's singular vectors of a singular value that is 0 to working precision, and with
+    full_matrices those past min(m, n): any orthonormal completion of the others is as good an
+    answer (a rank-1 matrix's second left singular vector is any unit vector orthogonal to the
+    first; a wide matrix's Vh rows past m any orthonormal basis of its null space). ours's answer
+    must still be an SVD of m: U and Vh orthonormal and U diag(S) Vh == m within bound times m's
+    largest element; those vectors then take upstream's values, so the comparison sees only what
+    is unique. Otherwise (no SVD of m, or torch.svd's zero U and V
+    of compute_uv=False) os_ as it was, compared whole."""
+    import numpy as np
+    U, S, W = (x.reshape(-1, *x.shape[-2:]) if x.ndim >= 2 else x.reshape(-1, x.shape[-1]) for x in os_)
+    Vh = W if "linalg" in op else np.conj(np.swapaxes(W, -1, -2))
+    if U.shape[0] != m.shape[0] or U.shape[-2] != m.shape[-2] or Vh.shape[-1] != m.shape[-1]:
+        return os_
+    k = S.shape[-1]
+    scale = max(1.0, float(np.abs(m).max()) if m.size else 1.0)
+    with np.errstate(all="ignore"):
+        ortho = lambda x: float(np.abs(np.conj(np.swapaxes(x, -1, -2)) @ x - np.eye(x.shape[-1])).max()) if x.size else 0.0
+        rebuilt = (U[..., :, :k] * S[..., None, :]) @ Vh[..., :k, :]
+        if not (ortho(U) <= bound and ortho(np.conj(np.swapaxes(Vh, -1, -2))) <= bound
+                and float(np.abs(rebuilt - m).max()) <= bound * scale):
+            return os_
+    free = null.reshape(-1, k)
+    out = list(os_)
+    for i, rows in ((0, False), (2, "linalg" in op)):
+        x, y = os_[i].reshape(-1, *os_[i].shape[-2:]).copy(), us[i].reshape(-1, *us[i].shape[-2:])
+        if x.shape != y.shape:
+            return os_
+        kk = x.shape[-2] if rows else x.shape[-1]
+        sel = np.concatenate([free, np.ones((free.shape[0], kk - k), bool)], axis=-1) if kk > k else free[..., :kk]
+        for b in range(x.shape[0]):
+            for j in np.nonzero(sel[b])[0]:
+                if rows:
+                    x[b, j, :] = y[b, j, :]
+                else:
+                    x[b, :, j] = y[b, :, j]
+        out[i] = x.reshape(os_[i].shape)
+    return out
+
+
 def lapack_conditioning(kind, code, op, ours, up, tol):
     """A factorization, solve, determinant or inverse whose answer the comparison cannot pin down.
     LAPACK's error bounds are norm-wise and grow with the problem's conditioning; the comparison is
@@ -145,7 +213,8 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
     a = inputs(code).get("a0")
     if a is None or a.dim() < 2 or a.device.type == "meta" or a.numel() == 0:
         return None
-    if not _finite(a):
+    if any(_nonfinite(t) for t in inputs(code).values()):
+        # a0 or another operand (solve's B): which elements become inf or NaN follows the algorithm
         return "LAPACK of a matrix holding inf or NaN: the result is undefined (MKL and the reference LAPACK differ)"
     to, tu = tensors(ours), tensors(up)
     if len(to) != len(tu) or any({k: v for k, v in x.items() if k != "values"} != {k: v for k, v in y.items() if k != "values"}
@@ -169,7 +238,13 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
             vals = np.linalg.eigvalsh(m) if "eigh" in op else sv
             gaps = np.diff(np.sort(vals, axis=-1), axis=-1)
             c = float(np.max(sv[..., 0] / gaps.min(axis=-1))) if gaps.shape[-1] else 1.0
-            os_ = _align_signs(op, os_, us, sv <= n * u * sv[..., :1])
+            null = sv <= n * u * sv[..., :1]
+            os_ = _align_signs(op, os_, us, null)
+            past = len(os_) == 3 and max(os_[0].shape[-1:] + os_[2].shape[-2:]) > sv.shape[-1]  # full_matrices
+            if len(os_) == 3 and os_[0].ndim >= 2 and os_[0].size and (null.any() or past):
+                os_ = _null_space_vectors(op, m, os_, us, null, max(tol, n * u))
+    if re.fullmatch(r"(?:linalg_)?qr", name(op)) and len(os_) == 2:
+        os_ = _qr_signs(os_, us)
     c = c if math.isfinite(c) else math.inf
     bound = max(tol, n * u * c)
     if all(_normwise(x, y, bound) for x, y in zip(os_, us)):
@@ -343,6 +418,197 @@ def pool_backward_planes(kind, code, op, ours, up, tol):
     return "adaptive_avg_pool2d_backward with grad_output's batch or channel sizes not input's: upstream's kernel reads by input's planes (undefined); ours refuses"
 
 
+def _unfold_backward_reads(g, input_sizes, dim, size, step):
+    """Which offsets from grad_in's first element upstream's unfold_backward kernel sums into each
+    of the first 64 elements (row-major) of its result, for step < size (UnfoldBackward.h
+    _make_unfold_backward_iter_over_grad_out and cpu/UnfoldBackwardKernel.cpp): grad_in restrided
+    to its own sizes with dim's made 1 and the last dropped, broadcast against the result; then
+    for the result's index i along dim, the folds f in [left, right] (right capped at
+    grad_in.size(dim) - 1) at f * grad_in.stride(dim) + (i - f * step) * grad_in.stride(-1). No
+    check that grad_in has the unfolded shape. None where upstream raises instead."""
+    import itertools
+    osz = list(input_sizes) or [1]
+    gs, gst = (list(g.shape), list(g.stride())) if g.dim() else ([1], [1])
+    if not -len(osz) <= dim < len(osz):
+        return None
+    dim %= len(osz)
+    if dim >= len(gs):
+        return None
+    sdim, slast, nfold = gst[dim], gst[-1], gs[dim]
+    rs, rst = gs[:], gst[:]
+    rs[dim], rst[dim] = 1, 0
+    rs, rst = rs[:-1], rst[:-1]
+    it = osz[:]
+    it[dim] = min(osz[dim], (nfold - 1) * step + size)
+    if len(rs) > len(osz) or any(n != 1 and n != it[len(osz) - len(rs) + i] for i, n in enumerate(rs)):
+        return None
+    reads = []  # the first 64 elements: what describe keeps
+    for o in itertools.islice(itertools.product(*(range(n) for n in osz)), 64):
+        i = o[dim]
+        if i >= it[dim]:
+            reads.append([])
+            continue
+        base = sum(o[len(osz) - len(rs) + j] * st for j, (n, st) in enumerate(zip(rs, rst)) if n != 1)
+        left = (i - size) // step if i > size else 0
+        if not (left * step <= i < left * step + size):
+            left += 1
+        right = min(i // step, nfold - 1)
+        reads.append([base + f * sdim + (i - f * step) * slast for f in range(left, right + 1)])
+    return reads
+
+
+def unfold_backward_unchecked(kind, code, op, ours, up, tol):
+    """unfold_backward whose grad_in does not have the unfolded shape (ours refuses: "grad_in of
+    size ... is not the unfolded size ..."): upstream's kernel (overlapping windows, step < size)
+    checks no shape and indexes grad_in with the unfolded shape's arithmetic on grad_in's own
+    strides (_unfold_backward_reads), past grad_in's memory when the folds ask for more than it
+    holds. Explained when upstream's result is exactly those reads: every element whose reads lie
+    in grad_in's storage is their sum (recomputed here from the storage), and the others read
+    memory grad_in does not own (their values are whatever lies there: they change run to run)."""
+    m = re.search(r"unfold_backward(?:\.\w+)?\((a\d+), \[([-\d, ]*)\], (-?\d+), (-?\d+), (-?\d+)\)", code)
+    if kind != "rejects" or not m or "is not the unfolded size" not in ours.get("msg", ""):
+        return None
+    import torch
+    g = inputs(code).get(m.group(1))
+    sizes = [int(x) for x in m.group(2).split(",") if x.strip()]
+    dim, size, step = (int(m.group(i)) for i in (3, 4, 5))
+    tu = tensors(up)
+    if g is None or g.device.type == "meta" or not 0 < step < size or len(tu) != 1 or tu[0]["shape"] != sizes \
+            or tu[0]["values"] is None or len(tu[0]["values"]) != min(64, math.prod(sizes)) or g.is_complex():
+        return None
+    try:
+        unfolded = torch.zeros(sizes, dtype=g.dtype).unfold(dim, size, step).shape
+    except Exception:
+        return None
+    reads = _unfold_backward_reads(g, sizes, dim, size, step)
+    if g.shape == unfolded or reads is None:  # (describe keeps the first 64 values)
+        return None
+    n = g.untyped_storage().nbytes() // g.element_size()
+    mem, off = torch.as_strided(g.detach(), (n,), (1,), 0).tolist(), g.storage_offset()
+    for rd, q in zip(reads, tu[0]["values"]):
+        if not all(0 <= off + r < n for r in rd):
+            continue  # memory past grad_in's storage
+        want = sum((mem[off + r] for r in rd), 0.0 if g.is_floating_point() else 0)
+        if g.dtype == torch.bool:
+            want = bool(want)
+        if isinstance(want, float) and not isinstance(q, str):
+            if not (want == q or abs(want - q) <= tol * max(1.0, abs(q))):
+                return None
+        elif isinstance(want, float):
+            if not (math.isnan(want) and q == "nan" or str(want) == q):
+                return None
+        elif want != q:
+            return None
+    return ("unfold_backward with grad_in not of the unfolded shape: upstream's kernel reads grad_in by the "
+            "unfolded shape's arithmetic unchecked (past its memory when the folds ask more); ours refuses")
+
+
+def _upstream_rerun(code, *rebuilds):
+    """Upstream's results (isolated.describe), one per rebuild, for the call with each input named
+    in the rebuild rebuilt after the `aN = ...` statements by rebuild[name](tensor) (a statement):
+    run in one child upstream interpreter and cached as the fuzzer's own upstream answers are;
+    None when the call has no such input."""
+    from isolated import upstream_results
+    sts = code.split("; ")
+    ins = inputs(code)
+    head = [st for st in sts if re.match(r"a\d+ = ", st)]
+    tail = [st for st in sts if not re.match(r"a\d+ = ", st)]
+    cases = []
+    for rebuild in rebuilds:
+        extra = [rebuild[k](ins[k]) for k in sorted(ins) if k in rebuild]
+        if not extra:
+            return None
+        cases.append("; ".join(head + extra + tail))
+    return upstream_results(cases, timeout=60.0)
+
+
+def _same_values(o, u, tol):
+    """Two descriptions' values equal element by element within tol (NaN for NaN, inf for inf)."""
+    if o["values"] is None or u["values"] is None or len(o["values"]) != len(u["values"]):
+        return False
+    return not any(_differs(p, q, tol) for p, q in zip(o["values"], u["values"]))
+
+
+_ATTENTION = re.compile(r"_?scaled_dot_product_(?:flash_attention_for_cpu|attention)")
+
+
+def flash_attention_strides(kind, code, op, ours, up, tol):
+    """_scaled_dot_product_flash_attention_for_cpu given a query, key or value whose last dim has a
+    stride other than 1 (a transpose, an expand, a step): upstream's flash kernel reads each row
+    as if that stride were 1 (F.scaled_dot_product_attention checks it before choosing the kernel;
+    the op itself does not), so it reads other elements or memory past the tensor (a 1-element
+    expanded key read as [1, garbage]; float64 results of 6.9e-310). Explained when upstream's own
+    answer for contiguous copies of the three (rerun on upstream) is ours, within tol."""
+    m = re.search(r"_scaled_dot_product_flash_attention_for_cpu(?:\.\w+)?\((a\d+), (a\d+), (a\d+)", code)
+    if kind != "value" or not m:
+        return None
+    ins = inputs(code)
+    qkv = [ins.get(m.group(i)) for i in (1, 2, 3)]
+    if any(t is None or t.device.type == "meta" or t.dim() != 4 for t in qkv) or \
+            not any(t.shape[-1] > 1 and t.stride(-1) != 1 for t in qkv):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not _same_but_values(to, tu):
+        return None
+    names = {m.group(i) for i in (1, 2, 3)}
+    rerun = _upstream_rerun(code, {k: (lambda t, k=k: f"{k} = {k}.detach().contiguous()") for k in names})
+    tc = tensors(rerun[0]) if rerun and "ok" in rerun[0] else []
+    if len(tc) != len(to) or not all(x["shape"] == y["shape"] and _same_values(x, y, tol) for x, y in zip(to, tc)):
+        return None
+    return ("flash attention given q, k or v whose last dim is not unit-stride: upstream's kernel reads it as if it "
+            "were (other elements, or memory past it); its own answer for contiguous copies is ours")
+
+
+_ULP = {"torch.float32": 2.0 ** -23, "torch.float16": 2.0 ** -10, "torch.bfloat16": 2.0 ** -7}
+
+
+def attention_float64_closer(kind, code, op, ours, up, tol):
+    """Attention in float32 (float16, bfloat16) whose rounding upstream's own float64 answer shows:
+    scores of 2.45e9 that differ by 4.25 tie in float32 (an ulp there is 256), so upstream's
+    softmax halves between them what float64 gives almost all to one. The golden harness's rule
+    (value.derived, docs/TESTING.md): with up64 upstream's answer for the same call with its
+    floating inputs made float64 at the same strides (rerun on upstream), and E the largest
+    |up - up64| over the elements finite in both, every element of ours is within 2 E + ulp |up64|
+    of up64, and equals it where up64 is inf or NaN; and up64 is upstream's float64 answer for
+    contiguous copies too (an answer that depends on the layout reads memory it should not)."""
+    if kind != "value" or not _ATTENTION.fullmatch(name(op)):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not to or not _same_but_values(to, tu) or any(t["tensor"] not in _ULP for t in tu):
+        return None
+    ins = inputs(code)
+    if any(t.device.type == "meta" for t in ins.values()):
+        return None
+
+    def f64(k):
+        def st(t):
+            n = t.untyped_storage().nbytes() // t.element_size()
+            return (f"{k} = torch.as_strided(torch.tensor(torch.as_strided({k}.detach(), ({n},), (1,), 0).tolist(), "
+                    f"dtype=torch.float64), {tuple(t.shape)}, {tuple(t.stride())}, {t.storage_offset()})")
+        return st
+    floats = [k for k, t in ins.items() if t.is_floating_point()]
+    rerun = _upstream_rerun(code, {k: f64(k) for k in floats},
+                            {k: (lambda t, k=k: f"{k} = {k}.detach().double().contiguous()") for k in floats})
+    tw, tc = (tensors(r) if r and "ok" in r else [] for r in (rerun or [None, None]))
+    # up64 must not depend on the inputs' layout (a kernel reading past a tensor is no reference)
+    if len(tw) != len(tu) or len(tc) != len(tw) or not all(_same_values(x, y, 1e-12) for x, y in zip(tw, tc)):
+        return None
+    for o, u, w in zip(to, tu, tw):
+        if w["shape"] != u["shape"] or w["values"] is None or len(w["values"]) != len(u["values"]) \
+                or len(o["values"]) != len(u["values"]):
+            return None
+        ov, uv, wv = ([_num(x) for x in t["values"]] for t in (o, u, w))
+        e = max([abs(p - q) for p, q in zip(uv, wv) if math.isfinite(p) and math.isfinite(q)], default=0.0)
+        for p, q in zip(ov, wv):
+            if not math.isfinite(q):
+                if not (p == q or math.isnan(p) and math.isnan(q)):
+                    return None
+            elif not (math.isfinite(p) and abs(p - q) <= 2 * e + _ULP[u["tensor"]] * abs(q)):
+                return None
+    return ("attention in float32 (or half) whose rounding upstream's own float64 answer shows: ours is within twice "
+            "upstream's distance from it (value.derived)")
+
+
 def _differs(p, q, tol):
     """Whether two elements of a description differ as the comparison (fuzz._same) sees them."""
     if type(p) is not type(q):
@@ -458,6 +724,31 @@ def det_exactly_singular(kind, code, op, ours, up, tol):
     return "a determinant of an exactly singular matrix: ours's is exact (0), upstream's LU leaves a rounding residue"
 
 
+def cholesky_incomplete(kind, code, op, ours, up, tol):
+    """cholesky_ex of a matrix that is not positive definite: info = k > 0 on both sides ("the
+    leading minor of order k is not positive-definite, and the decomposition could not be
+    completed"), and no factor is defined past the leading (k-1) x (k-1) block: which other
+    elements potrf wrote before it stopped follows its blocking (the reference LAPACK's recursive
+    dpotrf2, ours, leaves a column of the block below unscaled; MKL, upstream's, scales it).
+    Explained when info agrees and every element that differs lies in a matrix with info > 0,
+    outside its leading (info-1) x (info-1) block."""
+    if kind != "value" or name(op) not in ("linalg_cholesky_ex", "cholesky_ex"):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if len(to) != 2 or not _same_but_values(to, tu) or to[1]["values"] != tu[1]["values"] or len(to[0]["shape"]) < 2:
+        return None
+    n = to[0]["shape"][-1]
+    info = to[1]["values"]
+    differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for i in differ:
+        b, r, c = i // (n * n), i % (n * n) // n, i % n
+        if b >= len(info) or not info[b] > 0 or (r < info[b] - 1 and c < info[b] - 1):
+            return None
+    if not differ:
+        return None
+    return "cholesky_ex of a matrix not positive definite (info > 0): no factor is defined past the leading minor"
+
+
 def geqrf_both_valid(kind, code, op, ours, up, tol):
     """geqrf whose two answers are both Householder QR factorizations of a0: for each side, Q =
     H_1 ... H_k (H_i = I - tau_i v_i v_i^H, v_i the reflector below a's diagonal with a 1 on it) is
@@ -476,11 +767,17 @@ def geqrf_both_valid(kind, code, op, ours, up, tol):
     m, n = A.shape[-2:]
     k, scale = min(m, n), max(1.0, float(np.abs(A).max()) if A.size else 1.0)
     bound = max(tol, max(m, n) * _UNIT.get(str(a.dtype), 2.0 ** -24))
-    for res, tau in ((_array(to[0]), _array(to[1])), (_array(tu[0]), _array(tu[1]))):
-        if res is None or tau is None or res.shape[-2:] != (m, n) or tau.shape[-1:] != (k,):
-            return None
-        res, tau = res.reshape(-1, m, n), tau.reshape(-1, k)
-        for b in range(A.shape[0]):
+    if to[0]["shape"][-2:] != [m, n] or to[1]["shape"][-1:] != [k]:
+        return None
+    # the matrices described whole (describe keeps 64 values); past them nothing may differ
+    nb = min(len(to[0]["values"]) // (m * n), len(to[1]["values"]) // k if k else A.shape[0], A.shape[0])
+    if any(_differs(p, q, tol) for x, y, per in ((to[0], tu[0], m * n), (to[1], tu[1], k))
+           for p, q in zip(x["values"][nb * per:], y["values"][nb * per:])):
+        return None
+    for side in ((to[0], to[1]), (tu[0], tu[1])):
+        res = np.array([_num(x) for x in side[0]["values"][:nb * m * n]]).reshape(nb, m, n)
+        tau = np.array([_num(x) for x in side[1]["values"][:nb * k]]).reshape(nb, k)
+        for b in range(nb):
             q = np.eye(m, dtype=res.dtype)
             for i in range(k):
                 v = np.concatenate([np.zeros(i), [1.0], res[b, i + 1:, i]])
@@ -544,6 +841,82 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
+def conv_rounding(kind, code, op, ours, up, tol):
+    """A float32 (float16, bfloat16) convolution output that is a sum of products of very different
+    magnitudes: each side's is the exact sum within the floating-point summation bound n * u *
+    sum|x * w| (n its terms), in its own order (ours's GEMM, upstream's MKL/oneDNN), so 1e30 -
+    1e30 + 12.5 is 0 or 12.5 by the order. Explained when every element that differs is finite on
+    both sides and within twice that bound of upstream's; the call's only tensors are a0 (input)
+    and a1 (weight), and sum|x * w| and n are the call rerun here in float64 on |a0|, |a1| and on
+    ones."""
+    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+        return None
+    import torch
+    import torch.nn.functional as F
+    ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
+    to, tu = tensors(ours), tensors(up)
+    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+            or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP or ins["a0"].device.type == "meta" \
+            or ins["a0"].is_complex() or ins["a1"].is_complex():
+        return None
+    u = _UNIT[to[0]["tensor"]]
+
+    def run(a0, a1):
+        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+        exec(last[0], ns)
+        return ns["out"].reshape(-1).tolist()
+
+    try:
+        x, w = (ins[k].detach().double() for k in ("a0", "a1"))
+        mag, terms = run(x.abs(), w.abs()), run(torch.ones_like(x), torch.ones_like(w))
+    except Exception:
+        return None
+    differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    for e in differ:
+        p, q = _num(to[0]["values"][e]), _num(tu[0]["values"][e])
+        if e >= len(mag) or not (math.isfinite(p) and math.isfinite(q) and math.isfinite(mag[e])) \
+                or not abs(p - q) <= 2 * terms[e] * u * mag[e]:
+            return None
+    if not differ:
+        return None
+    return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
+
+
+def softmax_out_order(kind, code, op, ours, up, tol):
+    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose):
+    upstream's structured kernel writes the result in row-major order into out's memory whatever
+    out's strides, so reading out back permutes it (torch.log_softmax(out=) does not). Explained
+    when upstream's every element at index i is ours's element at the row-major position of i's
+    memory offset in out (out dense from its first element), and out is not contiguous."""
+    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or "out=" not in code:
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not to or not _same_but_values(to, tu):
+        return None
+    shape, stride = to[0]["shape"], to[0]["stride"]
+    n = math.prod(shape)
+    contiguous = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    if n == 0 or stride == contiguous:
+        return None
+    expect = 1
+    for st, sz in sorted((st, sz) for sz, st in zip(shape, stride) if sz > 1):
+        if st != expect:
+            return None  # not dense from its first element
+        expect *= sz
+    for o, u in zip(to, tu):
+        if o["shape"] != shape or o["stride"] != stride:
+            return None
+        for i, q in enumerate(u["values"]):
+            idx, rest = [], i
+            for sz in reversed(shape):
+                idx.append(rest % sz)
+                rest //= sz
+            off = sum(k * st for k, st in zip(reversed(idx), stride))
+            if off >= len(o["values"]) or _differs(o["values"][off], q, tol):
+                return None
+    return "_softmax/_log_softmax with a non-contiguous out=: upstream writes its result in row-major order into out's memory"
+
+
 def meta_negative_strides(kind, code, op, ours, up, tol):
     """empty_strided on the meta device given a negative stride: upstream's meta path sizes the
     storage from the strides unchecked (a negative byte count: [2], [-3] gives -8 bytes) and
@@ -564,8 +937,10 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
     return "empty_strided on meta with a negative stride: upstream sizes its storage unchecked (a negative byte count) and drops the strides; ours refuses"
 
 
-PROOFS = (meta_negative_strides, pool_backward_planes, fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, det_exactly_singular, geqrf_both_valid, conv_product_overflow, circular_pad_unwritten,
+PROOFS = (meta_negative_strides, pool_backward_planes, unfold_backward_unchecked, fft_primitive_dims,
+          upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning,
+          det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, conv_rounding,
+          softmax_out_order, circular_pad_unwritten, flash_attention_strides, attention_float64_closer,
           fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 

@@ -16,7 +16,7 @@ import math
 
 from fuzz import (PINS, ROUNDS, SEED, calls, differences, gate_calls, overloads, read_pins,
                   round_keys, verdict)
-from fuzz_artefacts import explain
+from fuzz_artefacts import explain, flash_attention_strides
 from isolated import ROOT, run_both
 
 SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
@@ -44,6 +44,25 @@ def test_fuzz():
         f"differences from upstream changed against {PINS.name} (a fix: re-pin with fuzz.py --pin):\n" +
         "\n".join(f"{k}: {len(v)} now, {pins.get(k, 0)} pinned; e.g. {v[0][0]}\n  ours {v[0][1]}\n  up   {v[0][2]}"
                   for k, v in list(changed.items())[:30]) + "".join(f"\n{k}: none now, {n} pinned" for k, n in gone.items()))
+
+
+# session 29 h5: unfold_backward of a grad_in whose size along the windows' dim or the last is not
+# the unfolded one: ours refuses it (no broadcast there), and the refusal is a proven artefact
+# against upstream's actual answer (fold 0 only; reads past grad_in). Before the fix ours
+# broadcast the size 1 and gave every fold, a value difference no proof explains.
+UNFOLD_MISMATCH = [
+    "a0 = torch.tensor([[[1.0, 2.0]]]); out = torch.ops.aten.unfold_backward.default(a0, [3, 1], 0, 2, 1)",
+    "a0 = torch.tensor([True], dtype=torch.bool).reshape((1, 1, 1)).transpose(-1, -2); "
+    "out = torch.ops.aten.unfold_backward.default(a0, [4, 4], -2, 2, 1)",
+]
+
+
+def test_unfold_backward_mismatch_refused_and_proven():
+    from isolated import run_side, upstream_results
+    from fuzz import op_of, tol_of
+    for code, o, u in zip(UNFOLD_MISMATCH, run_side("ours", UNFOLD_MISMATCH), upstream_results(UNFOLD_MISMATCH)):
+        assert o.get("exc") == "RuntimeError" and "is not the unfolded size" in o["msg"], (code, o)
+        assert explain("rejects", code, op_of(code), o, u, tol_of(code, u)), (code, o, u)
 
 
 # The comparator itself: each kind of difference is reported (Every check must be able to fail).
@@ -116,6 +135,22 @@ def _t(values, shape, dtype="torch.float32"):
     return {"tensor": dtype, "shape": list(shape), "stride": stride, "device": "cpu", "values": values}
 
 
+def _with_v(*v):
+    return {"ok": _t(list(v), [len(v)], "torch.float64")}
+
+
+def _described(code):
+    """A call's result run here, described as isolated.describe does (a tensor or a tuple)."""
+    import torch
+    import torch.nn.functional as F
+    ns = {"torch": torch, "F": F}
+    exec(code, ns)
+    outs = ns["out"] if isinstance(ns["out"], tuple) else (ns["out"],)
+    d = [{"tensor": str(t.dtype), "shape": list(t.shape), "stride": list(t.stride()), "device": "cpu",
+          "values": [x if math.isfinite(x) else repr(x) for x in t.detach().reshape(-1).tolist()]} for t in outs]
+    return {"ok": d[0] if len(d) == 1 else {"tuple": d}}
+
+
 def test_each_artefact_proof_can_fail():
     tol = 2e-5
     g = "a0 = torch.tensor([float('inf'), 1.0], dtype=torch.float32); out = F.gelu(a0)"
@@ -157,7 +192,11 @@ def test_each_artefact_proof_can_fail():
     usv4 = lambda vh: {"ok": {"tuple": [_t([1.0, 0.0, 0.0, 1.0], [2, 2], "torch.float64"), s, _t(vh, [4, 4], "torch.float64")]}}
     assert explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(flipped), usv4(eye4), 1e-12)
     swapped = eye4[:8] + [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]  # another basis of the null space
-    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(swapped), usv4(eye4), 1e-12)
+    assert explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(swapped), usv4(eye4), 1e-12)
+    skew = eye4[:8] + [0.0, 0.0, 0.6, 0.6, 0.0, 0.0, -0.6, 0.6]  # not orthonormal: no SVD
+    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(skew), usv4(eye4), 1e-12)
+    mixed = [0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0] + eye4[8:]  # the rows of 3 and 2 swapped: S's order broken
+    assert not explain("value", wide, "torch.ops.aten._linalg_svd.default", usv4(mixed), usv4(eye4), 1e-12)
 
     fft = "a0 = torch.tensor([1e30, 1.0, 0.0, 0.0], dtype=torch.float32); out = torch.fft.fft(a0)"
     c = lambda v: {"ok": _t([[x, 0.0] for x in v], [4], "torch.complex64")}
@@ -253,6 +292,79 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", qr, "torch.geqrf", gq([1.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -0.5], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is a0, Q not orthogonal
     assert not explain("value", qr, "torch.geqrf", gq([2.0, -1.0], 1.0), gq([-1.0, 1.0], 1.0), 1e-12)  # Q R is not a0
+    # 22 such [0, 1, 0] columns: 66 values, of which describe keeps 64 (21 matrices and one value)
+    qr22 = "a0 = torch.tensor([0.0, 1.0, 0.0] * 22, dtype=torch.float64).reshape(22, 3, 1); out = torch.geqrf(a0)"
+    g22 = lambda a: {"ok": {"tuple": [_t(a, [22, 3, 1], "torch.float64"), _t([1.0] * 22, [22, 1], "torch.float64")]}}
+    up22 = g22(([-1.0, 1.0, 0.0] * 22)[:64])
+    assert explain("value", qr22, "torch.geqrf", g22([1.0, -1.0, 0.0] * 21 + [-1.0]), up22, 1e-12)
+    assert not explain("value", qr22, "torch.geqrf", g22(([1.0, -1.0, 0.0] * 22)[:64]), up22, 1e-12)  # a partial matrix differs
+
+    # session 29 h5: solve's B holding inf; QR's signs; a rank-1 SVD's null-space vectors
+    sv_ = ("a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); a1 = torch.tensor([[float('inf')], [1.0]], "
+           "dtype=torch.float64); out = torch.ops.aten._linalg_solve_ex.default(a0, a1)")
+    x1 = lambda *v: {"ok": _t(list(v), [2, 1], "torch.float64")}
+    assert explain("value", sv_, "torch.ops.aten._linalg_solve_ex.default", x1("inf", 0.5), x1("nan", 0.5), 1e-12)
+    assert not explain("value", sv_.replace("float('inf')", "4.0"), "torch.ops.aten._linalg_solve_ex.default",
+                       x1(2.0, 0.5), x1(2.5, 0.5), 1e-12)  # all finite: the bound holds or not
+    qr2 = good.replace("torch.linalg.det", "torch.linalg.qr")
+    qrr = lambda q, r: {"ok": {"tuple": [_t(q, [2, 2], "torch.float64"), _t(r, [2, 2], "torch.float64")]}}
+    assert explain("value", qr2, "torch.linalg.qr", qrr([-1.0, 0.0, 0.0, 1.0], [-2.0, 0.0, 0.0, 3.0]),
+                   qrr([1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]), 1e-12)  # Q's column 0 and R's row 0 flipped
+    assert not explain("value", qr2, "torch.linalg.qr", qrr([-1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]),
+                       qrr([1.0, 0.0, 0.0, 1.0], [2.0, 0.0, 0.0, 3.0]), 1e-12)  # R's row not with it: Q R is not a0
+    r1 = ("a0 = torch.tensor([[3.0, 0.0], [0.0, 0.0], [0.0, 0.0]], dtype=torch.float64); "
+          "out = torch.ops.aten._linalg_svd.default(a0, False)")
+    usv3 = lambda u, s_=(3.0, 0.0): {"ok": {"tuple": [_t(u, [3, 2], "torch.float64"), _t(list(s_), [2], "torch.float64"),
+                                                     _t([1.0, 0.0, 0.0, 1.0], [2, 2], "torch.float64")]}}
+    e12, e13 = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    assert explain("value", r1, "torch.ops.aten._linalg_svd.default", usv3(e13), usv3(e12), 1e-12)  # u1: any completion
+    assert not explain("value", r1, "torch.ops.aten._linalg_svd.default", usv3([1.0, 0.0, 0.0, 0.6, 0.0, 0.6]),
+                       usv3(e12), 1e-12)  # not a unit vector: no SVD
+    full = r1.replace("[0.0, 0.0], [0.0, 0.0]]", "[0.0, 2.0], [0.0, 0.0]]")
+    assert not explain("value", full, "torch.ops.aten._linalg_svd.default", usv3(e13, (3.0, 2.0)),
+                       usv3(e12, (3.0, 2.0)), 1e-12)  # the value 2 is not 0: its vector is unique
+
+    # cholesky_ex of [[2, 3], [3, 1]]: info 2, the factor past the leading 1 x 1 block undefined
+    ch = ("a0 = torch.tensor([[2.0, 3.0], [3.0, 1.0]], dtype=torch.float64); "
+          "out = torch.ops.aten.linalg_cholesky_ex.default(a0)")
+    cl = lambda l, info=2: {"ok": {"tuple": [_t(l, [2, 2], "torch.float64"), _t([info], [], "torch.int32")]}}
+    cop = "torch.ops.aten.linalg_cholesky_ex.default"
+    assert explain("value", ch, cop, cl([1.4142135623730951, 0.0, 3.0, 1.0]), cl([1.4142135623730951, 0.0, 2.1213203435596424, 1.0]), 1e-12)
+    assert not explain("value", ch, cop, cl([1.5, 0.0, 3.0, 1.0]), cl([1.4142135623730951, 0.0, 3.0, 1.0]), 1e-12)  # L[0, 0] is defined
+    assert not explain("value", ch, cop, cl([1.4142135623730951, 0.0, 3.0, 1.0], 0), cl([1.4142135623730951, 0.0, 2.1213203435596424, 1.0], 0), 1e-12)
+
+    # unfold_backward of a grad_in not of the unfolded size [1, 2]: upstream sums [3.75, -1.25] at
+    # offsets [0], [1, 1] (stride(dim) and stride(-1) both grad_in's only stride)
+    ub = "a0 = torch.tensor([3.75, -1.25], dtype=torch.float64); out = torch.ops.aten.unfold_backward.default(a0, [2], 0, 2, 1)"
+    unf = {"exc": "RuntimeError", "msg": "unfold_backward: grad_in of size [2] is not the unfolded size [1, 2]"}
+    u2 = lambda *v: {"ok": _t(list(v), [2], "torch.float64")}
+    assert explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -2.5), 1e-12)
+    assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -1.25), 1e-12)  # not its reads
+    assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", rej, u2(3.75, -2.5), 1e-12)  # another refusal
+    past = ub.replace("[2], 0, 2, 1)", "[3], 0, 3, 1)")  # element 2 reads offset 2, past grad_in
+    assert explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, -2.5, 1e300), 1e-12)
+    assert not explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, 7.0, 1e300), 1e-12)
+
+    # attention: rerun on upstream (contiguous copies; float64 at the same strides)
+    fl = ("a0 = torch.tensor([-2.0, -1.25, 2.0, -2.0]).reshape(1, 1, 2, 2); a1 = torch.tensor([1.0]).reshape(1, 1, 1, 1)"
+          ".expand(1, 1, 2, 2); a2 = torch.tensor([1.0, 2.0, 3.0, 4.0]).reshape(1, 1, 2, 2); "
+          "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(a0, a1, a2)")
+    fop = "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default"
+    right, wrong = _described(fl), _described(fl.replace("[1.0]).reshape(1, 1, 1, 1)", "[1.0, 0.0]).reshape(1, 1, 1, 2)"))  # k read as [1, 0]
+    assert explain("value", fl, fop, right, wrong, tol)
+    assert not explain("value", fl, fop, wrong, right, tol)  # ours is not upstream's answer for contiguous copies
+    unit = fl.replace("reshape(1, 1, 1, 1).expand(1, 1, 2, 2)", "repeat(4).reshape(1, 1, 2, 2)")
+    assert not flash_attention_strides("value", unit, fop, right, wrong, tol)  # every last dim unit-stride: read right
+    assert not explain("value", unit, fop, wrong, right, tol)  # upstream is its own float64 answer here: ours is wrong
+    at = ("a0 = torch.tensor([-7e4, 2.0, 0.0, 0.5]).reshape(1, 4); a1 = torch.tensor([0.0, 0.5, 2.0, -2.0, -7e4, 3.75, 0.5, "
+          "2.0, -7e4, 0.0, 0.0, -0.0]).reshape(3, 4); a2 = torch.tensor([-0.0, 3.75, 0.0, 3.75, -1.0, -0.0, -2.0, -1.25, "
+          "0.5, 1.0, -1.0, -0.0]).reshape(3, 4); out = F.scaled_dot_product_attention(a0, a1, a2)")
+    mine = _described(at)  # scores 0, 2.45e9 + 4.25, 2.45e9: float32 ties the last two, float64 does not
+    tied = {"ok": _t([-0.25, 0.5, -1.5, -0.625], [1, 4])}
+    assert explain("value", at, "F.scaled_dot_product_attention", mine, tied, tol)
+    assert not explain("value", at, "F.scaled_dot_product_attention", tied, mine, tol)  # ours the farther one
+    off = {"ok": {**mine["ok"], "values": mine["ok"]["values"][:3] + [3.0]}}
+    assert not explain("value", at, "F.scaled_dot_product_attention", off, tied, tol)  # past 2 E of up64
 
     # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
     cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
@@ -266,3 +378,20 @@ def test_each_artefact_proof_can_fail():
               "out = F.conv1d(a0, a1, a0.new_ones(1))")
     assert explain("value", biased.replace(", a0.new_ones(1)", ""), "F.conv1d", c1("nan"), c1("-inf"), tol)
     assert not explain("value", biased, "F.conv1d", c1("nan"), c1("-inf"), tol)  # a term besides the products
+    # 1e30 + 12.5 - 1e30: 0 or 12.5 by the summation order, within 2 * 3 * u * 2e30
+    cr = ("a0 = torch.tensor([1e30, 12.5, -1e30]).reshape(1, 1, 3); a1 = torch.tensor([1.0, 1.0, 1.0]).reshape(1, 1, 3); "
+          "out = F.conv1d(a0, a1)")
+    assert explain("value", cr, "F.conv1d", c1(0.0), c1(12.5), tol)
+    assert not explain("value", cr.replace("1e30", "1.0"), "F.conv1d", c1(0.0), c1(12.5), tol)  # small terms: 0 is wrong
+    assert not explain("value", cr, "F.conv1d", c1("nan"), c1(12.5), tol)  # not a rounding
+    assert not explain("value", cr, "F.conv1d", c1(1e24), c1(12.5), tol)  # past the bound (2 * 3 * 2**-24 * 2e30 = 7e23)
+
+    # _log_softmax into a transposed out=: upstream's row-major result read back through out's strides
+    sm = ("a0 = torch.tensor([[0.0, 1.0], [2.0, 4.0]]); a1 = torch.empty(2, 2).t(); "
+          "r = torch._log_softmax(a0, 1, False, out=a1); out = (r, a1, r is a1)")
+    c = [-1.31326162815094, -0.31326165795326233, -2.1269280910491943, -0.12692804634571075]
+    tr = lambda v: {"ok": {"tuple": [{**_t(v, [2, 2]), "stride": [1, 2]}] * 2 + [{"bool": True}]}}
+    assert explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], c[3]]), tol)
+    assert not explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], 0.5]), tol)  # not a permutation of ours
+    cont = lambda v: {"ok": {"tuple": [_t(v, [2, 2])] * 2 + [{"bool": True}]}}
+    assert not explain("value", sm, "torch._log_softmax", cont(c), cont([c[0], c[2], c[1], c[3]]), tol)  # a contiguous out

@@ -2372,6 +2372,25 @@ FUZZ_CLASSES = [
     "out = torch.clamp(torch.ones(2, dtype=torch.complex64), max=torch.ones(2, dtype=torch.complex64), out=torch.ones(2, dtype=torch.int32))",
     "out = torch.clamp(torch.ones(2, dtype=torch.complex64), max=1, out=torch.ones(2, dtype=torch.int32))",  # neighbour
     "out = torch.clamp(torch.ones(2, dtype=torch.complex64), out=torch.ones(2, dtype=torch.int32))",  # neighbour
+    # --- session 29 h5: unfold_backward's grad_in broadcasts (upstream's TensorIterator) only in the
+    # dims besides the windows' and the last; a size 1 in those is refused (test_fuzz.py
+    # test_unfold_backward_mismatch_refused_and_proven: upstream reads fold 0 only, or past grad_in)
+    "out = torch.ops.aten.unfold_backward.default(torch.tensor([[[1.0, 2.0], [5.0, 6.0]]]), [2, 3], 1, 2, 1)",  # neighbour
+    "out = torch.ops.aten.unfold_backward.default(torch.tensor([[[1.0, 2.0]]]).expand(2, 1, 2), [3, 1], 0, 2, 1)",  # neighbour
+    # the FFT primitives' normalization is an int64 cast to fft_norm_mode (an enum of int): its low
+    # 32 bits decide, 2**32 is none and 2**32 + 1 by_root_n (seed 4 #76008)
+    "out = torch._fft_r2c(torch.tensor([1.0, -1.25, 3.75, 1.0]).reshape(2, 1, 2), [0], 2**33, False)",
+    "out = torch._fft_c2c(torch.tensor([1.0, -1.25j, 3.75, 1.0]), [0], 2**32 + 1, True)",
+    "out = torch._fft_c2r(torch.tensor([1.0, -1.25j, 3.75]), [0], 2**32, 4)",
+    "out = torch._fft_r2c(torch.tensor([1.0, -1.25, 3.75, 1.0]), [0], 2**31, False)",  # neighbour: 1/n
+    # mul_.Scalar is at::mul_out(self, wrapped scalar, self) upstream: the scalar is the kernel's first
+    # input, rounded to a float16/bfloat16 self's dtype (seed 4 #485832 #516228)
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16), -2**63)",
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16)[::2], 65520)",
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.bfloat16), 1e6)",
+    "out = torch.ops.aten.mul.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16), 65520)",  # neighbour: in float
+    "out = torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16).mul_(65520)",  # neighbour: mul_.Tensor
+    "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3]), 1e39)",  # neighbour: float32
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
