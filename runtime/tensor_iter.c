@@ -58,22 +58,26 @@ tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_
  * next operand, unequal strides decide, equal strides put the larger dim outside (or ask the
  * next operand). So a transposed input is walked in memory order, and the kernels' vector body
  * and scalar tail (Note [Vector body and tail] in kernels/binary.c) see upstream's rows.
- * Upstream sorts before dropping size-1 dims and without a not-yet-allocated output; we drop the
- * size-1 dims first and sort with the output, which lies (Note [Output layout]) in the order the
- * inputs give, so the dims of size > 1 land where upstream puts them. tn_loop_build_linear keeps
- * the row-major order (upstream's enforce_linear_iteration) for loops whose kernels need it. */
+ * The sort sees every dim, size-1 ones too, with upstream's operand strides (compute_strides: 0
+ * only where the operand broadcasts, so a size-1 dim keeps its stride): the comparison is no
+ * total order, and a size-1 dim that answers strictly can stop an insertion where upstream's
+ * stops. Then the size-1 dims, which carry no iteration, are dropped, and the rest coalesced.
+ * Upstream sorts without a not-yet-allocated output; ours sorts with the output, which lies
+ * (Note [Output layout]) in the order the inputs give, so the dims of size > 1 land where
+ * upstream puts them. tn_loop_build_linear keeps the row-major order (upstream's
+ * enforce_linear_iteration) for loops whose kernels need it. */
 static int
-loop_should_swap(const tn_loop *l, int d0, int d1)
+loop_should_swap(int nops, int64_t (*st)[TN_LOOP_MAX_DIMS], const int64_t *sizes, int d0, int d1)
 {
-    for (int k = 0; k < l->noperands; k++) {
-        int64_t s0 = l->strides[k][d0], s1 = l->strides[k][d1];
+    for (int k = 0; k < nops; k++) {
+        int64_t s0 = st[k][d0], s1 = st[k][d1];
         if (s0 == 0 || s1 == 0)
             continue;
         if (s0 < s1)
             return -1;
         if (s0 > s1)
             return 1;
-        if (l->sizes[d0] > l->sizes[d1])
+        if (sizes[d0] > sizes[d1])
             return 1;
     }
     return 0;
@@ -83,50 +87,42 @@ static void
 loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops, int reorder)
 {
     l->noperands = nops;
-    int nd = 0;
+    int64_t st[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];
     for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 1)
-            continue;  /* size-1 dims carry no iteration */
-        l->sizes[nd] = sizes[d];
         for (int k = 0; k < nops; k++) {
             const tn_geom *g = &ops[k];
             int od = g->ndim - ndim + d;
-            l->strides[k][nd] = (od >= 0 && g->sizes[od] != 1) ? g->strides[od] : 0;
+            st[k][d] = (od >= 0 && !(g->sizes[od] == 1 && sizes[d] != 1)) ? g->strides[od] : 0;
         }
-        nd++;
     }
-    if (reorder && nd > 1) {
-        /* perm[0] is the fastest-moving dim (upstream's order), starting from the innermost */
-        int perm[TN_LOOP_MAX_DIMS];
-        for (int i = 0; i < nd; i++)
-            perm[i] = nd - 1 - i;
-        int moved = 0;
-        for (int i = 1; i < nd; i++) {
-            int d1 = i;
-            for (int d0 = i - 1; d0 >= 0; d0--) {
-                int c = loop_should_swap(l, perm[d0], perm[d1]);
-                if (c > 0) {
-                    int t = perm[d0];
-                    perm[d0] = perm[d1];
-                    perm[d1] = t;
-                    d1 = d0;
-                    moved = 1;
-                } else if (c < 0) {
-                    break;
-                }
+    /* perm[0] is the fastest-moving dim (upstream's order), starting from the innermost */
+    int perm[TN_LOOP_MAX_DIMS];
+    for (int i = 0; i < ndim; i++)
+        perm[i] = ndim - 1 - i;
+    for (int i = 1; reorder && i < ndim; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int c = loop_should_swap(nops, st, sizes, perm[d0], perm[d1]);
+            if (c > 0) {
+                int t = perm[d0];
+                perm[d0] = perm[d1];
+                perm[d1] = t;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
             }
         }
-        if (moved) {
-            int64_t sz[TN_LOOP_MAX_DIMS], st[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];
-            for (int i = 0; i < nd; i++) {
-                sz[nd - 1 - i] = l->sizes[perm[i]];
-                for (int k = 0; k < nops; k++)
-                    st[k][nd - 1 - i] = l->strides[k][perm[i]];
-            }
-            memcpy(l->sizes, sz, sizeof(int64_t) * (size_t)nd);
-            for (int k = 0; k < nops; k++)
-                memcpy(l->strides[k], st[k], sizeof(int64_t) * (size_t)nd);
-        }
+    }
+    /* outermost first, without the size-1 dims */
+    int nd = 0;
+    for (int i = ndim - 1; i >= 0; i--) {
+        int d = perm[i];
+        if (sizes[d] == 1)
+            continue;
+        l->sizes[nd] = sizes[d];
+        for (int k = 0; k < nops; k++)
+            l->strides[k][nd] = st[k][d];
+        nd++;
     }
     /* coalesce: merge dim i into i+1 when every operand steps through it contiguously */
     int w = 0;

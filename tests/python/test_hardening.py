@@ -2363,6 +2363,14 @@ FUZZ_CLASSES = [
     "x = torch.zeros(3, 1).as_strided((3, 1), (1, 7)); out = torch.nan_to_num(x)",  # neighbour
     "out = torch.clamp(torch.tensor(300), torch.tensor([50], dtype=torch.int8), torch.tensor([100], dtype=torch.int8))",  # neighbour
     "x = torch.zeros(2, 12).as_strided((2, 2, 3), (3, 12, 1)); out = torch.empty_like(x).stride()",  # neighbour
+    # --- session 29 h4: a copy_ between overlapping views of one storage that the overlap checks
+    # let through reads what it already wrote, in upstream's loop order (Note [Loop order]: its sort
+    # sees the size-1 dims) and its 64-byte chunks of a contiguous row (Note [Overlapping copy rows])
+    "a0 = torch.tensor(([-1000, 7, -1000, 1, -8, -3, -1, -1, 1, 2, -1, 2] * 3)[:36], dtype=torch.int64).reshape((3, 2, 6))[..., ::2]; x = a0; v = x.transpose(0, -1); v.copy_(x); out = (x, v)",
+    "b = torch.arange(200); v = b.as_strided([2, 3, 1], [2, 2, 2], 1); v.copy_(b.as_strided([2, 3, 1], [7, 2, 3], 3)); out = b[:20]",
+    "b = torch.arange(50.).reshape(2, 25); b[:, 1:21].copy_(b[:, 0:20]); out = b",
+    "b = torch.arange(50.).reshape(2, 25); b[:, 0:20].copy_(b[:, 1:21]); out = b",  # neighbour: a backward shift
+    "b = torch.arange(50.).reshape(2, 25); b[:, :5].copy_(b[:, 5:10].flip(1)); out = b",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
