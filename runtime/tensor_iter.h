@@ -67,8 +67,9 @@ void tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const 
  * inputs give a contiguous output). See Note [Output layout] in tensor_iter.c. */
 void tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
-/* The strides of tn_empty_elementwise's result, upstream's fast path (contiguous; returns 1)
- * or its sorting path (returns 0). */
+/* The strides of tn_empty_elementwise's result: upstream's fast setup (Note [Fast setup] in
+ * tensor_iter.c: contiguous, returning 1; channels_last; equal dense strides) or its sorting
+ * path (Note [Output layout]); 0 but for plain contiguous strides. */
 int tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
 /* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs (and the
