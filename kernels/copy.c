@@ -325,6 +325,32 @@ copy_bf16_to_f32_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
     copy_half_to_f32(ctx, p, s, n, 1);
 }
 
+/* Note [Overlapping copy rows]
+ * A copy between views of one storage that upstream's overlap checks let through (one of them
+ * not non-overlapping and dense) reads what it has written as upstream's loop does: dims in its
+ * order (Note [Loop order]), a strided row element by element, a contiguous row in 64-byte chunks
+ * each read whole before it is written (cpu_kernel_vec's body of 2*Vec::size(), Note [Vector body
+ * and tail] in binary.c), then a scalar tail element by element. A row whose ends do not overlap
+ * is one memcpy. */
+static void
+copy_row_contiguous(char *o, const char *x, size_t es, int64_t n)
+{
+    size_t bytes = es * (size_t)n;
+    if (o + bytes <= x || x + bytes <= o || o == x) {
+        if (o != x)
+            memcpy(o, x, bytes);
+        return;
+    }
+    size_t body = bytes - bytes % 64, i = 0;
+    for (; i < body; i += 64) {
+        char chunk[64];
+        memcpy(chunk, x + i, 64);
+        memcpy(o + i, chunk, 64);
+    }
+    for (; i < bytes; i += es)
+        memmove(o + i, x + i, es);
+}
+
 /* Same dtype: move bits (NaN payloads and -0 survive), by element size. */
 #define COPY_BITS(NAME, T)                                                                \
     static void                                                                           \
@@ -334,7 +360,7 @@ copy_bf16_to_f32_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
         T *o = (T *)p[0];                                                                 \
         const T *x = (const T *)p[1];                                                     \
         if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1) {                                  \
-            memmove(o, x, (size_t)n * sizeof(T));                                         \
+            copy_row_contiguous((char *)o, (const char *)x, sizeof(T), n);                \
         } else if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 0) {                           \
             T v = x[0];                                                                   \
             for (int64_t i = 0; i < n; i++)                                               \
@@ -435,11 +461,11 @@ bytes_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     char *d = p[0];
     const char *q = p[1];
     if (s[0] == 1 && s[1] == 1) {
-        memcpy(d, q, es * (size_t)n);
+        copy_row_contiguous(d, q, es, n);
         return;
     }
     for (int64_t i = 0; i < n; i++)
-        memcpy(d + (size_t)(i * s[0]) * es, q + (size_t)(i * s[1]) * es, es);
+        memmove(d + (size_t)(i * s[0]) * es, q + (size_t)(i * s[1]) * es, es);
 }
 
 static int

@@ -289,7 +289,7 @@ tn_op_scalar_tensor(const tn_op *overload, const tn_value *s, int dtype, int lay
 /* ---- _like and new_ ---- */
 
 /* empty_like with preserve_format: self's strides when they are dense and non-overlapping,
- * else a contiguous (or channels-last) tensor, as upstream's empty_like does. */
+ * else infer_dense_strides (self's stride order made dense), as upstream's empty_like does. */
 static TensorObject *
 empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
            int memory_format)
@@ -309,12 +309,16 @@ empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, con
         tn_storage_release(s);
         return t;
     }
-    if (memory_format == TN_MEMFMT_PRESERVE && tn_tensor_is_channels_last(self))
-        memory_format = TN_MEMFMT_CHANNELS_LAST;
     if (memory_format == TN_MEMFMT_PRESERVE) {
         /* overlapping or not dense: upstream lays the result out in self's stride order */
-        tn_geom g = tn_geom_of(self);
-        return tn_empty_elementwise(self->ndim, self->sizes, dtype, dev, 1, &g);
+        int64_t st[TN_MAX_NDIM];
+        tn_infer_dense_strides(self->ndim, self->sizes, self->strides, st);
+        tn_storage *s = tn_storage_new_for(self->ndim, self->sizes, st, dtype, dev);
+        if (!s)
+            return NULL;
+        TensorObject *t = tn_tensor_from_storage(s, 0, self->ndim, self->sizes, st, dtype);
+        tn_storage_release(s);
+        return t;
     }
     tn_ints sz = {self->sizes, self->ndim, false};
     tn_value devv = {.tag = TN_V_DEVICE, .dev_index = -1};
@@ -1020,18 +1024,9 @@ tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool n
         return NULL;
     if (self->numel > 0 && (tn_check_dtype(overload, self->dtype) < 0 || tn_check_dtype(overload, src->dtype) < 0))
         return NULL;
-    /* copying a tensor onto an overlapping view of itself must read before it writes */
-    TensorObject *from = src;
-    PyObject *tmp = NULL;
-    if (src->storage == self->storage && src != self && self->numel > 0) {
-        tmp = copy_into_new(overload, src, src->dtype, TN_DEVICE_CPU, TN_MEMFMT_CONTIGUOUS);
-        if (!tmp)
-            return NULL;
-        from = TN_T(tmp);
-    }
-    int rc = tn_copy_into(overload, self, from);
-    Py_XDECREF(tmp);
-    if (rc < 0)
+    /* a src overlapping self that the checks let through is read as upstream's loop reads it,
+     * after earlier elements were written (Note [Overlapping copy rows] in kernels/copy.c) */
+    if (tn_copy_into(overload, self, src) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);

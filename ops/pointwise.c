@@ -1024,7 +1024,10 @@ tn_op_clamp_max(const tn_op *overload, TensorObject *self, const tn_value *max)
     return tn_op_clamp(overload, self, &none, max);
 }
 
-/* clamp with tensor bounds: maximum then minimum, as upstream's clamp.Tensor computes */
+/* clamp with tensor bounds: maximum then minimum, as upstream's clamp.Tensor computes. With both
+ * bounds upstream's iterator has three inputs: they are promoted together to their result type
+ * (not pairwise: clamp(f64 0-dim, int64, f32) is float32), and the result is laid out by all
+ * three (Note [Output layout]), not by maximum's result and max. */
 PyObject *
 tn_op_clamp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *min, TensorObject *max)
 {
@@ -1032,18 +1035,35 @@ tn_op_clamp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *min
         PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
         return NULL;
     }
-    PyObject *r = Py_NewRef((PyObject *)self);
-    if (min) {
-        PyObject *t = binary(overload, TN_BIN_MAXIMUM, BK_ARITH, TN_T(r), min, NULL, NULL);
-        Py_DECREF(r);
-        if (!(r = t))
-            return NULL;
-    }
-    if (max) {
-        PyObject *t = binary(overload, TN_BIN_MINIMUM, BK_ARITH, TN_T(r), max, NULL, NULL);
-        Py_DECREF(r);
-        r = t;
-    }
+    if (!min || !max)
+        return binary(overload, min ? TN_BIN_MAXIMUM : TN_BIN_MINIMUM, BK_ARITH, self, min ? min : max, NULL, NULL);
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    int nd1, nd;
+    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM], pbuf[3][TN_MAX_NDIM];
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, min) < 0 ||
+        tn_result_type_update_tensor(&st, max) < 0 ||
+        tn_broadcast_shapes(self->ndim, self->sizes, min->ndim, min->sizes, &nd1, s1) < 0 ||
+        tn_broadcast_shapes(nd1, s1, max->ndim, max->sizes, &nd, shape) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    if (dtype < 0)
+        return NULL;
+    int device = (self->device == TN_DEVICE_META || min->device == TN_DEVICE_META || max->device == TN_DEVICE_META)
+                     ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[3] = {tn_geom_promoted(self, dtype, pbuf[0]), tn_geom_promoted(min, dtype, pbuf[1]),
+                      tn_geom_promoted(max, dtype, pbuf[2])};
+    TensorObject *dst = tn_empty_elementwise(nd, shape, dtype, device, 3, ins);
+    TensorObject *sc = dst ? as_dtype(overload, self, dtype) : NULL;
+    TensorObject *lc = sc ? as_dtype(overload, min, dtype) : NULL;
+    TensorObject *hc = lc ? as_dtype(overload, max, dtype) : NULL;
+    PyObject *m = hc ? binary(overload, TN_BIN_MAXIMUM, BK_ARITH, sc, lc, NULL, NULL) : NULL;
+    PyObject *r = m ? binary_into(overload, dst, TN_BIN_MINIMUM, BK_ARITH, TN_T(m), hc, NULL, NULL) : NULL;
+    Py_XDECREF(m);
+    Py_XDECREF((PyObject *)hc);
+    Py_XDECREF((PyObject *)lc);
+    Py_XDECREF((PyObject *)sc);
+    Py_XDECREF((PyObject *)dst);
     return r;
 }
 
@@ -2639,8 +2659,25 @@ tn_out_check_nan_to_num(tn_out_call *c)
     const TensorObject *self = TN_T(c->args[0].u.t);
     if (c->kind == TN_OPK_INPLACE && tn_dtype_is_integral(self->dtype, true))
         return inplace_identity(c);
-    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->dtype == self->dtype)
+    if (c->kind != TN_OPK_OUT || !c->dst)
         return 0;
+    if (c->dst->dtype == self->dtype) {
+        /* then an integral self is resize_output + copy_ (a resized out is contiguous), a
+         * floating one a TensorIterator on out, which restrides a resized out (Note [Fast setup]);
+         * either way not the layout of the functional's empty_like */
+        TensorObject *dst = c->dst;
+        if (dst->device != self->device ||
+            (dst->ndim == self->ndim && !memcmp(dst->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim)))
+            return 0;
+        if (tn_resize_output(dst, self->ndim, self->sizes) < 0)
+            return -1;
+        if (tn_dtype_is_integral(self->dtype, true))
+            return 0;
+        int64_t st[TN_MAX_NDIM];
+        tn_geom g = tn_geom_of(self);
+        tn_elementwise_strides(self->ndim, self->sizes, 1, &g, st);
+        return tn_tensor_set_geometry(dst, self->ndim, self->sizes, st);
+    }
     PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s",
                  tn_dtype_legacy_name(c->dst->dtype), tn_dtype_legacy_name(self->dtype));
     return -1;

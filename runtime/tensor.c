@@ -479,19 +479,25 @@ tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v)
 }
 
 int
-tn_tensor_is_contiguous(const TensorObject *t)
+tn_is_contiguous_of(int ndim, const int64_t *sizes, const int64_t *strides)
 {
-    if (t->numel < 2)
+    if (tn_numel(ndim, sizes) < 2)
         return 1;
     int64_t expected = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] == 1)
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (sizes[i] == 1)
             continue;
-        if (t->strides[i] != expected)
+        if (strides[i] != expected)
             return 0;
-        expected *= t->sizes[i];
+        expected *= sizes[i];
     }
     return 1;
+}
+
+int
+tn_tensor_is_contiguous(const TensorObject *t)
+{
+    return t->numel < 2 || tn_is_contiguous_of(t->ndim, t->sizes, t->strides);
 }
 
 int
@@ -545,23 +551,29 @@ tn_memfmt_strides(int memory_format, int ndim, const int64_t *sizes, int64_t *st
 }
 
 int
-tn_tensor_is_contiguous_as(const TensorObject *t, int memory_format)
+tn_is_contiguous_as_of(int ndim, const int64_t *sizes, const int64_t *strides, int memory_format)
 {
     if (memory_format != TN_MEMFMT_CHANNELS_LAST && memory_format != TN_MEMFMT_CHANNELS_LAST_3D)
-        return tn_tensor_is_contiguous(t);
-    if (tn_memfmt_rank(memory_format) != t->ndim)
+        return tn_is_contiguous_of(ndim, sizes, strides);
+    if (tn_memfmt_rank(memory_format) != ndim)
         return 0;
     const int *order = memory_format == TN_MEMFMT_CHANNELS_LAST ? cl_order4 : cl_order5;
     int64_t expected = 1;
-    for (int k = 0; k < t->ndim; k++) {
+    for (int k = 0; k < ndim; k++) {
         int d = order[k];
-        if (t->sizes[d] == 1)
+        if (sizes[d] == 1)
             continue;
-        if (t->strides[d] != expected)
+        if (strides[d] != expected)
             return 0;
-        expected *= t->sizes[d];
+        expected *= sizes[d];
     }
     return 1;
+}
+
+int
+tn_tensor_is_contiguous_as(const TensorObject *t, int memory_format)
+{
+    return tn_is_contiguous_as_of(t->ndim, t->sizes, t->strides, memory_format);
 }
 
 int
@@ -609,23 +621,23 @@ tn_tensor_suggest_memory_format(const TensorObject *t)
 }
 
 int
-tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
+tn_is_non_overlapping_and_dense_of(int ndim, const int64_t *sizes, const int64_t *strides)
 {
-    if (t->ndim == 1)
-        return t->sizes[0] < 2 || t->strides[0] == 1;
-    if (tn_tensor_is_contiguous(t))
+    if (ndim == 1)
+        return sizes[0] < 2 || strides[0] == 1;
+    if (tn_is_contiguous_of(ndim, sizes, strides))
         return 1;
     int perm[TN_MAX_NDIM];
-    for (int i = 0; i < t->ndim; i++)
+    for (int i = 0; i < ndim; i++)
         perm[i] = i;
     /* sort dims by stride (then size) ascending */
-    for (int i = 1; i < t->ndim; i++) {
+    for (int i = 1; i < ndim; i++) {
         int p = perm[i], j = i;
         while (j > 0) {
             int q = perm[j - 1];
-            int less = t->sizes[p] < 2 ? 0
-                     : t->sizes[q] < 2 ? 1
-                     : t->strides[p] < t->strides[q];
+            int less = sizes[p] < 2 ? 0
+                     : sizes[q] < 2 ? 1
+                     : strides[p] < strides[q];
             if (!less)
                 break;
             perm[j] = q;
@@ -636,15 +648,21 @@ tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
     /* the dims of size < 2 sort last; the first one ends the check, as in c10's
      * compute_non_overlapping_and_dense (so an empty tensor is dense whatever its strides) */
     int64_t expected = 1;
-    for (int k = 0; k < t->ndim; k++) {
+    for (int k = 0; k < ndim; k++) {
         int d = perm[k];
-        if (t->sizes[d] < 2)
+        if (sizes[d] < 2)
             return 1;
-        if (t->strides[d] != expected)
+        if (strides[d] != expected)
             return 0;
-        expected *= t->sizes[d];
+        expected *= sizes[d];
     }
     return 1;
+}
+
+int
+tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
+{
+    return tn_is_non_overlapping_and_dense_of(t->ndim, t->sizes, t->strides);
 }
 
 int

@@ -154,6 +154,10 @@ int tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int6
  * not concrete); 0 otherwise */
 int tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v);
 int tn_tensor_is_contiguous(const TensorObject *t);
+/* the same three checks on a geometry that is no tensor */
+int tn_is_contiguous_of(int ndim, const int64_t *sizes, const int64_t *strides);
+int tn_is_contiguous_as_of(int ndim, const int64_t *sizes, const int64_t *strides, int memory_format);
+int tn_is_non_overlapping_and_dense_of(int ndim, const int64_t *sizes, const int64_t *strides);
 /* upstream's is_contiguous(memory_format): the plain contiguity for contiguous_format (and
  * preserve_format), else the channels-last order of that format's rank (See Note [Channels-last
  * layouts] in tensor.c) */

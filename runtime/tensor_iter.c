@@ -58,22 +58,26 @@ tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_
  * next operand, unequal strides decide, equal strides put the larger dim outside (or ask the
  * next operand). So a transposed input is walked in memory order, and the kernels' vector body
  * and scalar tail (Note [Vector body and tail] in kernels/binary.c) see upstream's rows.
- * Upstream sorts before dropping size-1 dims and without a not-yet-allocated output; we drop the
- * size-1 dims first and sort with the output, which lies (Note [Output layout]) in the order the
- * inputs give, so the dims of size > 1 land where upstream puts them. tn_loop_build_linear keeps
- * the row-major order (upstream's enforce_linear_iteration) for loops whose kernels need it. */
+ * The sort sees every dim, size-1 ones too, with upstream's operand strides (compute_strides: 0
+ * only where the operand broadcasts, so a size-1 dim keeps its stride): the comparison is no
+ * total order, and a size-1 dim that answers strictly can stop an insertion where upstream's
+ * stops. Then the size-1 dims, which carry no iteration, are dropped, and the rest coalesced.
+ * Upstream sorts without a not-yet-allocated output; ours sorts with the output, which lies
+ * (Note [Output layout]) in the order the inputs give, so the dims of size > 1 land where
+ * upstream puts them. tn_loop_build_linear keeps the row-major order (upstream's
+ * enforce_linear_iteration) for loops whose kernels need it. */
 static int
-loop_should_swap(const tn_loop *l, int d0, int d1)
+loop_should_swap(int nops, int64_t (*st)[TN_LOOP_MAX_DIMS], const int64_t *sizes, int d0, int d1)
 {
-    for (int k = 0; k < l->noperands; k++) {
-        int64_t s0 = l->strides[k][d0], s1 = l->strides[k][d1];
+    for (int k = 0; k < nops; k++) {
+        int64_t s0 = st[k][d0], s1 = st[k][d1];
         if (s0 == 0 || s1 == 0)
             continue;
         if (s0 < s1)
             return -1;
         if (s0 > s1)
             return 1;
-        if (l->sizes[d0] > l->sizes[d1])
+        if (sizes[d0] > sizes[d1])
             return 1;
     }
     return 0;
@@ -83,50 +87,42 @@ static void
 loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops, int reorder)
 {
     l->noperands = nops;
-    int nd = 0;
+    int64_t st[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];
     for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 1)
-            continue;  /* size-1 dims carry no iteration */
-        l->sizes[nd] = sizes[d];
         for (int k = 0; k < nops; k++) {
             const tn_geom *g = &ops[k];
             int od = g->ndim - ndim + d;
-            l->strides[k][nd] = (od >= 0 && g->sizes[od] != 1) ? g->strides[od] : 0;
+            st[k][d] = (od >= 0 && !(g->sizes[od] == 1 && sizes[d] != 1)) ? g->strides[od] : 0;
         }
-        nd++;
     }
-    if (reorder && nd > 1) {
-        /* perm[0] is the fastest-moving dim (upstream's order), starting from the innermost */
-        int perm[TN_LOOP_MAX_DIMS];
-        for (int i = 0; i < nd; i++)
-            perm[i] = nd - 1 - i;
-        int moved = 0;
-        for (int i = 1; i < nd; i++) {
-            int d1 = i;
-            for (int d0 = i - 1; d0 >= 0; d0--) {
-                int c = loop_should_swap(l, perm[d0], perm[d1]);
-                if (c > 0) {
-                    int t = perm[d0];
-                    perm[d0] = perm[d1];
-                    perm[d1] = t;
-                    d1 = d0;
-                    moved = 1;
-                } else if (c < 0) {
-                    break;
-                }
+    /* perm[0] is the fastest-moving dim (upstream's order), starting from the innermost */
+    int perm[TN_LOOP_MAX_DIMS];
+    for (int i = 0; i < ndim; i++)
+        perm[i] = ndim - 1 - i;
+    for (int i = 1; reorder && i < ndim; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int c = loop_should_swap(nops, st, sizes, perm[d0], perm[d1]);
+            if (c > 0) {
+                int t = perm[d0];
+                perm[d0] = perm[d1];
+                perm[d1] = t;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
             }
         }
-        if (moved) {
-            int64_t sz[TN_LOOP_MAX_DIMS], st[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];
-            for (int i = 0; i < nd; i++) {
-                sz[nd - 1 - i] = l->sizes[perm[i]];
-                for (int k = 0; k < nops; k++)
-                    st[k][nd - 1 - i] = l->strides[k][perm[i]];
-            }
-            memcpy(l->sizes, sz, sizeof(int64_t) * (size_t)nd);
-            for (int k = 0; k < nops; k++)
-                memcpy(l->strides[k], st[k], sizeof(int64_t) * (size_t)nd);
-        }
+    }
+    /* outermost first, without the size-1 dims */
+    int nd = 0;
+    for (int i = ndim - 1; i >= 0; i--) {
+        int d = perm[i];
+        if (sizes[d] == 1)
+            continue;
+        l->sizes[nd] = sizes[d];
+        for (int k = 0; k < nops; k++)
+            l->strides[k][nd] = st[k][d];
+        nd++;
     }
     /* coalesce: merge dim i into i+1 when every operand steps through it contiguously */
     int w = 0;
@@ -259,45 +255,80 @@ tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *in
     }
 }
 
+void
+tn_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
+{
+    int perm[TN_MAX_NDIM];  /* perm[0] is the fastest-moving dimension */
+    for (int i = 0; i < ndim; i++)
+        perm[i] = ndim - 1 - i;
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int64_t s0 = strides[perm[dim0]], s1 = strides[perm[dim1]];
+            int cmp = (s0 == 0 || s1 == 0) ? 0
+                    : s0 < s1 ? -1
+                    : s0 > s1 ? 1
+                    : sizes[perm[dim0]] > sizes[perm[dim1]];
+            if (cmp > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    int64_t s = 1;
+    for (int i = 0; i < ndim; i++) {
+        out[perm[i]] = s;
+        if (sizes[perm[i]] > 1)
+            s *= sizes[perm[i]];
+    }
+}
+
 tn_geom
 tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf)
 {
     if (t->dtype == dtype || t->ndim == 0 || tn_tensor_is_non_overlapping_and_dense(t))
         return tn_geom_of(t);
-    tn_contiguous_strides(t->ndim, t->sizes, buf);
+    tn_infer_dense_strides(t->ndim, t->sizes, t->strides, buf);
     return (tn_geom){t->ndim, t->sizes, buf};
 }
 
+/* Note [Fast setup]
+ * Upstream's TensorIterator skips the sort (fast_set_up) when every operand it sees (the inputs,
+ * and a given output of the right shape) has the same shape, none of them a 0-dim one among
+ * others: all contiguous gives a contiguous output; else all channels-last contiguous (4-d)
+ * gives a channels_last one; else all non-overlapping and dense with equal strides gives those
+ * strides, size-1 dims' included. Otherwise the output is laid out by the sort (Note [Output
+ * layout]). */
 int
 tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides)
 {
-    /* upstream's fast path: every operand has the output's shape and is contiguous (a 0-dim
-     * scalar operand or a broadcast input sends it down the sorting path, where the strides of
-     * size-1 dimensions count: (x.permute(1, 0, 2) + 1) keeps x's stride on the size-1 dim) */
-    int all_contig = 1;
-    int64_t numel = tn_numel(ndim, sizes);
-    for (int k = 0; k < ninputs && all_contig; k++) {
+    int same_shape = 1, contig = 1, cl = 1, dense = 1;
+    for (int k = 0; k < ninputs && same_shape; k++) {
         const tn_geom *g = &inputs[k];
         if (g->ndim != ndim || (ndim && memcmp(g->sizes, sizes, sizeof(int64_t) * (size_t)ndim))) {
-            all_contig = 0;
+            same_shape = 0;
             break;
         }
-        if (numel == 0)
-            continue;  /* an empty tensor is contiguous whatever its strides */
-        int64_t expected = 1;
-        for (int d = g->ndim - 1; d >= 0; d--) {
-            if (g->sizes[d] == 1)
-                continue;
-            if (g->strides[d] != expected) {
-                all_contig = 0;
-                break;
-            }
-            expected *= g->sizes[d];
-        }
+        contig &= tn_is_contiguous_of(ndim, sizes, g->strides);
+        cl &= tn_is_contiguous_as_of(ndim, sizes, g->strides, TN_MEMFMT_CHANNELS_LAST);
+        dense &= tn_is_non_overlapping_and_dense_of(ndim, sizes, g->strides) &&
+                 (k == 0 || !ndim || !memcmp(g->strides, inputs[0].strides, sizeof(int64_t) * (size_t)ndim));
     }
-    if (all_contig) {
+    if (same_shape && contig) {
         tn_contiguous_strides(ndim, sizes, strides);
         return 1;
+    }
+    if (same_shape && cl) {
+        tn_memfmt_strides(TN_MEMFMT_CHANNELS_LAST, ndim, sizes, strides);
+        return 0;
+    }
+    if (same_shape && dense && ninputs > 0) {
+        memcpy(strides, inputs[0].strides, sizeof(int64_t) * (size_t)ndim);
+        return 0;
     }
     tn_output_strides(ndim, sizes, ninputs, inputs, strides);
     return 0;
@@ -676,8 +707,7 @@ tn_tensor_resolve_bits(TensorObject *t)
     if (tn_tensor_is_non_overlapping_and_dense(t)) {
         memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
     } else {
-        tn_geom g = tn_geom_of(t);
-        tn_elementwise_strides(t->ndim, t->sizes, 1, &g, strides);
+        tn_infer_dense_strides(t->ndim, t->sizes, t->strides, strides);
     }
     tn_storage *st = tn_storage_new_for(t->ndim, t->sizes, strides, t->dtype, t->device);
     if (!st)

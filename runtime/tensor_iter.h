@@ -41,9 +41,15 @@ void tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const t
  * enforce_linear_iteration): for kernels that depend on the visiting order. Note [Loop order]. */
 void tn_loop_build_linear(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops);
 
+/* c10's infer_dense_strides: dense strides in the order of `strides` (the sort of Note [Loop
+ * order] on one operand: a 0 stride asks no question; equal strides put the larger size
+ * outside), what empty_like and .to() (preserve_format) give a tensor that is not
+ * non-overlapping and dense. */
+void tn_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
+
 /* The geometry of an iterator input once promoted to `dtype`: upstream's CPU TensorIterator
  * replaces it by input.to(dtype) before choosing the output's layout, a copy that keeps a dense
- * input's strides and is contiguous otherwise (`buf` holds those strides). */
+ * input's strides and takes infer_dense_strides otherwise (`buf` holds those strides). */
 tn_geom tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf);
 
 /* Note [Kept-dims loop]
@@ -61,8 +67,9 @@ void tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const 
  * inputs give a contiguous output). See Note [Output layout] in tensor_iter.c. */
 void tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
-/* The strides of tn_empty_elementwise's result, upstream's fast path (contiguous; returns 1)
- * or its sorting path (returns 0). */
+/* The strides of tn_empty_elementwise's result: upstream's fast setup (Note [Fast setup] in
+ * tensor_iter.c: contiguous, returning 1; channels_last; equal dense strides) or its sorting
+ * path (Note [Output layout]); 0 but for plain contiguous strides. */
 int tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
 /* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs (and the

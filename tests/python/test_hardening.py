@@ -2391,6 +2391,40 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.mul.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16), 65520)",  # neighbour: in float
     "out = torch.tensor([0.0, -1.25, 1.0, 1e-3], dtype=torch.float16).mul_(65520)",  # neighbour: mul_.Tensor
     "out = torch.ops.aten.mul_.Scalar(torch.tensor([0.0, -1.25, 1.0, 1e-3]), 1e39)",  # neighbour: float32
+    # --- session 29 h4: output layouts as upstream's TensorIterator gives them
+    # (Note [Fast setup] in runtime/tensor_iter.c): a resized out= of a TensorIterator op that is not
+    # structured takes the iterator's strides (floor_divide, hardswish; argsort's calls sort's structured
+    # out; nan_to_num's of an integer self is resize_output, contiguous), clamp.Tensor lays out and
+    # promotes its three inputs together, an input promoted to the common dtype votes with
+    # infer_dense_strides, and the fast setup keeps equal dense strides (size-1 dims' too)
+    "a0 = torch.tensor([2.0], dtype=torch.float64).reshape((1,)).expand((1,)); a1 = torch.tensor([1.0, float('inf'), 2.0, 1e-30, -7e4, -2.0, -0.0, 2.0, -0.0, -7e4, 3.75, 0.0], dtype=torch.float64).reshape((4, 1, 3)).transpose(-1, -2); a2 = torch.tensor([2.0, 1e-30], dtype=torch.float64).reshape((2,)); r = torch.floor_divide(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "a0 = torch.tensor([], dtype=torch.uint8).reshape((0, 4))[..., ::2]; a1 = torch.tensor([3, 1, 1, 200, 7], dtype=torch.uint8).reshape((5,))[1:]; r = torch.nan_to_num(a0, nan=-1.0, posinf=0.5, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.tensor([2, -1000], dtype=torch.int64).reshape((2,))[..., ::2]; a1 = torch.tensor([-1000, -8, 2], dtype=torch.int64).reshape((1, 3, 1)); r = torch.argsort(a0, stable=False, descending=True, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.tensor([300, 1, 0], dtype=torch.int16).reshape((3,)); a1 = torch.tensor([0.0, float('nan'), -0.0], dtype=torch.float16).reshape((1, 3, 1)).transpose(-1, -2); a2 = torch.tensor([-8, 2, -1000], dtype=torch.int32).reshape((1, 1, 3)); out = torch.clamp(a0, a1, max=a2)",
+    "a0 = torch.tensor([-1, -1, -128, 2, 2, 2, 0, 7, 7, -128, 7, 0], dtype=torch.int8).reshape((4, 1, 3)).transpose(-1, -2); a1 = torch.tensor([-1, 7], dtype=torch.int64).reshape((2,))[..., ::2]; a2 = torch.tensor([0.5, -1.25, 0.0, 0.5, 0.0, 1.0, -2.0, 3.75, -0.0, 0.0, 3.75, -0.0], dtype=torch.bfloat16).reshape((4, 3, 1)); out = torch.ops.aten.clamp.Tensor(a0, a1, a2)",
+    "x = torch.zeros(100).as_strided((3, 1, 4), (1, 100, 3)); out = x + x",
+    "x = torch.zeros(100).as_strided((3, 1, 4), (1, 100, 3)); out = torch.neg(x)",
+    "x = torch.zeros(200).as_strided((2, 3, 1, 4), (12, 1, 99, 3)); out = x * x",
+    "x = torch.zeros(2, 12, dtype=torch.int16).as_strided((2, 2, 3), (3, 12, 1)); out = x + torch.ones(2, 1, dtype=torch.float16)",
+    "x = torch.zeros(2, 12, dtype=torch.int16).as_strided((2, 2, 1), (2, 8, 1)); out = torch.mul(x, torch.ones(1))",
+    "out = torch.clamp(torch.tensor(1.0, dtype=torch.float64), torch.tensor([1, 2]), torch.tensor([1., 2.]))",
+    "x = torch.zeros(3, 4).t(); out = torch.floor_divide(x, 2.0, out=torch.empty(5))",
+    "x = torch.zeros(3, 4).t(); out = torch._C._nn.hardswish(x, out=torch.empty(5))",
+    "x = torch.zeros(3, 4).t(); out = torch.argsort(x, stable=True, out=torch.empty(5, dtype=torch.long))",
+    "x = torch.zeros(3, 4, dtype=torch.long).t(); out = torch.nan_to_num(x, out=torch.empty(5, dtype=torch.long))",
+    "x = torch.zeros(3, 1).as_strided((3, 1), (1, 7)); out = torch.nan_to_num(x, out=torch.empty(5))",
+    "x = torch.zeros(3, 4).t(); out = torch.nan_to_num(x, out=torch.empty(5))",  # neighbour
+    "x = torch.zeros(3, 1).as_strided((3, 1), (1, 7)); out = torch.nan_to_num(x)",  # neighbour
+    "out = torch.clamp(torch.tensor(300), torch.tensor([50], dtype=torch.int8), torch.tensor([100], dtype=torch.int8))",  # neighbour
+    "x = torch.zeros(2, 12).as_strided((2, 2, 3), (3, 12, 1)); out = torch.empty_like(x).stride()",  # neighbour
+    # --- session 29 h4: a copy_ between overlapping views of one storage that the overlap checks
+    # let through reads what it already wrote, in upstream's loop order (Note [Loop order]: its sort
+    # sees the size-1 dims) and its 64-byte chunks of a contiguous row (Note [Overlapping copy rows])
+    "a0 = torch.tensor(([-1000, 7, -1000, 1, -8, -3, -1, -1, 1, 2, -1, 2] * 3)[:36], dtype=torch.int64).reshape((3, 2, 6))[..., ::2]; x = a0; v = x.transpose(0, -1); v.copy_(x); out = (x, v)",
+    "b = torch.arange(200); v = b.as_strided([2, 3, 1], [2, 2, 2], 1); v.copy_(b.as_strided([2, 3, 1], [7, 2, 3], 3)); out = b[:20]",
+    "b = torch.arange(50.).reshape(2, 25); b[:, 1:21].copy_(b[:, 0:20]); out = b",
+    "b = torch.arange(50.).reshape(2, 25); b[:, 0:20].copy_(b[:, 1:21]); out = b",  # neighbour: a backward shift
+    "b = torch.arange(50.).reshape(2, 25); b[:, :5].copy_(b[:, 5:10].flip(1)); out = b",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
