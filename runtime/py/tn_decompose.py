@@ -3678,7 +3678,16 @@ def scatter_value_reduce(self, dim, index, value, *, reduce):
     """scatter(dim, index, value, reduce=): the scalar folded in at every index."""
     torch, aten = _aten()
     name = _scatter_reduce_name(reduce)
-    src = aten.full(index.shape, value, dtype=self.dtype)
+    try:
+        src = aten.full(index.shape, value, dtype=self.dtype)
+    except RuntimeError:
+        # upstream converts the value (checked, Note [Scalar overflow]) per element, after its
+        # checks, its empty-index return, its dtype dispatch and the index's bounds: those first
+        r = aten.scatter_reduce.two(self, dim, index, aten.zeros(index.shape, dtype=self.dtype), name,
+                                    include_self=True)
+        if index.numel() == 0:
+            return r
+        raise
     return aten.scatter_reduce.two(self, dim, index, src, name, include_self=True)
 
 
