@@ -1040,7 +1040,10 @@ tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObjec
                      tn_dtype_name(mask->dtype));
         return NULL;
     }
-    if (self->device != TN_DEVICE_META && tn_check_kernel_scalar(overload, self->dtype, value, self->dtype) < 0)
+    /* (the where() below computes complex too, beyond the dtypes kernels.yaml lists) */
+    if (self->device != TN_DEVICE_META &&
+        (tn_dtype_is_complex(self->dtype) ? tn_check_scalar_fits(value, self->dtype)
+                                          : tn_check_kernel_scalar(overload, self->dtype, value, self->dtype)) < 0)
         return NULL;
     TensorObject *v = tn_scalar_tensor(value, self->dtype, self->device);
     if (!v)

@@ -2353,6 +2353,8 @@ FUZZ_CLASSES = [
     "out = torch.tensor([1, 2], dtype=torch.int8).masked_fill(torch.tensor([True, False, True]), 300)",  # neighbour: message
     "out = torch.threshold(torch.tensor([3], dtype=torch.uint8), 1e300, 2)",  # neighbour: the kernel has uint8
     "out = torch.tensor([3, 4], dtype=torch.uint16).fill_(-0.5)",  # neighbour: fill_ has uint16
+    "out = torch.tensor([1+1j, 2]).masked_fill(torch.tensor([True, False]), 3+1j)",  # neighbour: where() computes complex
+    "out = torch.tensor([1+1j, 2]).masked_fill(torch.tensor([True, False]), torch.tensor(2j))",  # neighbour
     # --- session 29 h3: lerp_Tensor's meta promotes a 0-dim weight: out= takes any castable dtype
     # (out_castable) and the kernel's dispatch comes first
     "a0 = torch.tensor([1], dtype=torch.int32).reshape(()); a1 = torch.tensor([-1], dtype=torch.int32).reshape(()).expand(()); "
