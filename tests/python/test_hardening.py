@@ -2415,6 +2415,17 @@ FUZZ_CLASSES = [
     "layout=torch.strided, device=torch.device('cpu'), pin_memory=True, out=a0); out = (r, a0, r is a0)",
     "out = torch.arange(0, 6, out=torch.zeros(10)[::2])",  # neighbour: a strided out of another numel
     "out = torch.arange(0, 5, out=torch.zeros(10)[::2])",  # neighbour: a strided out of the numel
+    # --- session 29 h3: index_fill as Indexing.cpp's index_fill_ (was torch._decomp's): a value
+    # tensor's item() of any dtype, an int64 index, dim wrapped before the dispatch (no uint16..64)
+    "out = torch.zeros(3).index_fill(0, torch.tensor([1]), torch.tensor(2))",
+    "out = torch.zeros(3, dtype=torch.int32).index_fill(0, torch.tensor([1]), torch.tensor(2.5, dtype=torch.float64))",
+    "out = torch.zeros(3).index_fill(0, torch.tensor([1], dtype=torch.int32), 2)",
+    "out = torch.zeros(3, dtype=torch.uint32).index_fill(3, torch.tensor([1]), -0.5)",
+    "out = torch.zeros(3, dtype=torch.uint16).index_fill(0, torch.tensor([1]), -0.5)",
+    "x = torch.zeros(2, 3); out = x.index_fill_(1, torch.tensor([2]), torch.tensor(4))",
+    "out = torch.zeros(3, dtype=torch.uint8).index_fill(0, torch.tensor([1]), -0.5)",  # neighbour
+    "out = torch.zeros(2, 3).t().index_fill(1, torch.tensor([1, -1]), 5)",  # neighbour
+    "out = torch.zeros(3).index_fill(0, torch.tensor([3]), 2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
