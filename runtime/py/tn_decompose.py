@@ -2683,9 +2683,11 @@ def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter, scala
                            f"{list(seq.shape)} and input value tensor {list(values.shape)}")
     common = torch.result_type(seq, values)
     a, b = values.to(common), seq.to(common)
-    below = (b.unsqueeze(-2) <= a.unsqueeze(-1)) if right else (b.unsqueeze(-2) < a.unsqueeze(-1))
+    # the binary search's step (cus_lower_bound / cus_upper_bound): a boundary is passed unless
+    # it is >= (or >) the value, so a NaN value passes them all
+    below = ~(b.unsqueeze(-2) > a.unsqueeze(-1)) if right else ~(b.unsqueeze(-2) >= a.unsqueeze(-1))
     if seq.dim() == 1:
-        below = (b <= a.unsqueeze(-1)) if right else (b < a.unsqueeze(-1))
+        below = ~(b > a.unsqueeze(-1)) if right else ~(b >= a.unsqueeze(-1))
     out = below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
     return out.contiguous()
 
@@ -2700,7 +2702,11 @@ def searchsorted_scalar(sorted_sequence, self, *, out_int32=False, right=False, 
         raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
                            f"is 1, but we got boundaries tensor dim({sorted_sequence.dim()}) and input value's dim(0) "
                            f"numel(1)")
-    v = aten.scalar_tensor(self, dtype=torch.result_type(sorted_sequence, self))
+    # scalar_to_tensor (double, int64, complex128 or bool), then the search's promotion to the
+    # common dtype: a tensor cast, unchecked (1e300 is inf for an int64 or float32 sequence)
+    wide = (torch.bool if isinstance(self, bool) else torch.int64 if isinstance(self, int)
+            else torch.complex128 if isinstance(self, complex) else torch.float64)
+    v = aten.scalar_tensor(self, dtype=wide).to(torch.result_type(sorted_sequence, self))
     return _searchsorted(sorted_sequence, v, out_int32, right, side, sorter, True)
 
 
@@ -3675,6 +3681,19 @@ def scatter_reduce_legacy(self, dim, index, src, *, reduce):
     return aten.scatter_reduce.two(self, dim, index, src, _scatter_reduce_name(reduce), include_self=True)
 
 
+def heaviside(self, values):
+    """heaviside's meta (BinaryOps.cpp), before torch._decomp's computation: no complex operand,
+    and values of self's dtype exactly (a 0-dim one too: no promotion)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    if self.is_complex() or values.is_complex():
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if self.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return decomposition_table[aten.heaviside.default](self, values)
+
+
 def index_fill_(self, dim, index, value):
     """Indexing.cpp index_fill_, in its order: a value tensor must be 0-dim (its item() is the
     Scalar, whatever its dtype); the index int64; a complex value of a real self refused; dim
@@ -4346,7 +4365,7 @@ COMPOSITIONS = {
     "cauchy_": cauchy_, "geometric_": geometric_,
     "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_, "celu": celu,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
-    "index_fill.int_Scalar": index_fill, "index_fill.int_Tensor": index_fill,
+    "index_fill.int_Scalar": index_fill, "index_fill.int_Tensor": index_fill, "heaviside": heaviside,
     "index_fill_.int_Scalar": index_fill_, "index_fill_.int_Tensor": index_fill_,
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,

@@ -2426,6 +2426,18 @@ FUZZ_CLASSES = [
     "out = torch.zeros(3, dtype=torch.uint8).index_fill(0, torch.tensor([1]), -0.5)",  # neighbour
     "out = torch.zeros(2, 3).t().index_fill(1, torch.tensor([1, -1]), 5)",  # neighbour
     "out = torch.zeros(3).index_fill(0, torch.tensor([3]), 2)",  # neighbour
+    # --- session 29 h3: heaviside's meta wants values of self's dtype (0-dim too); searchsorted's
+    # Scalar is a wrapped tensor cast unchecked to the common dtype, and a NaN value passes every
+    # boundary (the binary search's !(mid >= value))
+    "out = torch.heaviside(torch.tensor([3, 4], dtype=torch.uint16), torch.tensor(-0.5))",
+    "out = torch.heaviside(torch.tensor([1, 0], dtype=torch.int32), torch.tensor(2))",
+    "out = torch.heaviside(torch.tensor([1., 0.]), torch.tensor([2], dtype=torch.int32))",
+    "out = torch.heaviside(torch.tensor([1., 0.]), torch.tensor(0.5))",  # neighbour
+    "out = torch.searchsorted(torch.tensor([3, 4], dtype=torch.uint16), 1e300)",
+    "out = torch.searchsorted(torch.tensor([1, 2, 3], dtype=torch.int8), 300)",
+    "out = torch.searchsorted(torch.tensor([1, 2, 3]), float('nan'))",
+    "out = torch.searchsorted(torch.tensor([1., 2., 3.]), torch.tensor([float('nan'), 2.0, 0.5]), right=True)",
+    "out = torch.searchsorted(torch.tensor([1, 2, 3], dtype=torch.int8), 2**70)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
