@@ -1276,6 +1276,7 @@ PyObject *tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype,
 struct tn_out_call;
 int tn_out_check_abs(struct tn_out_call *c);
 int tn_out_check_amax_amin(struct tn_out_call *c);
+int tn_out_check_arange(struct tn_out_call *c);
 int tn_out_check_argsort(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_clamp(struct tn_out_call *c);
@@ -1286,6 +1287,7 @@ int tn_out_check_fft_copy(struct tn_out_call *c);
 int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
+int tn_out_check_lerp_tensor(struct tn_out_call *c);
 int tn_out_check_log_softmax_out(struct tn_out_call *c);
 int tn_out_check_logical_not(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);

@@ -1090,16 +1090,17 @@ tn_compose_masked_select_backward(tn_op *op, tn_value *a)
 }
 
 /* value_selecting_reduction_backward: zeros(sizes).scatter(dim, indices, grad), both unsqueezed
- * at dim unless keepdim or sizes is empty */
+ * at dim (first) unless keepdim or sizes is empty */
 PyObject *
 tn_compose_value_selecting_reduction_backward(tn_op *op, tn_value *a)
 {
     int64_t dim = a[1].u.i;
     int keepdim = (int)a[4].u.i || a[3].n == 0;
-    PyObject *z = zeros_as(a[3], T(0));
-    PyObject *idx = z && !keepdim ? at_unsqueeze(T(2), dim) : Py_XNewRef(z ? T(2) : NULL);
-    PyObject *g = idx && !keepdim ? at_unsqueeze(T(0), dim) : Py_XNewRef(idx ? T(0) : NULL);
-    PyObject *r = g ? call(TN_OP_scatter__src, (tn_value[]){tn_value_tensor(z), a[1], tn_value_tensor(idx),
+    /* grad, then indices, unsqueezed before the zeros are made (upstream's order) */
+    PyObject *g = !keepdim ? at_unsqueeze(T(0), dim) : Py_NewRef(T(0));
+    PyObject *idx = g && !keepdim ? at_unsqueeze(T(2), dim) : Py_XNewRef(g ? T(2) : NULL);
+    PyObject *z = idx ? zeros_as(a[3], T(0)) : NULL;
+    PyObject *r = z ? call(TN_OP_scatter__src, (tn_value[]){tn_value_tensor(z), a[1], tn_value_tensor(idx),
                                                             tn_value_tensor(g)})
                     : NULL;
     Py_XDECREF(z);

@@ -52,14 +52,45 @@ expand_param(tn_ints p, const char *name, int d, int64_t *out)
     return 0;
 }
 
-/* the dtypes upstream's slow CPU convolutions do not dispatch on (AT_DISPATCH_ALL_TYPES_AND2 of
- * half and bfloat16): bool and uint16..64, on the CPU */
+/* the dtypes upstream's slow CPU convolutions do not dispatch on, on the CPU: slow_conv2d_cpu and
+ * compute_columns3d take all types with half and bfloat16 (not bool nor uint16..64);
+ * slow_conv_dilated<> and slow_conv_transpose2d/3d_out_cpu (float_and_long) only the floating
+ * types and int64 (an int32 input with a dilation is refused there, before the weight's dtype) */
 static int
-slow_kernel_lacks(const TensorObject *input)
+slow_kernel_lacks(const TensorObject *input, int float_and_long)
 {
     int d = input->dtype;
-    return input->device != TN_DEVICE_META &&
-           (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64);
+    if (input->device == TN_DEVICE_META)
+        return 0;
+    if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64)
+        return 1;
+    return float_and_long && (d == TN_DTYPE_U8 || d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32);
+}
+
+/* Every backend refuses a kernel with a zero spatial size once the shapes are checked and the
+ * input is not empty: the slow kernels' shape checks in their words (below; a 1-d convolution is
+ * the 2-d one of height 1), oneDNN (float32, float16, bfloat16) failing to make its primitive.
+ * The kernel's dtype dispatch comes after. -1 with the error set. */
+static int
+conv_empty_kernel_error(const conv_geom *g, int dilated)
+{
+    int64_t k[3] = {1, 1, 1};
+    int n = g->d < 2 ? 2 : g->d;
+    for (int i = 0; i < g->d; i++)
+        k[n - g->d + i] = g->k[i];
+    if (dilated) {
+        char ks[96];
+        tn_format_ints(ks, sizeof ks, n, k, ", ");
+        PyErr_Format(PyExc_RuntimeError, "kernel size should be greater than zero, but got [%s]", ks);
+    } else if (n == 3) {
+        PyErr_Format(PyExc_RuntimeError, "kernel size should be greater than zero, but got: %lld x %lld x %lld (TxHxW)",
+                     (long long)k[0], (long long)k[1], (long long)k[2]);
+    } else {
+        PyErr_Format(PyExc_RuntimeError,
+                     "kernel size should be greater than zero, but got kernel_height: %lld kernel_width: %lld",
+                     (long long)k[0], (long long)k[1]);
+    }
+    return -1;
 }
 
 /* Note [Empty convolution]
@@ -117,6 +148,10 @@ conv_empty_output(TensorObject *input, TensorObject *weight, TensorObject *bias,
         if (tn_result_type_update_tensor(&st, weight) < 0)
             return NULL;
     } else {
+        if (weight->numel == 0) {  /* a kernel of a zero spatial size has no element 0 */
+            PyErr_SetString(PyExc_IndexError, "select(): index 0 out of range for tensor of size [0] at dimension 0");
+            return NULL;
+        }
         st.zero_result = weight->dtype;  /* weight.view(-1)[0], the only 0-dim operand */
     }
     int dtype = tn_result_type_finish(&st);
@@ -224,12 +259,17 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
         return -1;
     if (conv_takes_empty_path(input, weight, bias))
         return 0;
-    if (slow_kernel_lacks(input)) {
-        /* upstream's slow CPU kernel (bool and uint16..64 take no other path) dispatches on the
-         * input's dtype (all types, half, bfloat16) before it reads the weight as that type */
-        int dilated = 0;
-        for (int i = 0; i < g->d; i++)
-            dilated |= g->dil[i] != 1;
+    int dilated = 0, empty_kernel = 0;
+    for (int i = 0; i < g->d; i++) {
+        dilated |= g->dil[i] != 1;
+        empty_kernel |= g->k[i] == 0;
+    }
+    if (empty_kernel && input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
+        !(bias && bias->device == TN_DEVICE_META))
+        return conv_empty_kernel_error(g, dilated);
+    if (slow_kernel_lacks(input, dilated)) {
+        /* upstream's slow CPU kernel (the integer types and bool take no other path) dispatches
+         * on the input's dtype before it reads the weight as that type */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
                      dilated ? "slow_conv_dilated<>" : g->d == 3 ? "compute_columns3d" : "slow_conv2d_cpu",
                      tn_dtype_legacy_name(input->dtype));
@@ -946,7 +986,7 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
             return -1;
         }
     }
-    if (slow_kernel_lacks(input)) {  /* as the forward's */
+    if (slow_kernel_lacks(input, 1)) {  /* as the forward's */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
                      d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
                      tn_dtype_legacy_name(input->dtype));

@@ -516,10 +516,13 @@ arange_chunk_task(void *ctx, int64_t begin, int64_t end)
     }
 }
 
+/* arange into a new tensor, or (into, a CPU out= of dtype) into out itself as upstream's
+ * arange_out fills its result: resized when its numel differs, then written in place when
+ * contiguous (no second tensor of the result's size); else a new tensor the caller copies in */
 static PyObject *
 arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, const tn_value *step,
             int dtype, int layout,
-            const tn_value *device)
+            const tn_value *device, TensorObject *into)
 {
     if (dtype < 0)
         dtype = (is_floating_scalar(start) || is_floating_scalar(end) || is_floating_scalar(step)) ? tn_default_dtype
@@ -582,7 +585,10 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         return NULL;
     }
     int64_t n = (int64_t)size_d;
-    TensorObject *t = tn_tensor_empty(1, &n, dtype, dev);
+    if (into && into->numel != n && tn_resize_output(into, 1, &n) < 0)
+        return NULL;
+    TensorObject *t = into && tn_tensor_is_contiguous(into) ? (TensorObject *)Py_NewRef((PyObject *)into)
+                                                            : tn_tensor_empty(1, &n, dtype, dev);
     if (!t || dev == TN_DEVICE_META || n == 0)
         return (PyObject *)t;
     if (tn_check_dtype(overload, dtype) < 0) {
@@ -604,7 +610,7 @@ tn_op_arange(const tn_op *overload, const tn_value *end, int dtype, int layout, 
              int pin_memory)
 {
     tn_value start = tn_value_int(0), step = tn_value_int(1);
-    return arange_impl(overload, &start, end, &step, dtype, layout, device);
+    return arange_impl(overload, &start, end, &step, dtype, layout, device, NULL);
 }
 
 PyObject *
@@ -613,7 +619,7 @@ tn_op_arange__start(const tn_op *overload, const tn_value *start, const tn_value
                     int pin_memory)
 {
     tn_value step = tn_value_int(1);
-    return arange_impl(overload, start, end, &step, dtype, layout, device);
+    return arange_impl(overload, start, end, &step, dtype, layout, device, NULL);
 }
 
 PyObject *
@@ -621,7 +627,51 @@ tn_op_arange__start_step(const tn_op *overload, const tn_value *start, const tn_
                          const tn_value *step, int dtype, int layout,
                          const tn_value *device, int pin_memory)
 {
-    return arange_impl(overload, start, end, step, dtype, layout, device);
+    return arange_impl(overload, start, end, step, dtype, layout, device, NULL);
+}
+
+/* arange's out= (arange.out, arange.start_out): upstream's arange_out fills out itself, so a
+ * result as large as out is never made twice (an out of 2 GB needs 2 GB, not 4); an out of
+ * another dtype or a meta one takes the functional's path */
+int
+tn_out_check_arange(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device != TN_DEVICE_CPU)
+        return 0;
+    const tn_value *a = c->fargs;
+    tn_value zero = tn_value_int(0), one = tn_value_int(1);
+    const tn_value *start = &zero, *end, *step = &one;
+    int k;  /* the index of the functional's dtype argument */
+    if (c->f->id == TN_OP_arange) {
+        end = &a[0];
+        k = 1;
+    } else if (c->f->id == TN_OP_arange__start) {
+        start = &a[0], end = &a[1];
+        k = 2;
+    } else if (c->f->id == TN_OP_arange__start_step) {
+        start = &a[0], end = &a[1], step = &a[2];
+        k = 3;
+    } else {
+        return 0;
+    }
+    if (a[k].tag != TN_V_NONE && (int)a[k].u.i != c->dst->dtype)
+        return 0;
+    int layout = a[k + 1].tag == TN_V_NONE ? -1 : (int)a[k + 1].u.i;
+    TensorObject *dst = c->dst;
+    PyObject *r = arange_impl(c->f, start, end, step, dst->dtype, layout, &a[k + 2], dst);
+    if (!r)
+        return -1;
+    if (r != (PyObject *)dst) {
+        int rc = tn_copy_result_into(c->op, dst, r, 0);
+        Py_DECREF(r);
+        if (rc < 0)
+            return -1;
+    } else {
+        Py_DECREF(r);
+        tn_tensor_bump_version(dst);
+    }
+    c->result = Py_NewRef((PyObject *)dst);
+    return 1;
 }
 
 /* ---- linspace / logspace: kernels/range.c in the chunks of upstream's at::parallel_for ---- */

@@ -940,8 +940,9 @@ scatter_run(const tn_op *overload, TensorObject *self, int64_t d, TensorObject *
     }
     PyObject *srct = NULL;
     if (!src) {
-        /* the value is converted to self's dtype, checked (Note [Scalar overflow] in runtime/scalar.c) */
-        if (tn_check_scalar_fits(value, self->dtype) < 0)
+        /* the value is converted to self's dtype, checked, inside the kernel's dtype dispatch
+         * (Note [Scalar overflow] in runtime/scalar.c) */
+        if (tn_check_kernel_scalar(overload, self->dtype, value, self->dtype) < 0)
             goto fail;
         srct = (PyObject *)tn_scalar_tensor(value, self->dtype, TN_DEVICE_CPU);
         if (!srct)
@@ -1027,24 +1028,27 @@ tn_op_scatter_reduce__two(const tn_op *overload, TensorObject *self, int64_t dim
 PyObject *
 tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value)
 {
+    /* upstream expands self and mask (expand_outplace), then masked_fill_ checks the mask's
+     * dtype and its kernel's dtype dispatch converts the value, checked (Note [Scalar overflow]
+     * in runtime/scalar.c) */
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0)
+        return NULL;
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
                      tn_dtype_name(mask->dtype));
         return NULL;
     }
-    /* the value is converted to self's dtype, checked (Note [Scalar overflow] in runtime/scalar.c) */
-    if (self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0)
+    /* (the where() below computes complex too, beyond the dtypes kernels.yaml lists) */
+    if (self->device != TN_DEVICE_META &&
+        (tn_dtype_is_complex(self->dtype) ? tn_check_scalar_fits(value, self->dtype)
+                                          : tn_check_kernel_scalar(overload, self->dtype, value, self->dtype)) < 0)
         return NULL;
     TensorObject *v = tn_scalar_tensor(value, self->dtype, self->device);
     if (!v)
         return NULL;
     /* result: where(mask, value, self) in self's dtype and shape (self must cover the broadcast) */
-    int nd;
-    int64_t shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(self->ndim, self->sizes, mask->ndim, mask->sizes, &nd, shape) < 0) {
-        Py_DECREF((PyObject *)v);
-        return NULL;
-    }
     tn_value a[3] = {tn_value_tensor((PyObject *)mask), tn_value_tensor((PyObject *)v), tn_value_tensor((PyObject *)self)};
     PyObject *r = tn_call(TN_OP_where__self, a);
     Py_DECREF((PyObject *)v);
@@ -1112,8 +1116,6 @@ tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObje
     }
     if (self->device == TN_DEVICE_META)
         return Py_NewRef((PyObject *)self);
-    if (tn_check_scalar_fits(value, self->dtype) < 0)
-        return NULL;
     for (int i = 0; i < self->ndim; i++)
         if (self->strides[i] == 0 && self->sizes[i] > 1) {
             if (PyErr_WarnEx(PyExc_UserWarning,
@@ -1124,6 +1126,9 @@ tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObje
             break;
         }
     if (tn_check_no_partial_overlap(self, mask) < 0)
+        return NULL;
+    /* the kernel's dtype dispatch converts the value (Note [Scalar overflow] in runtime/scalar.c) */
+    if (tn_check_kernel_scalar(overload, self->dtype, value, self->dtype) < 0)
         return NULL;
     tn_loop l;
     tn_geom g[2] = {tn_geom_of(self), tn_geom_of(mask)};

@@ -397,19 +397,18 @@ tn_op_index_select_backward(const tn_op *overload, TensorObject *grad, tn_ints s
 
 /* value_selecting_reduction_backward (max/min.dim, sort, topk): zeros(sizes).scatter_(dim,
  * indices, grad), the reduced dim restored first when keepdim is false and sizes is not empty
- * (a 0-dim self's reduction scatters into the 0-dim zeros as it is) */
+ * (a 0-dim self's reduction scatters into the 0-dim zeros as it is); upstream unsqueezes grad,
+ * then indices, before it makes the zeros (a dim out of range before a negative size) */
 PyObject *
 tn_op_value_selecting_reduction_backward(const tn_op *overload, TensorObject *grad, int64_t dim, TensorObject *indices,
                                          tn_ints sizes, bool keepdim)
 {
-    PyObject *z = zeros_dtype(overload, sizes, grad->dtype);
-    if (!z)
-        return NULL;
     int restore = !keepdim && sizes.n > 0;
-    PyObject *ix = !restore ? Py_NewRef((PyObject *)indices) : tn_op_unsqueeze(overload, indices, dim);
-    PyObject *g = !ix ? NULL : !restore ? Py_NewRef((PyObject *)grad) : tn_op_unsqueeze(overload, grad, dim);
+    PyObject *g = !restore ? Py_NewRef((PyObject *)grad) : tn_op_unsqueeze(overload, grad, dim);
+    PyObject *ix = !g ? NULL : !restore ? Py_NewRef((PyObject *)indices) : tn_op_unsqueeze(overload, indices, dim);
+    PyObject *z = ix ? zeros_dtype(overload, sizes, grad->dtype) : NULL;
     int rc = -1;
-    if (g) {
+    if (z) {
         tn_value a[4] = {tv(z), tn_value_int(dim), tv(ix), tv(g)};
         rc = inplace(TN_OP_scatter___src, a);
     }

@@ -183,6 +183,13 @@ check_inputs_2d(TensorObject *self, TensorObject *target, TensorObject *weight)
                      "dimension: %d", self->ndim);
         return -1;
     }
+    /* upstream's check_inputs_nll_loss2d: the target's dtype after the dims, before the weight and
+     * the sizes (a Byte target passes here and the kernel then refuses it: it reads int64) */
+    if (target->dtype != TN_DTYPE_I64 && target->dtype != TN_DTYPE_U8) {
+        PyErr_Format(PyExc_RuntimeError, "expected target dtype to be Long or Byte, but got %s",
+                     tn_dtype_legacy_name(target->dtype));
+        return -1;
+    }
     if (weight && weight->numel != self->sizes[1]) {
         PyErr_SetString(PyExc_RuntimeError, "weight tensor should be defined either for all or no classes");
         return -1;

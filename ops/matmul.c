@@ -152,9 +152,11 @@ tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
  * integer result or a complex one on a real result ("result type Float can't be cast to the
  * desired output type Char"); otherwise gemm takes beta and alpha converted, checked, to
  * opmath_t (float for float16 and bfloat16: "value cannot be converted to type float without
- * overflow" for 1e300, an imaginary part, or NaN into an integer). -1 with the error set. */
+ * overflow" for 1e300, an imaginary part, or NaN into an integer), inside the kernel's dtype
+ * dispatch (tn_check_kernel_scalar). -1 with the error set. */
 static int
-check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, const tn_value *alpha)
+check_blas_scalars(const tn_op *overload, int dtype, int64_t numel, int64_t k, const tn_value *beta,
+                   const tn_value *alpha)
 {
     if (numel == 0)
         return 0;
@@ -174,7 +176,8 @@ check_blas_scalars(int dtype, int64_t numel, int64_t k, const tn_value *beta, co
         return 0;
     }
     int opmath = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : dtype;
-    return tn_check_scalar_fits(beta, opmath) < 0 || tn_check_scalar_fits(alpha, opmath) < 0 ? -1 : 0;
+    return tn_check_kernel_scalar(overload, dtype, beta, opmath) < 0 ||
+           tn_check_kernel_scalar(overload, dtype, alpha, opmath) < 0 ? -1 : 0;
 }
 
 /* Note [BLAS alpha 0]: float32 and float64 addmm call BLAS gemm, which with alpha == 0 reads
@@ -215,7 +218,7 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
     TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta)
         return (PyObject *)out;
-    if (check_blas_scalars(mat1->dtype, out->numel, mat1->sizes[1], beta, alpha) < 0) {
+    if (check_blas_scalars(overload, mat1->dtype, out->numel, mat1->sizes[1], beta, alpha) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
@@ -292,7 +295,7 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     TensorObject *out = tn_tensor_empty(3, shape, batch2->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out)
         goto fail_expanded;
-    if (!meta && check_blas_scalars(batch2->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
+    if (!meta && check_blas_scalars(overload, batch2->dtype, out->numel, batch1->sizes[2], beta, alpha) < 0) {
         Py_DECREF((PyObject *)out);
         goto fail_expanded;
     }

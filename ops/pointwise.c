@@ -1240,6 +1240,18 @@ lerp_promoted(const tn_op *overload, TensorObject *self, TensorObject *end, Tens
     return r;
 }
 
+/* lerp_Tensor's meta builds its TensorIterator with promote_inputs_to_common_dtype,
+ * enforce_safe_casting_to_output and cast_common_dtype_to_outputs when the weight is 0-dim (of
+ * any dtype): out= then takes any dtype the result casts to, and the kernel's dtype dispatch
+ * (lerp_kernel_tensor of an Int result) comes before no equality check */
+int
+tn_out_check_lerp_tensor(tn_out_call *c)
+{
+    if (c->args[2].tag == TN_V_TENSOR && TN_T(c->args[2].u.t)->ndim == 0)
+        c->out_castable = 1;
+    return 0;
+}
+
 PyObject *
 tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
@@ -1268,6 +1280,10 @@ tn_out_check_logical_not(tn_out_call *c)
     int in = TN_T(c->args[0].u.t)->dtype, out = c->dst->dtype;
     if (!barebones_unsigned(in) && !barebones_unsigned(out))
         return 0;
+    /* TensorIterator's build checks the write's overlap before the kernel's dispatch */
+    TensorObject *self = TN_T(c->args[0].u.t);
+    if (tn_check_pointwise_write(c->dst, 1, &self) < 0)
+        return -1;
     PyErr_Format(PyExc_NotImplementedError, "\"logical_not_cpu\" not implemented for '%s'",
                  tn_dtype_legacy_name(barebones_unsigned(in) ? in : out));
     return -1;
@@ -1895,9 +1911,11 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
 PyObject *
 tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *threshold, const tn_value *value)
 {
-    /* threshold is compared in the op math type, value is stored in the dtype (both checked) */
-    if (self->device != TN_DEVICE_META && (tn_check_scalar_fits(threshold, opmath_of(self->dtype)) < 0 ||
-                                           tn_check_scalar_fits(value, self->dtype) < 0))
+    /* threshold is compared in the op math type, value is stored in the dtype (both checked,
+     * inside the kernel's dtype dispatch) */
+    if (self->device != TN_DEVICE_META &&
+        (tn_check_kernel_scalar(overload, self->dtype, threshold, opmath_of(self->dtype)) < 0 ||
+         tn_check_kernel_scalar(overload, self->dtype, value, self->dtype) < 0))
         return NULL;
     tn_kscalar p[2] = {tn_kscalar_of(threshold), tn_kscalar_of(value)};
     return unary_k(overload, TN_UN_THRESHOLD, UK_SAME, self, p);

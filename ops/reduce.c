@@ -1342,9 +1342,12 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         PyErr_SetString(PyExc_RuntimeError, "torch.histc: max must be larger than min");
         return NULL;
     }
-    /* upstream's linspace_out of the edges converts them to the input dtype, checked */
+    /* upstream's linspace_out of the edges converts them to the input dtype, checked, inside
+     * linspace's kernel dispatch (which has no uint16/uint32/uint64) */
     tn_value edge_lo = {.tag = TN_V_DOUBLE, .u.d = lo}, edge_hi = {.tag = TN_V_DOUBLE, .u.d = hi};
-    if (tn_check_scalar_fits(&edge_lo, self->dtype) < 0 || tn_check_scalar_fits(&edge_hi, self->dtype) < 0)
+    const tn_op *linspace = tn_op_by_id(TN_OP_linspace);
+    if (tn_check_kernel_scalar(linspace, self->dtype, &edge_lo, self->dtype) < 0 ||
+        tn_check_kernel_scalar(linspace, self->dtype, &edge_hi, self->dtype) < 0)
         return NULL;
     if (self->dtype == TN_DTYPE_F32) {  /* the edges are float32 values */
         lo = (float)lo;

@@ -407,6 +407,41 @@ scalar_from_py(PyObject *o, tn_value *v)
     "Expected scalar.isIntegral( false) to be true, but got false.  (Could this error message be improved?  " \
     "If so, please report an enhancement request to PyTorch.)"
 
+/* An int list's element that is no int (the match looked at the first one only): upstream's
+ * binding fails to unpack it, "argument 'size' failed to unpack the object at pos 2 with error
+ * \"type must be tuple of ints,but got str\"" (1-based; the binding prefixes "view(): ", the
+ * boxed path makes it a RuntimeError naming the schema). -1 with the error set. */
+static int
+int_list_element_error(const tn_param *p, PyObject *it, Py_ssize_t i)
+{
+    PyErr_Format(PyExc_TypeError, "argument '%s' failed to unpack the object at pos %zd with error \"type must be "
+                 "tuple of ints,but got %s\"", p->cname, i + 1, tn_tpname(it));
+    return -1;
+}
+
+/* The binding names itself before an element's unpack error ("view(): argument 'size' failed to
+ * unpack ..."), as upstream's PythonArgParser does. */
+static void
+prefix_unpack_error(const char *name)
+{
+    if (!PyErr_ExceptionMatches(PyExc_TypeError))
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    if (m && !strncmp(m, "argument '", 10) && strstr(m, "failed to unpack the object")) {
+        PyErr_Format(PyExc_TypeError, "%s(): %s", name, m);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    } else {
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+    }
+    Py_XDECREF(text);
+}
+
 static int
 convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena, int tag)
 {
@@ -463,10 +498,8 @@ convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena,
                 buf[i] = r;
                 r = 0;
             }
-        } else if (PyBool_Check(it) || PyFloat_Check(it)) {
-            PyErr_Format(PyExc_TypeError, "expected a sequence of ints, but found element of type %s at pos %zd",
-                         tn_tpname(it), i);
-            r = -1;
+        } else if (PyFloat_Check(it)) {
+            r = int_list_element_error(p, it, i);
         } else if (is_tensor(it) && TN_T(it)->dtype == TN_DTYPE_BOOL && TN_T(it)->numel == 1) {
             /* intlist takes a one-element bool tensor's item<int64_t>(); symintlist refuses it */
             tn_value s;
@@ -475,12 +508,11 @@ convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena,
             if (r == 0)
                 buf[i] = tn_scalar_to_int(&s);
         } else {
+            /* a bool past the first element is an int (PyNumber_Index): [1, True] is [1, 1] */
             r = unpack_index(it, &buf[i]);
             if (r < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear();
-                PyErr_Format(PyExc_TypeError,
-                             "expected a sequence of ints, but found element of type %s at pos %zd",
-                             tn_tpname(it), i);
+                r = int_list_element_error(p, it, i);
             } else if (r < 0 && PyErr_ExceptionMatches(PyExc_ValueError)) {
                 /* upstream: "<fn>(): argument 'size' failed to unpack the object at pos 1 ..." */
                 PyErr_Clear();
@@ -1201,6 +1233,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
             if (o == VARARGS_MARKER) {
                 PyObject *t = args_tuple_of(&c);
                 if (!t || convert_param(pp, t, &vals[j], &arena, &owned) < 0) {
+                    prefix_unpack_error(d->sig->name);
                     Py_XDECREF(t);
                     goto fail;
                 }
@@ -1215,6 +1248,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
                     vals[j] = sp->dflt;
                 }
             } else if (convert_param(pp, o, &vals[j], &arena, &owned) < 0) {
+                prefix_unpack_error(d->sig->name);
                 goto fail;
             }
             /* upstream's bindings read a dtype with the schema's default for None

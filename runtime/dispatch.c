@@ -736,9 +736,9 @@ tn_dispatch(tn_op *op, tn_value *args)
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int
-check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
+check_out_dtype(const tn_op *op, int castable, TensorObject *out, PyObject *result)
 {
-    if (!(op->flags & (TN_OPF_OUT_EXACT | TN_OPF_OUT_SAME)) || !tn_tensor_check(result) ||
+    if (castable || !(op->flags & (TN_OPF_OUT_EXACT | TN_OPF_OUT_SAME)) || !tn_tensor_check(result) ||
         TN_T(result)->dtype == out->dtype)
         return 0;
     if (op->flags & TN_OPF_OUT_SAME) {
@@ -840,7 +840,9 @@ is_argument_check_error(void)
 /* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
  * and a meta out= runs upstream's CPU wrapper: the meta function's argument checks (argmax's dim,
  * scatter's dim and shapes), then resize_out refuses the out's device ("Expected out tensor to
- * have device cpu, but got meta instead"). The same call on fresh meta tensors of the same
+ * have device cpu, but got meta instead"); so does one with a CPU self and a meta input (the
+ * dispatcher picks Meta: the C++ meta function checks no device, its options are self's). The
+ * same call on fresh meta tensors of the same
  * geometry (the out's own is not resized) says whether an argument check fails first: 1 when
  * only meta tensors sit in out= arguments and the device is what is refused, -1 with the
  * argument check's error set. */
@@ -860,7 +862,7 @@ structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args,
             continue;
         TensorObject *t = TN_T(args[j].u.t);
         if (t->device == TN_DEVICE_META && !s->params[j].is_out)
-            goto done;  /* a meta input: not this case */
+            continue;  /* a meta input (the dispatcher picks Meta for it too) stays itself */
         TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
         if (!m) {
             PyErr_Clear();
@@ -921,7 +923,7 @@ tn_out_call_argument_error_first(const tn_out_call *c)
 
 static void
 precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
-                      int kind)
+                      int kind, int castable)
 {
     tn_value margs[64];
     PyObject *owned[64];
@@ -936,7 +938,7 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
     int replaced = 0;
     if (r && tn_tensor_check(r)) {
         int rd = TN_T(r)->dtype;
-        if ((kind == TN_OPK_OUT && check_out_dtype(op, dst, r) < 0) ||
+        if ((kind == TN_OPK_OUT && check_out_dtype(op, castable, dst, r) < 0) ||
             (kind == TN_OPK_INPLACE && (op->flags & TN_OPF_OUT_EXACT) && rd != dst->dtype &&
              (PyErr_Format(PyExc_RuntimeError,
                            "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
@@ -1248,7 +1250,7 @@ via_functional(tn_op *op, tn_value *args)
     if (!result) {
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
         if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
-            precheck_result_dtype(op, f, fs, fargs, dst, kind);
+            precheck_result_dtype(op, f, fs, fargs, dst, kind, c.out_castable);
         return NULL;
     }
     PyObject *ret = NULL;
@@ -1284,7 +1286,7 @@ via_functional(tn_op *op, tn_value *args)
                     tn_tensor_bump_version(out);
                     ret = Py_NewRef((PyObject *)out);
                 }
-            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(op, f, out, result) == 0 &&
+            } else if (check_out_dtype(op, c.out_castable, out, result) == 0 && restride_resized_out(op, f, out, result) == 0 &&
                        tn_copy_result_into(op, out, result, 0) == 0) {
                 ret = Py_NewRef((PyObject *)out);
             }
@@ -1292,7 +1294,7 @@ via_functional(tn_op *op, tn_value *args)
             ret = PyTuple_New(nout);
             for (int k = 0; ret && k < nout; k++) {
                 TensorObject *out = TN_T(args[outs[k]].u.t);
-                if (check_out_dtype(op, out, PyTuple_GetItem(result, k)) < 0 ||
+                if (check_out_dtype(op, c.out_castable, out, PyTuple_GetItem(result, k)) < 0 ||
                     restride_resized_out(op, f, out, PyTuple_GetItem(result, k)) < 0 ||
                     tn_copy_result_into(op, out, PyTuple_GetItem(result, k), 0) < 0) {
                     Py_CLEAR(ret);

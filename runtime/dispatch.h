@@ -33,6 +33,9 @@ typedef struct tn_out_call {
     TensorObject *dst;            /* the tensor written: self in place, the one out=; else NULL */
     int self_dtype;               /* -1, or the dtype self is converted to before f computes */
     int check_overlap;            /* 0: the write's overlap check is off (TensorIterator's flag) */
+    int out_castable;             /* 1: this call's out= takes any dtype the result can cast to (a
+                                   * TensorIterator that promotes its inputs for these arguments,
+                                   * lerp's 0-dim weight), not the op's TN_OPF_OUT_SAME/EXACT rule */
     PyObject *result;
 } tn_out_call;
 

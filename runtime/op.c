@@ -4,6 +4,7 @@
 #include "dtype.h"
 #include "device.h"
 #include "tensor.h"
+#include "scalar.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +111,12 @@ tn_check_dtype(const tn_op *op, int dtype)
         return 0;
     tn_refuse_dtype(op, dtype);
     return -1;
+}
+
+int
+tn_check_kernel_scalar(const tn_op *op, int dtype, const tn_value *v, int to)
+{
+    return tn_check_dtype(op, dtype) < 0 || tn_check_scalar_fits(v, to) < 0 ? -1 : 0;
 }
 
 int

@@ -97,6 +97,10 @@ PyObject *tn_refuse(const tn_op *op, const char *why);
 PyObject *tn_refuse_dtype(const tn_op *op, int dtype);
 /* A kernel calls this with the dtype it will compute in; raises and returns -1 if refused. */
 int tn_check_dtype(const tn_op *op, int dtype);
+/* A Scalar a kernel converts (Scalar::to<T>, checked) inside its dtype dispatch: the dispatch
+ * refuses a dtype the kernel lacks (tn_check_dtype on `dtype`) before the value converted to `to`
+ * is checked (Note [Scalar overflow] in scalar.c, its order). -1 with the error set. */
+int tn_check_kernel_scalar(const tn_op *op, int dtype, const tn_value *v, int to);
 /* torch._C._torchnative.<name>(a, b, c) (the embedded Python's helpers; NULLs end the arguments). */
 PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c);
 /* NotImplementedError for `missing` ("aten::x.y", "aten::x.y for complex64") with `why`, worded

@@ -294,7 +294,14 @@ tn_wrapped_number_tensor(PyObject *number)
  *     full((1,), -1.0, dtype=uint8) raises and 127.5 overflows int8);
  *   - to a complex type: the real part (and a complex number's imaginary part) as to its
  *     component type (float for complex64: 1e300 overflows it).
- * <T> is the C++ type name (uint8_t, int, c10::Half, ...). */
+ * <T> is the C++ type name (uint8_t, int, c10::Half, ...).
+ * The order: a kernel converts its Scalars inside its dtype dispatch (AT_DISPATCH ... [&] {
+ * value.to<scalar_t>() }), so a dtype the kernel has no code for is refused first: threshold,
+ * masked_fill or scatter of a uint16/uint32/uint64 tensor with -0.5 raise "threshold_cpu" not
+ * implemented for 'UInt32', not the overflow. An op whose kernel converts a Scalar checks it with
+ * tn_check_kernel_scalar (runtime/op.h): its dtype refusal (kernels.yaml's dtypes) then this
+ * check. A Scalar the op converts itself before any dispatch (histc's min and max as double,
+ * fill_'s value) takes tn_check_scalar_fits alone. */
 static const char *
 cpp_type_name(int dtype)
 {

@@ -1135,7 +1135,8 @@ def _scalar_type_name(dt):
     return {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
             torch.bool: "Bool", torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
             torch.bfloat16: "BFloat16", torch.int64: "Long", torch.complex32: "ComplexHalf",
-            torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble"}.get(dt, str(dt))
+            torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble", torch.uint16: "UInt16",
+            torch.uint32: "UInt32", torch.uint64: "UInt64"}.get(dt, str(dt))
 
 
 def multilabel_margin_loss(self, target, reduction=1):
@@ -2682,9 +2683,11 @@ def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter, scala
                            f"{list(seq.shape)} and input value tensor {list(values.shape)}")
     common = torch.result_type(seq, values)
     a, b = values.to(common), seq.to(common)
-    below = (b.unsqueeze(-2) <= a.unsqueeze(-1)) if right else (b.unsqueeze(-2) < a.unsqueeze(-1))
+    # the binary search's step (cus_lower_bound / cus_upper_bound): a boundary is passed unless
+    # it is >= (or >) the value, so a NaN value passes them all
+    below = ~(b.unsqueeze(-2) > a.unsqueeze(-1)) if right else ~(b.unsqueeze(-2) >= a.unsqueeze(-1))
     if seq.dim() == 1:
-        below = (b <= a.unsqueeze(-1)) if right else (b < a.unsqueeze(-1))
+        below = ~(b > a.unsqueeze(-1)) if right else ~(b >= a.unsqueeze(-1))
     out = below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
     return out.contiguous()
 
@@ -2699,7 +2702,11 @@ def searchsorted_scalar(sorted_sequence, self, *, out_int32=False, right=False, 
         raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
                            f"is 1, but we got boundaries tensor dim({sorted_sequence.dim()}) and input value's dim(0) "
                            f"numel(1)")
-    v = aten.scalar_tensor(self, dtype=torch.result_type(sorted_sequence, self))
+    # scalar_to_tensor (double, int64, complex128 or bool), then the search's promotion to the
+    # common dtype: a tensor cast, unchecked (1e300 is inf for an int64 or float32 sequence)
+    wide = (torch.bool if isinstance(self, bool) else torch.int64 if isinstance(self, int)
+            else torch.complex128 if isinstance(self, complex) else torch.float64)
+    v = aten.scalar_tensor(self, dtype=wide).to(torch.result_type(sorted_sequence, self))
     return _searchsorted(sorted_sequence, v, out_int32, right, side, sorter, True)
 
 
@@ -3674,11 +3681,85 @@ def scatter_reduce_legacy(self, dim, index, src, *, reduce):
     return aten.scatter_reduce.two(self, dim, index, src, _scatter_reduce_name(reduce), include_self=True)
 
 
+def heaviside(self, values):
+    """heaviside's meta (BinaryOps.cpp), before torch._decomp's computation: no complex operand,
+    and values of self's dtype exactly (a 0-dim one too: no promotion)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    if self.is_complex() or values.is_complex():
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if self.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return decomposition_table[aten.heaviside.default](self, values)
+
+
+def index_fill_(self, dim, index, value):
+    """Indexing.cpp index_fill_, in its order: a value tensor must be 0-dim (its item() is the
+    Scalar, whatever its dtype); the index int64; a complex value of a real self refused; dim
+    wrapped (a 0-dim self as 1-d); the index a vector or a scalar; then the kernel's dispatch
+    (all types and complex, half, bfloat16, bool: no uint16..uint64) converts the value, checked
+    (Note [Scalar overflow]), and refuses an index out of bounds (a negative one counts from the
+    end). On the meta device torch._decomp's decomposition, as before."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    if any(t.is_meta for t in (self, index, value) if isinstance(t, torch.Tensor)):
+        return decomposition_table[aten.index_fill_.int_Tensor if isinstance(value, torch.Tensor)
+                                   else aten.index_fill_.int_Scalar](self, dim, index, value)
+    if isinstance(value, torch.Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        value = value.item()
+    if index.dtype != torch.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if not self.is_complex() and isinstance(value, complex):
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    nz = self.unsqueeze(-1) if self.dim() == 0 else self
+    d = _wrap(dim, nz.dim())
+    if index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if self.dtype in (torch.uint16, torch.uint32, torch.uint64):
+        raise NotImplementedError(f"\"index_fill_cpu\" not implemented for '{_scalar_type_name(self.dtype)}'")
+    # the conversion fill_ checks past one element (a one-element float16 fill is unchecked)
+    fill = aten.full([2], value, dtype=self.dtype)[0]
+    n = nz.shape[d]
+    idx = index.reshape(-1)
+    bad = (idx < -n) | (idx >= n)
+    if idx.numel() and bad.any():
+        raise IndexError(f"index {idx[bad][0].item()} is out of bounds for dimension {d} with size {n}")
+    shape = list(nz.shape)
+    shape[d] = idx.numel()
+    nz.copy_(aten.index_copy(nz, d, torch.where(idx < 0, idx + n, idx), fill.expand(shape)))
+    return self
+
+
+def index_fill(self, dim, index, value):
+    """index_fill: index_fill_ of self's clone (preserving its layout)."""
+    torch, aten = _aten()
+    if any(t.is_meta for t in (self, index, value) if isinstance(t, torch.Tensor)):
+        from torch._decomp import decomposition_table
+
+        return decomposition_table[aten.index_fill.int_Tensor if isinstance(value, torch.Tensor)
+                                   else aten.index_fill.int_Scalar](self, dim, index, value)
+    return index_fill_(aten.clone(self, memory_format=torch.preserve_format), dim, index, value)
+
+
 def scatter_value_reduce(self, dim, index, value, *, reduce):
     """scatter(dim, index, value, reduce=): the scalar folded in at every index."""
     torch, aten = _aten()
     name = _scatter_reduce_name(reduce)
-    src = aten.full(index.shape, value, dtype=self.dtype)
+    try:
+        src = aten.full(index.shape, value, dtype=self.dtype)
+    except RuntimeError:
+        # upstream converts the value (checked, Note [Scalar overflow]) per element, after its
+        # checks, its empty-index return, its dtype dispatch and the index's bounds: those first
+        r = aten.scatter_reduce.two(self, dim, index, aten.zeros(index.shape, dtype=self.dtype), name,
+                                    include_self=True)
+        if index.numel() == 0:
+            return r
+        raise
     return aten.scatter_reduce.two(self, dim, index, src, name, include_self=True)
 
 
@@ -4284,6 +4365,8 @@ COMPOSITIONS = {
     "cauchy_": cauchy_, "geometric_": geometric_,
     "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_, "celu": celu,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
+    "index_fill.int_Scalar": index_fill, "index_fill.int_Tensor": index_fill, "heaviside": heaviside,
+    "index_fill_.int_Scalar": index_fill_, "index_fill_.int_Tensor": index_fill_,
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
@@ -5211,8 +5294,7 @@ TABLE = {
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
-    "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
-    "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2",
+    "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",

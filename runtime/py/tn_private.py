@@ -192,6 +192,19 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=_NOT_GIVEN, size=_NOT_GI
         # size and stride are SymIntArrayRef without a fixed length: a bare int matches neither
         if any(v is not _NOT_GIVEN and not isinstance(v, (list, tuple)) for v in (size, stride)):
             raise no_match()
+        # the match looks at a list's first element only (an int, not a bool); the others fail
+        # to unpack when they are no ints (runtime/argparse.c int_list_element_error)
+        for name, v in (("size", size), ("stride", stride)):
+            if v is _NOT_GIVEN or not v:
+                continue
+            if isinstance(v[0], bool) or not hasattr(v[0], "__index__"):
+                raise no_match()
+            for k, e in enumerate(v[1:], 2):
+                try:
+                    operator.index(e)
+                except TypeError:
+                    raise TypeError(f"set_(): argument '{name}' failed to unpack the object at pos {k} with error "
+                                    f"\"type must be tuple of ints,but got {type(e).__name__}\"") from None
     stride = None if stride is _NOT_GIVEN else stride
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
