@@ -98,12 +98,19 @@ tn_dtype_has_kernels(int d)
     }
 }
 
+/* uint16 / uint32 / uint64: c10's "barebones" unsigned types, which most of ATen's kernel
+ * dispatches (AT_ALL_TYPES and its extensions) leave out */
+static inline bool
+tn_dtype_is_barebones_unsigned(int d)
+{
+    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
+}
+
 /* Kernels that only move elements (gather, index_select) also take uint16/32/64 and complex. */
 static inline bool
 tn_dtype_movable(int d)
 {
-    return tn_dtype_has_kernels(d) || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 ||
-           d == TN_DTYPE_C64 || d == TN_DTYPE_C128;
+    return tn_dtype_has_kernels(d) || tn_dtype_is_barebones_unsigned(d) || d == TN_DTYPE_C64 || d == TN_DTYPE_C128;
 }
 
 static inline int
@@ -158,14 +165,6 @@ tn_dtype_is_integral(int d, bool include_bool)
     default:
         return false;
     }
-}
-
-/* uint16 / uint32 / uint64: c10's "barebones" unsigned types, which most of ATen's kernel
- * dispatches (AT_ALL_TYPES and its extensions) leave out */
-static inline bool
-tn_dtype_is_barebones_unsigned(int d)
-{
-    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
 }
 
 /* ---- half-precision conversions (round to nearest even, as c10 does) ---- */

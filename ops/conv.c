@@ -59,7 +59,7 @@ slow_kernel_lacks(const TensorObject *input)
 {
     int d = input->dtype;
     return input->device != TN_DEVICE_META &&
-           (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64);
+           (d == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(d));
 }
 
 /* Note [Empty convolution]

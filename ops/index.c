@@ -1548,7 +1548,7 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
     for (int d = 0; d < self->ndim; d++)
         work |= seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
     if (work && self->numel > 1 && self->device != TN_DEVICE_META &&
-        (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+        tn_dtype_is_barebones_unsigned(self->dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
@@ -1841,7 +1841,7 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
             return NULL;
         }
         if (!(self->ndim == 0 && self->numel == 1) &&
-            (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+            tn_dtype_is_barebones_unsigned(self->dtype)) {
             PyErr_Format(PyExc_NotImplementedError, "\"topk_cpu\" not implemented for '%s'",
                          tn_dtype_legacy_name(self->dtype));
             return NULL;

@@ -133,10 +133,11 @@ is_float8(int d)
     return (d >= TN_DTYPE_F8E5M2 && d <= TN_DTYPE_F8E4M3FNUZ) || d == TN_DTYPE_F8E8M0FNU;
 }
 
+/* c10::isBarebonesUnsignedType: uint16..64 and the sub-byte uint1..7 */
 static int
 is_barebones_unsigned(int d)
 {
-    return (d >= TN_DTYPE_U16 && d <= TN_DTYPE_U64) || (d >= 30 && d <= 36);  /* uint16..64, uint1..7 */
+    return tn_dtype_is_barebones_unsigned(d) || (d >= TN_DTYPE_UINT1 && d <= TN_DTYPE_UINT7);
 }
 
 /* c10::isFloatingType */

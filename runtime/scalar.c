@@ -365,7 +365,7 @@ tn_scalar_overflows(const tn_value *v, int dtype)
             return (double)i > hi || (double)i < lo;
         /* c10's overflows<unsigned>(signed): a negative wraps (two's complement) unless its
          * magnitude passes the maximum; so no int64 overflows uint64 */
-        if (dtype == TN_DTYPE_U8 || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64)
+        if (dtype == TN_DTYPE_U8 || tn_dtype_is_barebones_unsigned(dtype))
             return (double)i > hi || (double)i < -hi;
         if (dtype == TN_DTYPE_I64)
             return 0;
