@@ -1616,8 +1616,8 @@ def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
         for d, b in enumerate(bins_t):
             if b.dtype != input.dtype:
                 raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
-                                   f"got input with dtype {_dtype_word(input.dtype)} and bins for dimension {d} with "
-                                   f"dtype {_dtype_word(b.dtype)}")
+                                   f"got input with dtype {_cpp_type_name(input.dtype)} and bins for dimension {d} with "
+                                   f"dtype {_cpp_type_name(b.dtype)}")
             if b.dim() != 1:
                 raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b.dim()} "
                                    f"dimensions in the bins tensor for dimension {d}")
@@ -1627,21 +1627,14 @@ def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
     if weight is not None:
         if weight.dtype != input.dtype:
             raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
-                               f"have the same dtype, but got input({_dtype_word(input.dtype)}), and "
-                               f"weight({_dtype_word(weight.dtype)})")
+                               f"have the same dtype, but got input({_cpp_type_name(input.dtype)}), and "
+                               f"weight({_cpp_type_name(weight.dtype)})")
         want = list(input.shape[:-1])
         got = list(weight.shape) or [1]
         if want != got:
             raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
                                f"input tensor excluding its innermost dimension, but got input with shape "
                                f"{list(input.shape)} and weight with shape {list(weight.shape)}")
-
-
-def _dtype_word(dt):
-    import torch
-
-    return {torch.float32: "float", torch.float64: "double", torch.float16: "c10::Half",
-            torch.bfloat16: "c10::BFloat16"}.get(dt, str(dt).replace("torch.", ""))
 
 
 def _histogramdd_edges(input, bin_ct, range=None):
@@ -3516,14 +3509,11 @@ def _uniform_doubles(self, generator):
 
 
 def _cpp_type_name(dt):
-    """caffe2::TypeMeta's name of a dtype, as upstream's messages print self.dtype() (runtime/dtype.c
-    tn_dtype_cpp_name)."""
+    """caffe2::TypeMeta's name of a dtype ("long int"), as upstream's messages print self.dtype()
+    (runtime/dtype.c tn_dtype_cpp_name)."""
     import torch
 
-    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
-            torch.int64: "long int", torch.bool: "bool", torch.complex64: "c10::complex<float>",
-            torch.complex128: "c10::complex<double>", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
-            torch.uint64: "unsigned long"}.get(dt) or _dtype_word(dt)
+    return torch._C._torchnative.cpp_type_name(dt)
 
 
 def cauchy_(self, median=0, sigma=1, *, generator=None):
