@@ -275,6 +275,18 @@ tn_load_i64(int dt, const void *p, int64_t i)
     }
 }
 
+/* uint16 / uint32 / uint64 by value (any other dt is read as uint64); tn_load_i64 reads them
+ * as int64. */
+static inline uint64_t
+tn_load_u64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_U16: return ((const uint16_t *)p)[i];
+    case TN_DTYPE_U32: return ((const uint32_t *)p)[i];
+    default: return ((const uint64_t *)p)[i];
+    }
+}
+
 /* A float dtype as a double, exactly (any other dt is read as f64). */
 static inline double
 tn_load_float(int dt, const void *p, int64_t i)
@@ -330,6 +342,17 @@ tn_store_i64(int dt, void *p, int64_t i, int64_t v)
     case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
     case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
     default: ((int64_t *)p)[i] = v; break;
+    }
+}
+
+/* v into uint16 / uint32 / uint64, wrapping (any other dt is written as uint64). */
+static inline void
+tn_store_u64(int dt, void *p, int64_t i, uint64_t v)
+{
+    switch (dt) {
+    case TN_DTYPE_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+    case TN_DTYPE_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)p)[i] = v; break;
     }
 }
 

@@ -163,6 +163,19 @@ tn_scalar_tensor(const tn_value *v, int dtype, int device)
         }
         return t;
     }
+    if (tn_dtype_is_complex(dtype) && dtype != TN_DTYPE_C32) {
+        /* a real value has imaginary part 0; an int converts to float once (c10::convert) */
+        char *p = tn_tensor_data(t);
+        double re = tn_scalar_to_double(v);
+        if (dtype == TN_DTYPE_C128) {
+            ((double *)p)[0] = re;
+            ((double *)p)[1] = 0.0;
+        } else {
+            ((float *)p)[0] = v->tag == TN_V_DOUBLE ? (float)re : (float)v->u.i;
+            ((float *)p)[1] = 0.0f;
+        }
+        return t;
+    }
     if (tn_scalar_to_dtype(dtype, tn_kscalar_of(v), tn_tensor_data(t)) != TN_OK) {
         Py_DECREF(t);
         PyErr_Format(PyExc_NotImplementedError, "%s scalars are not implemented in torchnative",
