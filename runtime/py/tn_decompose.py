@@ -1135,7 +1135,8 @@ def _scalar_type_name(dt):
     return {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
             torch.bool: "Bool", torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
             torch.bfloat16: "BFloat16", torch.int64: "Long", torch.complex32: "ComplexHalf",
-            torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble"}.get(dt, str(dt))
+            torch.complex64: "ComplexFloat", torch.complex128: "ComplexDouble", torch.uint16: "UInt16",
+            torch.uint32: "UInt32", torch.uint64: "UInt64"}.get(dt, str(dt))
 
 
 def multilabel_margin_loss(self, target, reduction=1):
@@ -2551,10 +2552,12 @@ def _reduced_dim(self, dim, name):
     return d
 
 
-def _no_bool(self, kernel):
-    """upstream's median kernels dispatch over every dtype but bool (AT_DISPATCH_ALL_TYPES_AND2)"""
-    if self.dtype == _aten()[0].bool:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+def _median_dtype_check(self, kernel):
+    """upstream's median kernels dispatch AT_ALL_TYPES with half and bfloat16: no bool and no
+    uint16..uint64 (a 0-dim self too)"""
+    torch = _aten()[0]
+    if self.dtype in (torch.bool, torch.uint16, torch.uint32, torch.uint64):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(self.dtype)}\'')
 
 
 def _empty_median(self):
@@ -2575,7 +2578,7 @@ def median_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl (NaN propagates: the first NaN and its index)."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "median")
-    _no_bool(self, "median_out")
+    _median_dtype_check(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
@@ -2592,7 +2595,7 @@ def nanmedian_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "nanmedian")
-    _no_bool(self, "median_out")
+    _median_dtype_check(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
@@ -2637,7 +2640,7 @@ def median(self):
     torch, aten = _aten()
     if self.numel() == 0:
         return _empty_median(self)
-    _no_bool(self, "median_cpu")
+    _median_dtype_check(self, "median_cpu")
     return median_dim(self.reshape(-1), 0)[0]
 
 
@@ -2646,7 +2649,7 @@ def nanmedian(self):
     torch, aten = _aten()
     if self.numel() == 0:
         return _empty_median(self)
-    _no_bool(self, "median_cpu")
+    _median_dtype_check(self, "median_cpu")
     return nanmedian_dim(self.reshape(-1), 0)[0]
 
 

@@ -178,6 +178,13 @@ EXACT_MESSAGES = [
     "out = torch.std(torch.ones(3, requires_grad=True), 0, out=torch.empty(0))",  # neighbour: its own name
     "out = torch.matmul(torch.eye(3, requires_grad=True), torch.eye(3), out=torch.empty(0))",  # neighbour
     "out = torch.absolute(torch.ones(3, requires_grad=True), out=torch.empty(0))",  # neighbour
+    # --- session 29 h2: sort takes uint16..uint64 (ops/index.c), but not upstream's radix path
+    # for a long 1-d ascending sort, nor median's kernels
+    "out = torch.arange(32768).to(torch.uint16).sort()",
+    "out = torch.argsort(torch.arange(40000).to(torch.uint64), stable=True)",
+    "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint32))",
+    "out = torch.nanmedian(torch.tensor(4, dtype=torch.uint64), 0)",
+    "out = torch.topk(torch.tensor([3, 1, 2], dtype=torch.uint16), 2)",  # neighbour
 ]
 
 

@@ -98,3 +98,11 @@ CASES.update({
     "sort_uint32_radix_expanded": "out = torch.tensor([3], dtype=torch.uint32).expand(32768).sort()",
     "sort_uint16_radix_2d": "out = torch.arange(32768).to(torch.uint16).reshape(1, -1).flip(1).sort(1)",
 })
+# median's kernels dispatch no uint16..uint64 (a 0-dim self too), though sort now takes them
+CASES.update({
+    "median_uint16_error": "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint16))",
+    "median_uint32_dim_error": "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint32), 0)",
+    "median_uint64_0dim_dim_error": "out = torch.median(torch.tensor(4, dtype=torch.uint64), 0)",
+    "nanmedian_uint16_dim_error": "out = torch.nanmedian(torch.tensor([[3, 1, 2]], dtype=torch.uint16), 1)",
+    "median_uint16_empty": "out = torch.median(torch.empty(0, dtype=torch.uint16))",
+})
