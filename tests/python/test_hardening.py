@@ -185,6 +185,7 @@ EXACT_MESSAGES = [
     "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint32))",
     "out = torch.nanmedian(torch.tensor(4, dtype=torch.uint64), 0)",
     "out = torch.topk(torch.tensor([3, 1, 2], dtype=torch.uint16), 2)",  # neighbour
+    "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
 ]
 
 
@@ -2399,6 +2400,15 @@ FUZZ_CLASSES = [
     "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.int16, out=torch.zeros(2, dtype=torch.int16))",
     "out = torch.nansum(torch.tensor([[1.5, float('nan')], [2.5, 1.0]]), [0], dtype=torch.bool, out=torch.zeros(2, dtype=torch.bool))",
     "out = torch.nansum(torch.tensor([[1.5, 2.0]]), [0, 2**31], dtype=torch.float16, out=torch.zeros(2, dtype=torch.bfloat16))",  # neighbour
+    # --- session 29 h2: a uint64 element of 2**63 or more as a Python number stays unsigned
+    # (item(), float(), complex(), repr) where tn_value's int64 read it negative
+    "out = torch.tensor(2**63 + 5, dtype=torch.uint64).item()",
+    "out = float(torch.tensor([2**64 - 1], dtype=torch.uint64))",
+    "out = complex(torch.tensor(2**63, dtype=torch.uint64))",
+    "out = repr(torch.tensor(2**63 + 5, dtype=torch.uint64))",
+    "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
+    "import operator; out = operator.index(torch.tensor([2**63], dtype=torch.uint64))",
+    "out = int(torch.tensor(2**63 - 1, dtype=torch.uint64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
