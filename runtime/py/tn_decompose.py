@@ -5191,8 +5191,7 @@ TABLE = {
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
-    "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
-    "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2",
+    "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
@@ -5603,6 +5602,30 @@ COMPOSITIONS.update({
     "native_batch_norm_backward": _decomp_in_format_of("native_batch_norm_backward", 1),
     "batch_norm_backward": _decomp_in_format_of("batch_norm_backward", 1),
 })
+
+
+def _index_fill(overload):
+    """index_fill as TensorAdvancedIndexing.cpp's index_fill_: the int_Tensor overload wants a 0-dim
+    value and fills with its item() (any dtype, converted); then an int64 index, and no complex value
+    into a real self; then torch._decomp's int_Scalar decomposition."""
+    def run(self, dim, index, value):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+
+        if overload == "int_Tensor" and value.dim() != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        if index.dtype != torch.long:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if overload == "int_Tensor":
+            value = value.item()
+        if isinstance(value, complex) and not self.is_complex():
+            raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+        return decomposition_table[aten.index_fill.int_Scalar](self, dim, index, value)
+    return run
+
+
+COMPOSITIONS.update({"index_fill.int_Scalar": _index_fill("int_Scalar"), "index_fill.int_Tensor": _index_fill("int_Tensor")})
 
 
 # torch.fft's n-dimensional functions as ATen's C++ composes them (SpectralOps.cpp: canonicalize

@@ -310,3 +310,16 @@ for _dt in ("complex64", "complex128"):
         f"masked_fill_{_dt}": f"out = {_z}.masked_fill(torch.tensor([True, False]), 3)",
         f"masked_fill_{_dt}_complex": f"out = {_z}.masked_fill(torch.tensor([[True], [False], [True]]), 1-2j)",
     })
+# index_fill checks as index_fill_ does before torch._decomp's decomposition fills: a complex value
+# into a real self is refused (was computed), the int_Tensor overload fills with value.item() (a
+# float64 value into float32 was index_put's dtype error), an int64 index first
+CASES.update({
+    "index_fill_complex_scalar_real_self": "out = torch.zeros(2).index_fill(0, torch.tensor([0]), 2+0j)",
+    "index_fill_complex_tensor_real_self": "out = torch.zeros(2, dtype=torch.int64).index_fill(0, torch.tensor([0]), torch.tensor(1j))",
+    "index_fill_complex_scalar_bool_empty": "out = torch.zeros(0, dtype=torch.bool).index_fill(0, torch.tensor([], dtype=torch.long), 1+0j)",
+    "index_fill_value_other_dtype": "out = torch.zeros(2, 3).index_fill(1, torch.tensor([2, 0]), torch.tensor(2.5, dtype=torch.float64))",
+    "index_fill_complex_self": "out = torch.zeros(2, dtype=torch.complex64).index_fill(0, torch.tensor([1]), torch.tensor(1j))",
+    "index_fill_complex_self_real_value": "out = torch.zeros(2, dtype=torch.complex128).index_fill(0, torch.tensor([1]), 2.5)",
+    "index_fill_int32_index": "out = torch.zeros(2).index_fill(0, torch.tensor([0], dtype=torch.int32), 1)",
+    "index_fill_value_1d": "out = torch.zeros(2).index_fill(0, torch.tensor([0.5]), torch.tensor([1.0]))",
+})
