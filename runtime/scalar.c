@@ -156,10 +156,17 @@ tn_scalar_tensor(const tn_value *v, int dtype, int device)
             ((float *)p)[0] = (float)v->u.d;
             ((float *)p)[1] = (float)v->im;
         } else {
-            Py_DECREF(t);
-            PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
-                         tn_dtype_name(dtype));
-            return NULL;
+            /* c10::convert to a real dtype takes the real part, to bool re != 0 || im != 0
+             * (callers that convert checked, as masked_fill and x[i] = v, refuse an imaginary part
+             * first: tn_check_scalar_fits) */
+            tn_value re = {.tag = TN_V_DOUBLE};
+            re.u.d = dtype == TN_DTYPE_BOOL ? (double)(v->u.d != 0.0 || v->im != 0.0) : v->u.d;
+            if (tn_scalar_to_dtype(dtype, tn_kscalar_of(&re), p) != TN_OK) {
+                Py_DECREF(t);
+                PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
+                             tn_dtype_name(dtype));
+                return NULL;
+            }
         }
         return t;
     }

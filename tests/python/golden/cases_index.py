@@ -323,3 +323,16 @@ CASES.update({
     "index_fill_int32_index": "out = torch.zeros(2).index_fill(0, torch.tensor([0], dtype=torch.int32), 1)",
     "index_fill_value_1d": "out = torch.zeros(2).index_fill(0, torch.tensor([0.5]), torch.tensor([1.0]))",
 })
+# a complex Scalar made a real dtype's 0-dim tensor (masked_fill's where, x[mask] = v) converts as
+# c10::convert does: the real part (bool: re != 0 or im != 0), after the checked callers refuse an
+# imaginary part (was refused by name)
+CASES.update({
+    "masked_fill_complex_scalar_int64": "out = torch.zeros(3, dtype=torch.int64).masked_fill(torch.tensor([True, False, True]), 1+0j)",
+    "masked_fill_complex_scalar_float": "out = torch.zeros(2, 3).masked_fill(torch.tensor([True, False, True]), 2.5+0j)",
+    "masked_fill_complex_scalar_bool_imag": "out = torch.zeros(3, dtype=torch.bool).masked_fill(torch.tensor([True, False, True]), 1j)",
+    "masked_fill_complex_scalar_bool_nan_imag": "out = torch.zeros(2, dtype=torch.bool).masked_fill(torch.tensor([True, False]), complex(0, float('nan')))",
+    "masked_fill_complex_tensor_float": "out = torch.zeros(3).masked_fill(torch.tensor([True, False, True]), torch.tensor(2+0j))",
+    "masked_fill_complex_scalar_imag_error": "out = torch.zeros(3).masked_fill(torch.tensor([True, False, True]), 1j)",
+    "masked_fill_complex_scalar_uint8_error": "out = torch.zeros(2, dtype=torch.uint8).masked_fill(torch.tensor([True, False]), -1+0j)",
+    "setitem_mask_complex_scalar_float": "x = torch.zeros(3); x[torch.tensor([True, False, True])] = 1+0j; out = x",
+})
