@@ -35,35 +35,53 @@ COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
 MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT, MODE_CIA_KERNEL = 0, 1, 2, 3, 4, 5
-# CompositeImplicitAutograd out= overloads that decompose into a checked out= of the same op
-# (std.out -> std.correction_out) or of the op they alias (multiply.out -> mul.out, max.out ->
-# maximum.out, special_expit.out -> sigmoid.out, outer.out -> mul.out, ...): upstream refuses an
-# input requiring grad there (listed by calling each upstream with one; special_ndtr.out computes)
-CIA_OUT_CHECKED = {"std.out", "var.out",
-                   "absolute.out", "arccos.out", "arccosh.out", "arcsin.out", "arcsinh.out", "arctan.out",
-                   "arctanh.out", "arctan2.out", "clip.out", "clip.Tensor_out", "divide.out", "fix.out", "ger.out",
-                   "log_sigmoid.out", "max.out", "min.out", "msort.out", "multiply.out", "negative.out", "outer.out",
-                   "special_digamma.out", "special_erf.out", "special_erfc.out", "special_erfinv.out",
-                   "special_exp2.out", "special_expit.out", "special_expm1.out", "special_gammainc.out",
-                   "special_gammaincc.out", "special_gammaln.out", "special_i0.out", "special_log1p.out",
-                   "special_logit.out", "special_psi.out", "special_round.out", "special_sinc.out",
-                   "special_xlogy.out", "square.out", "subtract.out", "true_divide.out",
-                   # session 27 (hC), by calling each upstream with an input requiring grad: the
-                   # ones ours computes (concatenate.out -> cat.out, nanmean.out -> nansum.out, ...)
-                   "concat.out", "concatenate.out", "nanmean.out", "nll_loss.out",
-                   "special_logsumexp.out", "special_polygamma.out", "take_along_dim.out",
-                   # ... and those ours refuses, so the autograd check comes first there too
-                   "chain_matmul.out", "column_stack.out", "cross.out", "divide.out_mode", "dstack.out",
-                   "fft_fft.out", "fft_fft2.out", "fft_fftn.out", "fft_hfft.out", "fft_hfft2.out", "fft_hfftn.out",
-                   "fft_ifft.out", "fft_ifft2.out", "fft_ifftn.out", "fft_ihfft.out", "fft_ihfft2.out",
-                   "fft_ihfftn.out", "fft_irfft.out", "fft_irfft2.out", "fft_irfftn.out", "fft_rfft.out",
-                   "fft_rfft2.out", "fft_rfftn.out", "float_power.Scalar_out", "float_power.Tensor_Scalar_out",
-                   "float_power.Tensor_Tensor_out", "frobenius_norm.out", "hstack.out", "inverse.out", "kron.out",
-                   "linalg_cholesky.out", "linalg_det.out", "linalg_eigvalsh.out", "linalg_inv.out",
-                   "linalg_matmul.out", "linalg_matrix_power.out", "linalg_multi_dot.out", "linalg_solve.out",
-                   "linalg_svdvals.out", "linalg_vecdot.out", "matrix_power.out", "multilabel_margin_loss.out",
-                   "qr.Q", "row_stack.out", "slogdet.out", "special_multigammaln.out",
-                   "special_xlogy.other_scalar_out", "special_xlogy.self_scalar_out", "svd.U", "vstack.out"}
+# Note [CIA out= under autograd] (runtime/dispatch.c): CompositeImplicitAutograd out= overloads
+# whose decomposition calls another overload's out= first, whose VariableType refuses an input
+# requiring grad ("<name>(): functions with out=... arguments don't support automatic
+# differentiation"): each with the name upstream's message gives, the op whose out= it calls
+# (nanmean.out -> nansum.out, outer.out -> mul.out, fft_fft.out -> _fft_c2c.out). Measured by
+# calling each on torch 2.13 with a float input requiring grad (special_ndtr.out computes; so does
+# fft_ihfft.out, which copies its result into out); ours refuses some of them (linalg_svd.U ...),
+# and the autograd check comes first there too. A few take another path for some inputs, which
+# one name per op does not follow: fft_fft.out of a real input (_fft_r2c; fft_ifft.out and a
+# one-dimensional fft_ihfftn.out compute), linalg_vecdot.out of 1-d inputs (vdot), matrix_power
+# with n = 0 or 1 (computes) or -1 (linalg_inv_ex), chain_matmul of one matrix (computes).
+_CIA_OUT_BY_NAME = {
+    "std": ["std.out"], "var": ["var.out"], "abs": ["absolute.out"], "acos": ["arccos.out"],
+    "acosh": ["arccosh.out"], "asin": ["arcsin.out"], "asinh": ["arcsinh.out"], "atan": ["arctan.out"],
+    "atanh": ["arctanh.out"], "atan2": ["arctan2.out"], "clamp": ["clip.out", "clip.Tensor_out"],
+    "div": ["divide.out", "divide.out_mode", "true_divide.out"], "trunc": ["fix.out"],
+    "mul": ["ger.out", "kron.out", "multiply.out", "outer.out"], "log_sigmoid_forward": ["log_sigmoid.out"],
+    "maximum": ["max.out"], "minimum": ["min.out"], "sort": ["argsort.stable_out", "msort.out"],
+    "neg": ["negative.out"], "sub": ["subtract.out"], "digamma": ["special_digamma.out", "special_psi.out"],
+    "erf": ["special_erf.out"], "erfc": ["special_erfc.out"], "erfinv": ["special_erfinv.out"],
+    "exp2": ["special_exp2.out"], "sigmoid": ["special_expit.out"], "expm1": ["special_expm1.out"],
+    "igamma": ["special_gammainc.out"], "igammac": ["special_gammaincc.out"], "lgamma": ["special_gammaln.out"],
+    "i0": ["special_i0.out"], "log1p": ["special_log1p.out"], "logit": ["special_logit.out"],
+    "round": ["special_round.out"], "sinc": ["special_sinc.out"],
+    "xlogy": ["special_xlogy.out", "special_xlogy.other_scalar_out", "special_xlogy.self_scalar_out"],
+    "pow": ["square.out", "float_power.Scalar_out", "float_power.Tensor_Scalar_out", "float_power.Tensor_Tensor_out"],
+    "cat": ["concat.out", "concatenate.out", "column_stack.out", "dstack.out", "hstack.out", "row_stack.out",
+            "vstack.out"],
+    "nansum": ["nanmean.out"], "nll_loss_forward": ["nll_loss.out"], "nll_loss2d_forward": ["nll_loss2d.out"],
+    "logsumexp": ["special_logsumexp.out"], "polygamma": ["special_polygamma.out"], "gather": ["take_along_dim.out"],
+    "mm": ["chain_matmul.out", "linalg_multi_dot.out"], "linalg_cross": ["cross.out"],
+    "_fft_c2c": ["fft_fft.out", "fft_fft2.out", "fft_fftn.out", "fft_ifft.out", "fft_ifft2.out", "fft_ifftn.out",
+                 "fft_ihfft2.out", "fft_ihfftn.out"],
+    "_fft_c2r": ["fft_hfft.out", "fft_hfft2.out", "fft_hfftn.out", "fft_irfft.out", "fft_irfft2.out", "fft_irfftn.out"],
+    "_fft_r2c": ["fft_rfft.out", "fft_rfft2.out", "fft_rfftn.out"], "norm": ["frobenius_norm.out"],
+    "linalg_inv_ex": ["inverse.out", "linalg_inv.out"], "linalg_cholesky_ex": ["linalg_cholesky.out"],
+    "_linalg_det": ["linalg_det.out"], "_linalg_eigh": ["linalg_eigh.eigvals", "linalg_eigvalsh.out"],
+    "linalg_lu_factor_ex": ["linalg_lu_factor.out"], "matmul": ["linalg_matmul.out", "linalg_matrix_power.out",
+                                                                "matrix_power.out"],
+    "_linalg_slogdet": ["linalg_slogdet.out", "slogdet.out"], "_linalg_solve_ex": ["linalg_solve.out",
+                                                                                  "linalg_solve_ex.out"],
+    "_linalg_svd": ["linalg_svd.U", "linalg_svdvals.out", "svd.U"], "sum": ["linalg_vecdot.out"],
+    "linalg_lu_solve": ["lu_solve.out"], "multilabel_margin_loss_forward": ["multilabel_margin_loss.out"],
+    "mvlgamma": ["special_multigammaln.out"], "linalg_householder_product": ["orgqr.out"], "linalg_qr": ["qr.Q"],
+    "slow_conv3d_forward": ["slow_conv3d.out"], "_slow_conv2d_forward": ["thnn_conv2d.out"],
+}
+CIA_OUT_CHECKED = {op: name for name, ops in _CIA_OUT_BY_NAME.items() for op in ops}
 
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
@@ -321,6 +339,9 @@ class AutogradModel:
         self.used_helpers: set[str] = set()
         for op in model.ops:
             self.modes[op.qualified] = self.decide(op)
+        stale = sorted(q for q in CIA_OUT_CHECKED if self.modes.get(q, (None,))[0] != MODE_OUT)
+        if stale:
+            raise SystemExit(f"codegen: CIA_OUT_CHECKED lists overloads that are no checked out= overloads: {stale}")
         for kind in self.kinds.values():
             self.translate(kind)
         # node kinds whose formulas are checked on complex tensors (Note [Complex autograd] in
@@ -364,7 +385,9 @@ class AutogradModel:
                 diff_inputs = [a for a in tensor_in if info is None or a.name not in info.non_differentiable_arg_names]
                 if (base in DONT_REQUIRE_DERIVATIVE or not gen_differentiable_outputs(fn, "Default") or
                         (tensor_in and not diff_inputs)):
-                    return (MODE_NONE, None)
+                    # a CompositeImplicitAutograd one still meets its inner out='s check
+                    # (argsort.stable_out: sort.values_stable's, though argsort is not differentiable)
+                    return (MODE_OUT, 0) if op.qualified in CIA_OUT_CHECKED else (MODE_NONE, None)
             if info is None and op.qualified in CIA_OUT_CHECKED:
                 # a CompositeImplicitAutograd out= overload has no VariableType kernel of its own: it
                 # decomposes into another overload's out= whose VariableType checks every tensor
@@ -1427,8 +1450,11 @@ class Renderer:
                     ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
                     compose = composer(op)
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA_KERNEL, {compose}}},")
-            elif mode == MODE_OUT and k:
-                table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}}},")
+            elif mode == MODE_OUT and (k or CIA_OUT_CHECKED.get(op.qualified, op.name) != op.name):
+                # the name its refusal gives (Note [CIA out= under autograd]), where not its own
+                name = CIA_OUT_CHECKED.get(op.qualified, op.name)
+                named = "" if name == op.name else f', 0, "{name}"'
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}{named}}},")
             elif mode == MODE_NOTIMPL and k == "formula":
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_NOTIMPL, NULL, 0, 1}},")
             else:

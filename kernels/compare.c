@@ -71,20 +71,6 @@ within_cd(double xr, double xi, double yr, double yi, double rtol, double atol)
     return isfinite(actual) && actual <= allowed;
 }
 
-/* the unsigned wide integers by value (tn_load_i64 reads int64 for them) */
-static inline bool
-is_wide_unsigned(int dt)
-{
-    return dt == TN_DTYPE_U16 || dt == TN_DTYPE_U32 || dt == TN_DTYPE_U64;
-}
-
-static inline uint64_t
-load_u64(int dt, const void *p, int64_t i)
-{
-    return dt == TN_DTYPE_U16 ? ((const uint16_t *)p)[i] : dt == TN_DTYPE_U32 ? ((const uint32_t *)p)[i]
-                                                                               : ((const uint64_t *)p)[i];
-}
-
 static bool
 isclose_one(const tn_isclose_params *p, int cdt, bool tol, const void *a, int64_t ia, const void *b, int64_t ib)
 {
@@ -103,8 +89,8 @@ isclose_one(const tn_isclose_params *p, int cdt, bool tol, const void *a, int64_
             return true;
         return tol && within_cd(x[0], x[1], y[0], y[1], p->rtol, p->atol);
     }
-    if (is_wide_unsigned(dt)) {
-        uint64_t x = load_u64(dt, a, ia), y = load_u64(dt, b, ib);
+    if (tn_dtype_is_barebones_unsigned(dt)) {
+        uint64_t x = tn_load_u64(dt, a, ia), y = tn_load_u64(dt, b, ib);
         if (x == y)
             return true;
         if (!tol)
@@ -136,7 +122,7 @@ isclose_dtype_ok(int dt)
 {
     return dt == TN_DTYPE_C64 || dt == TN_DTYPE_C128 || tn_dtype_is_kernel_float(dt) || dt == TN_DTYPE_BOOL ||
            dt == TN_DTYPE_U8 || dt == TN_DTYPE_I8 || dt == TN_DTYPE_I16 || dt == TN_DTYPE_I32 || dt == TN_DTYPE_I64 ||
-           is_wide_unsigned(dt);
+           tn_dtype_is_barebones_unsigned(dt);
 }
 
 tn_status
@@ -181,7 +167,7 @@ equal_one(int dt, const void *a, int64_t ia, const void *b, int64_t ib)
         return ((const double *)a)[2 * ia] == ((const double *)b)[2 * ib] &&
                ((const double *)a)[2 * ia + 1] == ((const double *)b)[2 * ib + 1];
     case TN_DTYPE_U16: case TN_DTYPE_U32: case TN_DTYPE_U64:
-        return load_u64(dt, a, ia) == load_u64(dt, b, ib);
+        return tn_load_u64(dt, a, ia) == tn_load_u64(dt, b, ib);
     default:
         if (tn_dtype_is_kernel_float(dt))
             return tn_load_float(dt, a, ia) == tn_load_float(dt, b, ib);

@@ -471,7 +471,7 @@ bytes_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
 static int
 bytes_copyable(int dtype)
 {
-    return tn_dtype_is_complex(dtype) || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64;
+    return tn_dtype_is_complex(dtype) || tn_dtype_is_barebones_unsigned(dtype);
 }
 
 /* ---- conversions to and from complex64/128 and uint16/32/64 ----
@@ -504,8 +504,7 @@ typedef struct {
 static int
 wide_convertible(int dtype)
 {
-    return tn_dtype_slot(dtype) >= 0 || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64 ||
-           dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128;
+    return tn_dtype_slot(dtype) >= 0 || tn_dtype_is_barebones_unsigned(dtype) || dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128;
 }
 
 static wide

@@ -98,12 +98,19 @@ tn_dtype_has_kernels(int d)
     }
 }
 
+/* uint16 / uint32 / uint64: c10's "barebones" unsigned types, which most of ATen's kernel
+ * dispatches (AT_ALL_TYPES and its extensions) leave out */
+static inline bool
+tn_dtype_is_barebones_unsigned(int d)
+{
+    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
+}
+
 /* Kernels that only move elements (gather, index_select) also take uint16/32/64 and complex. */
 static inline bool
 tn_dtype_movable(int d)
 {
-    return tn_dtype_has_kernels(d) || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 ||
-           d == TN_DTYPE_C64 || d == TN_DTYPE_C128;
+    return tn_dtype_has_kernels(d) || tn_dtype_is_barebones_unsigned(d) || d == TN_DTYPE_C64 || d == TN_DTYPE_C128;
 }
 
 static inline int
@@ -158,14 +165,6 @@ tn_dtype_is_integral(int d, bool include_bool)
     default:
         return false;
     }
-}
-
-/* uint16 / uint32 / uint64: c10's "barebones" unsigned types, which most of ATen's kernel
- * dispatches (AT_ALL_TYPES and its extensions) leave out */
-static inline bool
-tn_dtype_is_barebones_unsigned(int d)
-{
-    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
 }
 
 /* ---- half-precision conversions (round to nearest even, as c10 does) ---- */
@@ -276,6 +275,18 @@ tn_load_i64(int dt, const void *p, int64_t i)
     }
 }
 
+/* uint16 / uint32 / uint64 by value (any other dt is read as uint64); tn_load_i64 reads them
+ * as int64. */
+static inline uint64_t
+tn_load_u64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_U16: return ((const uint16_t *)p)[i];
+    case TN_DTYPE_U32: return ((const uint32_t *)p)[i];
+    default: return ((const uint64_t *)p)[i];
+    }
+}
+
 /* A float dtype as a double, exactly (any other dt is read as f64). */
 static inline double
 tn_load_float(int dt, const void *p, int64_t i)
@@ -331,6 +342,17 @@ tn_store_i64(int dt, void *p, int64_t i, int64_t v)
     case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
     case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
     default: ((int64_t *)p)[i] = v; break;
+    }
+}
+
+/* v into uint16 / uint32 / uint64, wrapping (any other dt is written as uint64). */
+static inline void
+tn_store_u64(int dt, void *p, int64_t i, uint64_t v)
+{
+    switch (dt) {
+    case TN_DTYPE_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+    case TN_DTYPE_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)p)[i] = v; break;
     }
 }
 

@@ -341,7 +341,8 @@ tn_status
 tn_index_put(int dtype, int64_t n, const int64_t *offsets, const void *values,
              int64_t values_stride, void *self, int accumulate, int64_t lo, int64_t hi)
 {
-    if (!tn_dtype_has_kernels(dtype))
+    int cplx = dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128;
+    if (!tn_dtype_has_kernels(dtype) && !cplx)
         return TN_ERR_DTYPE;
     if (n < 0)
         return TN_ERR_VALUE;
@@ -351,9 +352,20 @@ tn_index_put(int dtype, int64_t n, const int64_t *offsets, const void *values,
     size_t es = (size_t)tn_dtype_size(dtype);
     int fl = tn_dtype_is_kernel_float(dtype);
     for (int64_t i = 0; i < n; i++) {
-        if (!accumulate)
+        if (!accumulate) {
             copy_elem(es, self, offsets[i], values, i * values_stride);
-        else if (fl)
+        } else if (dtype == TN_DTYPE_C64) {
+            /* complex += adds each part in the part's type, as c10::complex<float> does */
+            float *d = (float *)self + 2 * offsets[i];
+            const float *v = (const float *)values + 2 * i * values_stride;
+            d[0] += v[0];
+            d[1] += v[1];
+        } else if (dtype == TN_DTYPE_C128) {
+            double *d = (double *)self + 2 * offsets[i];
+            const double *v = (const double *)values + 2 * i * values_stride;
+            d[0] += v[0];
+            d[1] += v[1];
+        } else if (fl)
             combine_f(dtype, TN_SCATTER_SUM, self, offsets[i],
                       tn_load_float(dtype, values, i * values_stride));
         else
@@ -406,6 +418,18 @@ tn_masked_fill(int dtype, const tn_loop *loop, void *dst, const void *mask, tn_k
     tn_status st = tn_scalar_to_dtype(dtype, value, v);
     if (st != TN_OK)
         return st;
+    return tn_masked_fill_bytes(dtype, loop, dst, mask, v);
+}
+
+tn_status
+tn_masked_fill_bytes(int dtype, const tn_loop *loop, void *dst, const void *mask, const void *v)
+{
+    if (!tn_dtype_movable(dtype))
+        return TN_ERR_DTYPE;
+    if (!loop || loop->noperands < 2)
+        return TN_ERR_VALUE;
+    if (tn_loop_numel(loop) == 0)
+        return TN_OK;
     size_t es = (size_t)tn_dtype_size(dtype);
     tn_loop_pos pos;
     int64_t m = tn_loop_inner(loop), sd = tn_loop_inner_stride(loop, 0), sm = tn_loop_inner_stride(loop, 1);

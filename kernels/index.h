@@ -54,7 +54,8 @@ tn_status tn_scatter_add(int dtype, const tn_loop *loop, int64_t self_dim_size,
                          const int64_t *index);
 
 /* index_put / index_put_: for i < n, self[offsets[i]] = values[i * values_stride] (or +=
- * when accumulate, in order, rounding to the dtype each time as upstream's serial loop does).
+ * when accumulate, in order, rounding to the dtype each time as upstream's serial loop does;
+ * complex64 / complex128 part by part).
  * offsets are element offsets from self, already linearised and wrapped by the caller; each
  * must lie in [lo, hi] or nothing is written and TN_ERR_VALUE comes back.
  */
@@ -69,6 +70,8 @@ tn_status tn_masked_count(int mask_dtype, const tn_loop *loop, const void *mask,
 /* dst[i] = value where the bool mask is set, written element by element in loop order (operand 0
  * dst, may repeat elements: an expanded tensor; operand 1 mask), nothing read from dst. */
 tn_status tn_masked_fill(int dtype, const tn_loop *loop, void *dst, const void *mask, tn_kscalar value);
+/* ... with the element's bytes given (any movable dtype: complex and uint16..64 too). */
+tn_status tn_masked_fill_bytes(int dtype, const tn_loop *loop, void *dst, const void *mask, const void *value);
 tn_status tn_masked_select(int dtype, int mask_dtype, const tn_loop *loop, const void *mask,
                            const void *in, void *out, int64_t count);
 

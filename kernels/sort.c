@@ -337,6 +337,7 @@ floor_log2(int64_t n)
 
 SORT_IMPL(fk, double, FLESS)
 SORT_IMPL(ik, int64_t, ILESS)
+SORT_IMPL(uk, uint64_t, ILESS)  /* uint16..uint64 (sort only: upstream's topk and kthvalue refuse them) */
 /* mode's std::sort compares values with `<` alone, so a NaN is neither less nor greater than
  * anything (Note [Mode's index]); for integers that is ILESS ascending */
 #define PLESS(a, b, desc) ((a) < (b))
@@ -463,6 +464,18 @@ sort_task(void *ctx, int64_t begin, int64_t end)
                     tn_store_float(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
                 p->indices[off[1] + j * p->xs] = f[from + j].i;
             }
+        } else if (tn_dtype_is_barebones_unsigned(p->dt)) {
+            uk_pair *f = (uk_pair *)buf, *tmp = f + n;
+            for (int64_t j = 0; j < n; j++) {
+                f[j].k = tn_load_u64(p->dt, p->in, off[2] + j * p->is);
+                f[j].i = j;
+            }
+            ORDER_LINE(uk, f, tmp);
+            for (int64_t j = 0; j < out_n; j++) {
+                if (p->values)
+                    tn_store_u64(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
+                p->indices[off[1] + j * p->xs] = f[from + j].i;
+            }
         } else {
             ik_pair *f = (ik_pair *)buf, *tmp = f + n;
             for (int64_t j = 0; j < n; j++) {
@@ -488,7 +501,8 @@ sort_task(void *ctx, int64_t begin, int64_t end)
 static tn_status
 sort_run(sort_plan *p)
 {
-    if (!tn_dtype_has_kernels(p->dt))
+    int sorting = p->mode == MODE_SORT || p->mode == MODE_SORT_STABLE || p->mode == MODE_SORT_REF;
+    if (!tn_dtype_has_kernels(p->dt) && !(sorting && tn_dtype_is_barebones_unsigned(p->dt)))
         return TN_ERR_DTYPE;
     if (!p->outer || p->outer->noperands < 3 || p->n < 0)
         return TN_ERR_VALUE;
@@ -511,8 +525,9 @@ tn_sort(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride, int64_t v
     switch (dtype) {
     case TN_DTYPE_BOOL: case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16:
     case TN_DTYPE_I32: case TN_DTYPE_I64: case TN_DTYPE_F16: case TN_DTYPE_BF16:
-    case TN_DTYPE_F32: case TN_DTYPE_F64: {
-        /* upstream radix-sorts a long 1-d ascending integer tensor (fbgemm): stable */
+    case TN_DTYPE_F32: case TN_DTYPE_F64: case TN_DTYPE_U16: case TN_DTYPE_U32: case TN_DTYPE_U64: {
+        /* upstream radix-sorts a long 1-d ascending integer tensor (fbgemm): stable (uint16..64
+         * it refuses there: ops/index.c) */
         int radix = dtype != TN_DTYPE_BOOL && !tn_dtype_is_kernel_float(dtype) && !descending &&
                     n >= GRAIN && outer && tn_loop_numel(outer) == 1;
         sort_plan p = {dtype, stable || radix ? MODE_SORT_STABLE : MODE_SORT, descending != 0, 1,

@@ -772,8 +772,7 @@ range_fill_one(int dtype, const tn_value *v, char *p)
 static int
 check_range_kernel_dtype(const tn_op *overload, const char *kernel, int dtype, int64_t steps)
 {
-    if (steps > 1 && (dtype == TN_DTYPE_BOOL || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 ||
-                      dtype == TN_DTYPE_U64)) {
+    if (steps > 1 && (dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(dtype))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel,
                      tn_dtype_legacy_name(dtype));
         return -1;
@@ -958,7 +957,7 @@ tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout,
     if (!t || TN_T(t)->device == TN_DEVICE_META)
         return t;
     TensorObject *tt = TN_T(t);
-    if (tt->dtype == TN_DTYPE_U16 || tt->dtype == TN_DTYPE_U32 || tt->dtype == TN_DTYPE_U64) {
+    if (tn_dtype_is_barebones_unsigned(tt->dtype)) {
         /* upstream's eye kernel dispatches over all types but the barebones unsigned ones */
         PyErr_Format(PyExc_NotImplementedError, "\"eye\" not implemented for '%s'", tn_dtype_legacy_name(tt->dtype));
         Py_DECREF(t);

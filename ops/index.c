@@ -1133,7 +1133,20 @@ tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObje
     tn_loop l;
     tn_geom g[2] = {tn_geom_of(self), tn_geom_of(mask)};
     tn_loop_build(&l, self->ndim, self->sizes, 2, g);
-    tn_status s = tn_masked_fill(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask), tn_kscalar_of(value));
+    tn_status s;
+    if (tn_dtype_is_complex(self->dtype)) {
+        /* c10's Scalar::to<c10::complex<T>>: a real value has imaginary part 0 */
+        if (tn_check_dtype(overload, self->dtype) < 0)
+            return NULL;
+        double re = tn_scalar_to_double(value), im = value->tag == TN_V_COMPLEX ? value->im : 0.0;
+        /* an int converts to float once (not through double) */
+        float f[2] = {value->tag == TN_V_INT ? (float)value->u.i : (float)re, (float)im};
+        double d[2] = {re, im};
+        s = tn_masked_fill_bytes(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask),
+                                 self->dtype == TN_DTYPE_C64 ? (const void *)f : (const void *)d);
+    } else {
+        s = tn_masked_fill(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask), tn_kscalar_of(value));
+    }
     if (TN_KCHECK(overload, s, self->dtype) < 0)
         return NULL;
     tn_tensor_bump_version(self);
@@ -1553,7 +1566,7 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
     for (int d = 0; d < self->ndim; d++)
         work |= seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
     if (work && self->numel > 1 && self->device != TN_DEVICE_META &&
-        (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+        tn_dtype_is_barebones_unsigned(self->dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
@@ -1769,6 +1782,15 @@ sort_impl(const tn_op *overload, TensorObject *self, int stable, int64_t dim, in
         PyErr_SetString(PyExc_RuntimeError, " Sort does not support complex dtypes on CPU");
         return NULL;
     }
+    /* a 1-d ascending integer sort of GRAIN_SIZE (32768) elements or more upstream hands to
+     * fbgemm's radix sort (SortingKernel.cpp can_use_radix_sort), whose dispatch has no
+     * uint16..uint64; a stride-0 self it fills before (arange indices) */
+    if (self->device != TN_DEVICE_META && self->ndim == 1 && !descending && self->numel >= 32768 &&
+        self->strides[0] != 0 && tn_dtype_is_barebones_unsigned(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"parallel_sort1d_kernel\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     TensorObject *vals = want_values ? empty_like_preserve(overload, self, self->dtype) : NULL;
     TensorObject *idx = empty_like_preserve(overload, self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
@@ -1846,7 +1868,7 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
             return NULL;
         }
         if (!(self->ndim == 0 && self->numel == 1) &&
-            (self->dtype == TN_DTYPE_U16 || self->dtype == TN_DTYPE_U32 || self->dtype == TN_DTYPE_U64)) {
+            tn_dtype_is_barebones_unsigned(self->dtype)) {
             PyErr_Format(PyExc_NotImplementedError, "\"topk_cpu\" not implemented for '%s'",
                          tn_dtype_legacy_name(self->dtype));
             return NULL;

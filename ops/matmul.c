@@ -101,7 +101,7 @@ bmm_operand_dtypes(const char *kname, const TensorObject *batch1, const TensorOb
     if (numel == 0 || k == 0)
         return 0;
     int d = batch1->dtype;
-    if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64) {
+    if (d == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(d)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname, tn_dtype_legacy_name(d));
         return -1;
     }

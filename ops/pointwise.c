@@ -1266,26 +1266,20 @@ tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end,
 
 /* logical_not(out=) / logical_not_(): upstream's kernel dispatches on self's dtype, then on
  * out's, over all types and complex with bool/half/bfloat16 (no uint16..uint64), an empty one too */
-static int
-barebones_unsigned(int dtype)
-{
-    return dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64;
-}
-
 int
 tn_out_check_logical_not(tn_out_call *c)
 {
     if (!c->dst || c->args[0].tag != TN_V_TENSOR || c->dst->device == TN_DEVICE_META)
         return 0;
     int in = TN_T(c->args[0].u.t)->dtype, out = c->dst->dtype;
-    if (!barebones_unsigned(in) && !barebones_unsigned(out))
+    if (!tn_dtype_is_barebones_unsigned(in) && !tn_dtype_is_barebones_unsigned(out))
         return 0;
     /* TensorIterator's build checks the write's overlap before the kernel's dispatch */
     TensorObject *self = TN_T(c->args[0].u.t);
     if (tn_check_pointwise_write(c->dst, 1, &self) < 0)
         return -1;
     PyErr_Format(PyExc_NotImplementedError, "\"logical_not_cpu\" not implemented for '%s'",
-                 tn_dtype_legacy_name(barebones_unsigned(in) ? in : out));
+                 tn_dtype_legacy_name(tn_dtype_is_barebones_unsigned(in) ? in : out));
     return -1;
 }
 
@@ -2051,7 +2045,7 @@ static int
 check_conj_kernel_dtype(const TensorObject *self)
 {
     if (self->device == TN_DEVICE_META ||
-        (self->dtype != TN_DTYPE_U16 && self->dtype != TN_DTYPE_U32 && self->dtype != TN_DTYPE_U64))
+        !tn_dtype_is_barebones_unsigned(self->dtype))
         return 0;
     PyErr_Format(PyExc_NotImplementedError, "\"conj_cpu\" not implemented for '%s'", tn_dtype_legacy_name(self->dtype));
     return -1;

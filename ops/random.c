@@ -340,7 +340,7 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
     }
     if (!to.has && from == INT64_MIN) {
         int d = self->dtype;
-        if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 || tn_dtype_is_complex(d)) {
+        if (d == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(d) || tn_dtype_is_complex(d)) {
             PyErr_Format(PyExc_NotImplementedError, "\"random_full_64_bits_range_kernel_cpu\" not implemented for '%s'",
                          tn_dtype_legacy_name(d));
             return NULL;
@@ -395,7 +395,7 @@ check_bernoulli_scalar_dtype(const TensorObject *self)
 {
     int d = self->dtype;
     if (self->device != TN_DEVICE_META &&
-        (d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 || tn_dtype_is_complex(d))) {
+        (tn_dtype_is_barebones_unsigned(d) || tn_dtype_is_complex(d))) {
         PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_scalar_cpu_\" not implemented for '%s'",
                      tn_dtype_legacy_name(d));
         return -1;

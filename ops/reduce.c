@@ -1417,7 +1417,7 @@ tn_out_check_mean(tn_out_call *c)
                      tn_dtype_legacy_name(out->dtype));
         return -1;
     }
-    if (out->dtype == TN_DTYPE_U16 || out->dtype == TN_DTYPE_U32 || out->dtype == TN_DTYPE_U64) {
+    if (tn_dtype_is_barebones_unsigned(out->dtype)) {
         /* mean_out's sum_out into out comes first, and sum's kernel has no wide unsigned types */
         PyErr_Format(PyExc_NotImplementedError, "\"sum_cpu\" not implemented for '%s'",
                      tn_dtype_legacy_name(out->dtype));

@@ -175,7 +175,7 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
         }
         Py_DECREF(flat);
     }
-    if (dflt && !by_eq && (common == TN_DTYPE_U16 || common == TN_DTYPE_U32 || common == TN_DTYPE_U64)) {
+    if (dflt && !by_eq && tn_dtype_is_barebones_unsigned(common)) {
         PyErr_Format(PyExc_NotImplementedError, "\"isin_default_cpu\" not implemented for '%s'", tn_dtype_legacy_name(common));
         Py_DECREF(ev);
         Py_DECREF(tv);

@@ -55,7 +55,7 @@ tn_autograd_check_out(const tn_op *op, const tn_value *args, int n)
             PyErr_Format(PyExc_RuntimeError,
                          "%s(): functions with out=... arguments don't support automatic differentiation, "
                          "but one of the arguments requires grad.",
-                         op->name);
+                         op->ag_out_name ? op->ag_out_name : op->name);
             return -1;
         }
     }
@@ -1270,6 +1270,7 @@ tn_autograd_install(const tn_autograd_entry *table)
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;
         op->ag_out_nondiff = e->out_nondiff;
+        op->ag_out_name = e->out_name;
         op->ag_has_formula = e->has_formula;
         op->compose = e->mode == TN_AG_CIA || e->mode == TN_AG_CIA_KERNEL ? e->record : NULL;
         op->ag_record = e->mode == TN_AG_CIA_KERNEL ? mode_cia_kernel

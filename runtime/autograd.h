@@ -67,6 +67,8 @@ typedef struct {
     uint64_t out_nondiff;  /* TN_AG_OUT: argument positions derivatives.yaml marks non_differentiable */
     int has_formula;       /* TN_AG_NOTIMPL: upstream differentiates it by a derivatives.yaml formula
                             * not generated here: its backward refuses by name (NotImplementedError) */
+    const char *out_name;  /* TN_AG_OUT: the op its refusal names, if not its own (Note [CIA out=
+                            * under autograd]: nanmean.out's is nansum's) */
 } tn_autograd_entry;
 
 

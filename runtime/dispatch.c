@@ -1101,7 +1101,9 @@ functional_args(tn_op *op, const tn_schema *s, const tn_schema *fs, const tn_val
 
 /* Note [CIA out= under autograd]: an out= overload that is CompositeImplicitAutograd upstream
  * has no autograd kernel of its own; the out= check ("functions with out=... arguments don't
- * support automatic differentiation") fires in the first out= op its decomposition calls. Most
+ * support automatic differentiation") fires in the first out= op its decomposition calls, and
+ * names that op (codegen/autograd.py CIA_OUT_CHECKED, tn_op.ag_out_name: nanmean.out's names
+ * nansum, fft_fft.out's _fft_c2c). Most
  * call it first; those that check their arguments before (codegen/model.py
  * CIA_OUT_CHECKS_FIRST, TN_OPF_CIA_CHECKS_FIRST: nanmean's dims before nansum.out's check) run
  * the functional's argument checks on meta twins when that check fails, and their error stands. */

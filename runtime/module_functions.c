@@ -465,7 +465,21 @@ tn_gemv_threaded(PyObject *self, PyObject *unused)
     return PyLong_FromLongLong(tn_gemv_threaded_count());
 }
 
+/* cpp_type_name(dtype): c10's TypeMeta name of a dtype ("long int"), for the messages the
+ * Python helpers print as upstream's C++ does (runtime/dtype.c tn_dtype_cpp_name) */
+static PyObject *
+tn_cpp_type_name(PyObject *self, PyObject *dtype)
+{
+    if (!tn_dtype_check(dtype)) {
+        PyErr_SetString(PyExc_TypeError, "cpp_type_name() expects a torch.dtype");
+        return NULL;
+    }
+    int d = tn_dtype_from_py(dtype);
+    return d < 0 ? NULL : PyUnicode_FromString(tn_dtype_cpp_name(d));
+}
+
 PyMethodDef tn_private_functions[] = {
+    {"cpp_type_name", tn_cpp_type_name, METH_O, NULL},
     {"gemv_threaded_count", tn_gemv_threaded, METH_NOARGS, NULL},
     {"build_info", tn_build_info, METH_NOARGS, NULL},
     {"freeze_storage", tn_freeze_storage, METH_O, NULL},

@@ -68,6 +68,7 @@ typedef struct tn_op {
     int ag_mode;
     PyObject *(*ag_record)(struct tn_op *op, tn_value *args);
     uint64_t ag_out_nondiff;   /* TN_AG_OUT: bits of the tensor arguments its check skips */
+    const char *ag_out_name;   /* TN_AG_OUT: the op its refusal names, NULL for its own */
     int ag_has_formula;        /* TN_AG_NOTIMPL: upstream has a formula torchnative does not run */
     /* a CompositeImplicitAutograd op's C decomposition (ops/compositions.c, op for op as ATen's
      * C++ composes it), or NULL; meta tensors take it (Note [Meta kernels] in dispatch.c) */

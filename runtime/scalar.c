@@ -156,10 +156,30 @@ tn_scalar_tensor(const tn_value *v, int dtype, int device)
             ((float *)p)[0] = (float)v->u.d;
             ((float *)p)[1] = (float)v->im;
         } else {
-            Py_DECREF(t);
-            PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
-                         tn_dtype_name(dtype));
-            return NULL;
+            /* c10::convert to a real dtype takes the real part, to bool re != 0 || im != 0
+             * (callers that convert checked, as masked_fill and x[i] = v, refuse an imaginary part
+             * first: tn_check_scalar_fits) */
+            tn_value re = {.tag = TN_V_DOUBLE};
+            re.u.d = dtype == TN_DTYPE_BOOL ? (double)(v->u.d != 0.0 || v->im != 0.0) : v->u.d;
+            if (tn_scalar_to_dtype(dtype, tn_kscalar_of(&re), p) != TN_OK) {
+                Py_DECREF(t);
+                PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
+                             tn_dtype_name(dtype));
+                return NULL;
+            }
+        }
+        return t;
+    }
+    if (tn_dtype_is_complex(dtype) && dtype != TN_DTYPE_C32) {
+        /* a real value has imaginary part 0; an int converts to float once (c10::convert) */
+        char *p = tn_tensor_data(t);
+        double re = tn_scalar_to_double(v);
+        if (dtype == TN_DTYPE_C128) {
+            ((double *)p)[0] = re;
+            ((double *)p)[1] = 0.0;
+        } else {
+            ((float *)p)[0] = v->tag == TN_V_DOUBLE ? (float)re : (float)v->u.i;
+            ((float *)p)[1] = 0.0f;
         }
         return t;
     }
@@ -372,7 +392,7 @@ tn_scalar_overflows(const tn_value *v, int dtype)
             return (double)i > hi || (double)i < lo;
         /* c10's overflows<unsigned>(signed): a negative wraps (two's complement) unless its
          * magnitude passes the maximum; so no int64 overflows uint64 */
-        if (dtype == TN_DTYPE_U8 || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64)
+        if (dtype == TN_DTYPE_U8 || tn_dtype_is_barebones_unsigned(dtype))
             return (double)i > hi || (double)i < -hi;
         if (dtype == TN_DTYPE_I64)
             return 0;

@@ -156,6 +156,18 @@ m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 
 /* ---- scalars ---- */
 
+/* A one-element uint64 tensor holding 2**63 or more, past the int64 a tn_value holds: upstream's
+ * Scalar keeps it unsigned (item() 2**63, float() 9.2e18), and int()/index() refuse it
+ * (item<int64_t>()'s checked_convert). 1 with *u set, else 0. */
+static int
+u64_past_int64(const TensorObject *t, uint64_t *u)
+{
+    if (t->dtype != TN_DTYPE_U64 || t->numel != 1 || t->device == TN_DEVICE_META || !tn_tensor_data(t))
+        return 0;
+    *u = *(const uint64_t *)tn_tensor_data(t);
+    return *u > (uint64_t)INT64_MAX;
+}
+
 PyObject *
 tn_tensor_item(TensorObject *t)
 {
@@ -167,6 +179,9 @@ tn_tensor_item(TensorObject *t)
     }
     if (tn_tensor_item_value(t, &v) < 0)
         return NULL;
+    uint64_t u;
+    if (u64_past_int64(t, &u))
+        return PyLong_FromUnsignedLongLong(u);
     return tn_value_to_py(&v);
 }
 
@@ -214,7 +229,8 @@ m_float_scalar(PyObject *self, PyObject *unused)
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)
         return NULL;
-    return PyFloat_FromDouble(tn_scalar_to_double(&v));
+    uint64_t u;
+    return PyFloat_FromDouble(u64_past_int64(TN_T(self), &u) ? (double)u : tn_scalar_to_double(&v));
 }
 
 static PyObject *
@@ -225,7 +241,19 @@ m_complex_scalar(PyObject *self, PyObject *unused)
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)
         return NULL;
-    return PyComplex_FromDoubles(tn_scalar_to_double(&v), v.tag == TN_V_COMPLEX ? v.im : 0.0);
+    uint64_t u;
+    return PyComplex_FromDoubles(u64_past_int64(TN_T(self), &u) ? (double)u : tn_scalar_to_double(&v),
+                                 v.tag == TN_V_COMPLEX ? v.im : 0.0);
+}
+
+static int
+refuse_u64_past_int64(const TensorObject *t)
+{
+    uint64_t u;
+    if (!u64_past_int64(t, &u))
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type int64_t without overflow");
+    return -1;
 }
 
 static PyObject *
@@ -234,7 +262,7 @@ m_int_scalar(PyObject *self, PyObject *unused)
     if (single_element(TN_T(self)) < 0)
         return NULL;
     tn_value v;
-    if (tn_tensor_item_value(TN_T(self), &v) < 0)
+    if (tn_tensor_item_value(TN_T(self), &v) < 0 || refuse_u64_past_int64(TN_T(self)) < 0)
         return NULL;
     if (v.tag == TN_V_DOUBLE) {
         PyObject *f = PyFloat_FromDouble(v.u.d);
@@ -262,7 +290,7 @@ m_index_scalar(PyObject *self, PyObject *unused)
         return NULL;
     }
     tn_value v;
-    if (tn_tensor_item_value(t, &v) < 0)
+    if (tn_tensor_item_value(t, &v) < 0 || refuse_u64_past_int64(t) < 0)
         return NULL;
     return PyLong_FromLongLong(v.u.i);
 }

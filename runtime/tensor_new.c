@@ -319,7 +319,7 @@ write_scalar(PyObject *o, int dtype, char *p)
         PyErr_SetString(PyExc_TypeError, "an integer is required");
         return -1;
     }
-    if (dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64) {
+    if (tn_dtype_is_barebones_unsigned(dtype)) {
         /* the wide unsigned types: uint64 unpacks Python ints as unsigned (a negative one is an
          * OverflowError); uint16/uint32 take what c10::checked_convert allows, including
          * negatives down to -max, which wrap; floats truncate */

@@ -1617,8 +1617,8 @@ def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
         for d, b in enumerate(bins_t):
             if b.dtype != input.dtype:
                 raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
-                                   f"got input with dtype {_dtype_word(input.dtype)} and bins for dimension {d} with "
-                                   f"dtype {_dtype_word(b.dtype)}")
+                                   f"got input with dtype {_cpp_type_name(input.dtype)} and bins for dimension {d} with "
+                                   f"dtype {_cpp_type_name(b.dtype)}")
             if b.dim() != 1:
                 raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b.dim()} "
                                    f"dimensions in the bins tensor for dimension {d}")
@@ -1628,21 +1628,14 @@ def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
     if weight is not None:
         if weight.dtype != input.dtype:
             raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
-                               f"have the same dtype, but got input({_dtype_word(input.dtype)}), and "
-                               f"weight({_dtype_word(weight.dtype)})")
+                               f"have the same dtype, but got input({_cpp_type_name(input.dtype)}), and "
+                               f"weight({_cpp_type_name(weight.dtype)})")
         want = list(input.shape[:-1])
         got = list(weight.shape) or [1]
         if want != got:
             raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
                                f"input tensor excluding its innermost dimension, but got input with shape "
                                f"{list(input.shape)} and weight with shape {list(weight.shape)}")
-
-
-def _dtype_word(dt):
-    import torch
-
-    return {torch.float32: "float", torch.float64: "double", torch.float16: "c10::Half",
-            torch.bfloat16: "c10::BFloat16"}.get(dt, str(dt).replace("torch.", ""))
 
 
 def _histogramdd_edges(input, bin_ct, range=None):
@@ -2559,10 +2552,12 @@ def _reduced_dim(self, dim, name):
     return d
 
 
-def _no_bool(self, kernel):
-    """upstream's median kernels dispatch over every dtype but bool (AT_DISPATCH_ALL_TYPES_AND2)"""
-    if self.dtype == _aten()[0].bool:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+def _median_dtype_check(self, kernel):
+    """upstream's median kernels dispatch AT_ALL_TYPES with half and bfloat16: no bool and no
+    uint16..uint64 (a 0-dim self too)"""
+    torch = _aten()[0]
+    if self.dtype in (torch.bool, torch.uint16, torch.uint32, torch.uint64):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(self.dtype)}\'')
 
 
 def _empty_median(self):
@@ -2583,7 +2578,7 @@ def median_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl (NaN propagates: the first NaN and its index)."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "median")
-    _no_bool(self, "median_out")
+    _median_dtype_check(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
@@ -2600,7 +2595,7 @@ def nanmedian_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "nanmedian")
-    _no_bool(self, "median_out")
+    _median_dtype_check(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
@@ -2645,7 +2640,7 @@ def median(self):
     torch, aten = _aten()
     if self.numel() == 0:
         return _empty_median(self)
-    _no_bool(self, "median_cpu")
+    _median_dtype_check(self, "median_cpu")
     return median_dim(self.reshape(-1), 0)[0]
 
 
@@ -2654,7 +2649,7 @@ def nanmedian(self):
     torch, aten = _aten()
     if self.numel() == 0:
         return _empty_median(self)
-    _no_bool(self, "median_cpu")
+    _median_dtype_check(self, "median_cpu")
     return nanmedian_dim(self.reshape(-1), 0)[0]
 
 
@@ -3523,14 +3518,11 @@ def _uniform_doubles(self, generator):
 
 
 def _cpp_type_name(dt):
-    """caffe2::TypeMeta's name of a dtype, as upstream's messages print self.dtype() (runtime/dtype.c
-    tn_dtype_cpp_name)."""
+    """caffe2::TypeMeta's name of a dtype ("long int"), as upstream's messages print self.dtype()
+    (runtime/dtype.c tn_dtype_cpp_name)."""
     import torch
 
-    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
-            torch.int64: "long int", torch.bool: "bool", torch.complex64: "c10::complex<float>",
-            torch.complex128: "c10::complex<double>", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
-            torch.uint64: "unsigned long"}.get(dt) or _dtype_word(dt)
+    return torch._C._torchnative.cpp_type_name(dt)
 
 
 def cauchy_(self, median=0, sigma=1, *, generator=None):
@@ -5705,6 +5697,30 @@ COMPOSITIONS.update({
     "native_batch_norm_backward": _decomp_in_format_of("native_batch_norm_backward", 1),
     "batch_norm_backward": _decomp_in_format_of("batch_norm_backward", 1),
 })
+
+
+def _index_fill(overload):
+    """index_fill as TensorAdvancedIndexing.cpp's index_fill_: the int_Tensor overload wants a 0-dim
+    value and fills with its item() (any dtype, converted); then an int64 index, and no complex value
+    into a real self; then torch._decomp's int_Scalar decomposition."""
+    def run(self, dim, index, value):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+
+        if overload == "int_Tensor" and value.dim() != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        if index.dtype != torch.long:
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
+        if overload == "int_Tensor":
+            value = value.item()
+        if isinstance(value, complex) and not self.is_complex():
+            raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+        return decomposition_table[aten.index_fill.int_Scalar](self, dim, index, value)
+    return run
+
+
+COMPOSITIONS.update({"index_fill.int_Scalar": _index_fill("int_Scalar"), "index_fill.int_Tensor": _index_fill("int_Tensor")})
 
 
 # torch.fft's n-dimensional functions as ATen's C++ composes them (SpectralOps.cpp: canonicalize

@@ -133,18 +133,6 @@ def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, 
     return t
 
 
-_TYPEMETA = {}
-
-
-def _typemeta_names():
-    import torch
-    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
-            torch.int64: "long int", torch.float16: "c10::Half", torch.float32: "float", torch.float64: "double",
-            torch.complex64: "c10::complex<float>", torch.complex128: "c10::complex<double>", torch.bool: "bool",
-            torch.bfloat16: "c10::BFloat16", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
-            torch.uint64: "unsigned long"}
-
-
 _NOT_GIVEN = object()
 
 
@@ -154,8 +142,6 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=_NOT_GIVEN, size=_NOT_GI
     import torch
 
     ops = torch.ops.aten
-    if not _TYPEMETA:
-        _TYPEMETA.update(_typemeta_names())
     given = [a for a in (source, storage_offset, size, stride) if a is not _NOT_GIVEN]
 
     def no_match():
@@ -209,11 +195,12 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=_NOT_GIVEN, size=_NOT_GI
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
             # upstream's THPVariable_set_ checks this overload's dtypes (the op itself, and the
-            # overload with an offset, keep self's dtype); the names are c10's TypeMeta names,
-            # as runtime/dtype.c's tn_dtype_cpp_name
+            # overload with an offset, keep self's dtype); the names are c10's TypeMeta names
+            # (runtime/dtype.c tn_dtype_cpp_name)
             if source.dtype != self.dtype:
-                raise RuntimeError(f"Could not set tensor of type {_TYPEMETA.get(source.dtype, source.dtype)} to "
-                                   f"a tensor of type {_TYPEMETA.get(self.dtype, self.dtype)}")
+                name = torch._C._torchnative.cpp_type_name
+                raise RuntimeError(f"Could not set tensor of type {name(source.dtype)} to "
+                                   f"a tensor of type {name(self.dtype)}")
             return ops.set_.source_Tensor(self, source)
         return ops.set_.source_Tensor_storage_offset(self, source, storage_offset, size, stride or [])
     if hasattr(source, "_untyped_storage"):

@@ -105,6 +105,42 @@ Test(sort, nan_sorts_last_ascending_first_descending)
     cr_expect_eq(idx[4], 2);
 }
 
+/* uint16..uint64 sort by value (uint64 past 2**63 too); topk and kthvalue refuse them, as upstream */
+Test(sort, unsigned_wide_by_value_vs_reference)
+{
+    static const int dts[3] = {TN_DTYPE_U16, TN_DTYPE_U32, TN_DTYPE_U64};
+    static const uint64_t tops[3] = {UINT16_MAX, UINT32_MAX, UINT64_MAX};
+    uint64_t in[300], v[300], rv[300];
+    int64_t idx[300], ridx[300];
+    for (int d = 0; d < 3; d++) {
+        int dt = dts[d];
+        size_t es = (size_t)tn_dtype_size(dt);
+        for (int64_t i = 0; i < 300; i++) {
+            uint64_t x = (uint64_t)((i * 37) % 11) * (tops[d] / 10);  /* ties, and the top half */
+            if (es == 2)
+                ((uint16_t *)in)[i] = (uint16_t)x;
+            else if (es == 4)
+                ((uint32_t *)in)[i] = (uint32_t)x;
+            else
+                in[i] = x;
+        }
+        tn_loop l = outer_loop(3, 0, 0, 0, 0);
+        for (int desc = 0; desc < 2; desc++) {
+            cr_assert_eq(tn_sort(dt, &l, 300, 1, 1, 1, v, idx, in, desc, 1), TN_OK);
+            cr_assert_eq(tn_sort_ref(dt, &l, 300, 1, 1, 1, rv, ridx, in, desc), TN_OK);
+            cr_expect(memcmp(idx, ridx, sizeof idx) == 0, "dtype %d desc %d", dt, desc);
+            cr_expect(memcmp(v, rv, es * 300) == 0);
+            cr_assert_eq(tn_sort(dt, &l, 300, 1, 1, 1, NULL, idx, in, desc, 0), TN_OK);
+            for (int64_t i = 1; i < 300; i++) {
+                uint64_t a = es == 2 ? ((uint16_t *)in)[idx[i - 1]] : es == 4 ? ((uint32_t *)in)[idx[i - 1]] : in[idx[i - 1]];
+                uint64_t b = es == 2 ? ((uint16_t *)in)[idx[i]] : es == 4 ? ((uint32_t *)in)[idx[i]] : in[idx[i]];
+                cr_expect(desc ? a >= b : a <= b, "dtype %d desc %d at %ld", dt, desc, (long)i);
+            }
+        }
+        cr_expect_eq(tn_topk(dt, &l, 300, 2, 1, 1, 1, 1, 1, v, idx, in), TN_ERR_DTYPE);
+    }
+}
+
 Test(sort, unsupported_dtype_returns_status)
 {
     float x[2] = {0}, v[2];

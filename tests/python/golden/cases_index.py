@@ -289,3 +289,50 @@ for name, expr in {
 }.items():
     CASES[f"layout_{name}"] = f"r = {expr}; out = (r, r.stride())"
 CASES["setitem_empty_list"] = "x = arange(3, 4); x[[]] = 2.0; out = (x, x._version)"
+
+# --- session 29 h2: index_put_ / index_put / x[idx] = v of complex64 / complex128 (upstream's
+# index_put kernel dispatches them; accumulate adds part by part), and the one-element bool mask
+# path, which is masked_fill_ (its value converted: a real one has imaginary part 0)
+for _dt in ("complex64", "complex128"):
+    _z = f"torch.zeros(3, 2, dtype=torch.{_dt})"
+    CASES.update({
+        f"index_put_{_dt}": f"x = {_z}; x.index_put_((torch.tensor([0, 2]),), torch.tensor([[1+2j, -3j], [0.5, 2]], dtype=torch.{_dt})); out = (x, x._version)",
+        f"index_put_{_dt}_functional": f"x = {_z}; y = x.index_put((torch.tensor([1]), torch.tensor([0])), torch.tensor(4-1j, dtype=torch.{_dt})); out = (x, y)",
+        f"index_put_{_dt}_accumulate": f"x = {_z}; x.index_put_((torch.tensor([0, 0, 1]),), torch.tensor([[0.1+0.2j, 1], [0.3-0.1j, 1e8j], [2, 2]], dtype=torch.{_dt}), accumulate=True); out = x",
+        f"index_put_{_dt}_mask": f"x = {_z}; x.index_put_((torch.tensor([True, False, True]),), torch.tensor(1j, dtype=torch.{_dt})); out = x",
+        f"index_put_{_dt}_mask_real_value": f"x = {_z}; x.index_put_((torch.tensor([True, False, True]),), torch.tensor(1.5)); out = x",
+        f"setitem_{_dt}_index": f"x = {_z}; x[torch.tensor([2, 0])] = torch.tensor([1j, 2], dtype=torch.{_dt}); out = x",
+        f"setitem_{_dt}_scalar": f"x = {_z}.t(); x[:, torch.tensor([1])] = 2 + 1j; out = x",
+        f"setitem_{_dt}_mask_int": f"x = {_z}; x[torch.tensor([[True, False], [False, True], [True, True]])] = 2; out = x",
+        f"setitem_{_dt}_pairs": f"x = {_z}; x[torch.tensor([0, 1]), torch.tensor([1, 0])] = 5j; out = x",
+        f"index_put_{_dt}_dtype_error": f"x = {_z}; x.index_put_((torch.tensor([0]),), torch.tensor([[1, 2]], dtype=torch.float32))",
+        f"index_put_{_dt}_oob": f"x = {_z}; x.index_put_((torch.tensor([3]),), torch.tensor(1j, dtype=torch.{_dt}))",
+        f"masked_fill_{_dt}": f"out = {_z}.masked_fill(torch.tensor([True, False]), 3)",
+        f"masked_fill_{_dt}_complex": f"out = {_z}.masked_fill(torch.tensor([[True], [False], [True]]), 1-2j)",
+    })
+# index_fill checks as index_fill_ does before torch._decomp's decomposition fills: a complex value
+# into a real self is refused (was computed), the int_Tensor overload fills with value.item() (a
+# float64 value into float32 was index_put's dtype error), an int64 index first
+CASES.update({
+    "index_fill_complex_scalar_real_self": "out = torch.zeros(2).index_fill(0, torch.tensor([0]), 2+0j)",
+    "index_fill_complex_tensor_real_self": "out = torch.zeros(2, dtype=torch.int64).index_fill(0, torch.tensor([0]), torch.tensor(1j))",
+    "index_fill_complex_scalar_bool_empty": "out = torch.zeros(0, dtype=torch.bool).index_fill(0, torch.tensor([], dtype=torch.long), 1+0j)",
+    "index_fill_value_other_dtype": "out = torch.zeros(2, 3).index_fill(1, torch.tensor([2, 0]), torch.tensor(2.5, dtype=torch.float64))",
+    "index_fill_complex_self": "out = torch.zeros(2, dtype=torch.complex64).index_fill(0, torch.tensor([1]), torch.tensor(1j))",
+    "index_fill_complex_self_real_value": "out = torch.zeros(2, dtype=torch.complex128).index_fill(0, torch.tensor([1]), 2.5)",
+    "index_fill_int32_index": "out = torch.zeros(2).index_fill(0, torch.tensor([0], dtype=torch.int32), 1)",
+    "index_fill_value_1d": "out = torch.zeros(2).index_fill(0, torch.tensor([0.5]), torch.tensor([1.0]))",
+})
+# a complex Scalar made a real dtype's 0-dim tensor (masked_fill's where, x[mask] = v) converts as
+# c10::convert does: the real part (bool: re != 0 or im != 0), after the checked callers refuse an
+# imaginary part (was refused by name)
+CASES.update({
+    "masked_fill_complex_scalar_int64": "out = torch.zeros(3, dtype=torch.int64).masked_fill(torch.tensor([True, False, True]), 1+0j)",
+    "masked_fill_complex_scalar_float": "out = torch.zeros(2, 3).masked_fill(torch.tensor([True, False, True]), 2.5+0j)",
+    "masked_fill_complex_scalar_bool_imag": "out = torch.zeros(3, dtype=torch.bool).masked_fill(torch.tensor([True, False, True]), 1j)",
+    "masked_fill_complex_scalar_bool_nan_imag": "out = torch.zeros(2, dtype=torch.bool).masked_fill(torch.tensor([True, False]), complex(0, float('nan')))",
+    "masked_fill_complex_tensor_float": "out = torch.zeros(3).masked_fill(torch.tensor([True, False, True]), torch.tensor(2+0j))",
+    "masked_fill_complex_scalar_imag_error": "out = torch.zeros(3).masked_fill(torch.tensor([True, False, True]), 1j)",
+    "masked_fill_complex_scalar_uint8_error": "out = torch.zeros(2, dtype=torch.uint8).masked_fill(torch.tensor([True, False]), -1+0j)",
+    "setitem_mask_complex_scalar_float": "x = torch.zeros(3); x[torch.tensor([True, False, True])] = 1+0j; out = x",
+})

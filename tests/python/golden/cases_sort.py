@@ -72,3 +72,37 @@ CASES.update({
     "argsort_bool": "out = torch.tensor([True, False, True, False]).argsort(stable=True)",
     "topk_bool_error": "out = torch.tensor([True, False]).topk(1)",
 })
+
+# --- session 29 h2: uint16 / uint32 / uint64 sort (upstream's sort_stable_kernel dispatches the
+# barebones unsigned types; topk and kthvalue do not); a 1-d ascending sort of 32768 elements or
+# more goes to fbgemm's radix sort upstream, which refuses them
+U = "torch.tensor([[5, 1, 40000, 3, 1], [7, 7, 0, 65535, 2]], dtype=torch.{})"
+for _dt in ("uint16", "uint32", "uint64"):
+    CASES.update({
+        f"sort_{_dt}": f"out = {U.format(_dt)}.sort(1)",
+        f"sort_{_dt}_desc": f"out = {U.format(_dt)}.sort(0, descending=True)",
+        f"sort_{_dt}_stable": f"out = {U.format(_dt)}.t().sort(1, stable=True)",
+        f"argsort_{_dt}": f"out = torch.argsort({U.format(_dt)}, dim=1, descending=True)",
+        f"argsort_{_dt}_stable": f"out = torch.argsort({U.format(_dt)}, stable=True)",
+        f"msort_{_dt}": f"out = torch.msort({U.format(_dt)})",
+        f"sort_{_dt}_out": f"v = torch.empty(0, dtype=torch.{_dt}); i = torch.empty(0, dtype=torch.int64); "
+                           f"torch.sort({U.format(_dt)}, out=(v, i)); out = (v, i)",
+        f"topk_{_dt}_error": f"out = torch.topk({U.format(_dt)}, 2)",
+        f"sort_{_dt}_radix_error": f"out = torch.arange(32768).to(torch.{_dt}).sort()",
+        f"sort_{_dt}_radix_desc": f"out = torch.arange(32768).to(torch.{_dt}).sort(descending=True)",
+        f"sort_{_dt}_below_radix": f"out = torch.arange(32767).flip(0).to(torch.{_dt}).sort()",
+    })
+CASES.update({
+    "sort_uint64_top_bit": "out = torch.tensor([2**63, 1, 2**64 - 1, 0, 2**63 - 1], dtype=torch.uint64).sort()",
+    "argsort_uint64_top_bit_desc": "out = torch.tensor([2**63, 1, 2**64 - 1, 0, 2**63 - 1], dtype=torch.uint64).argsort(descending=True)",
+    "sort_uint32_radix_expanded": "out = torch.tensor([3], dtype=torch.uint32).expand(32768).sort()",
+    "sort_uint16_radix_2d": "out = torch.arange(32768).to(torch.uint16).reshape(1, -1).flip(1).sort(1)",
+})
+# median's kernels dispatch no uint16..uint64 (a 0-dim self too), though sort now takes them
+CASES.update({
+    "median_uint16_error": "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint16))",
+    "median_uint32_dim_error": "out = torch.median(torch.tensor([3, 1, 2], dtype=torch.uint32), 0)",
+    "median_uint64_0dim_dim_error": "out = torch.median(torch.tensor(4, dtype=torch.uint64), 0)",
+    "nanmedian_uint16_dim_error": "out = torch.nanmedian(torch.tensor([[3, 1, 2]], dtype=torch.uint16), 1)",
+    "median_uint16_empty": "out = torch.median(torch.empty(0, dtype=torch.uint16))",
+})
