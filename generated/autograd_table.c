@@ -1521,7 +1521,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_linalg_ldl_factor_ex__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_linalg_ldl_solve, TN_AG_NOTIMPL, NULL},
     {TN_OP_linalg_ldl_solve__out, TN_AG_NOTIMPL, NULL},
-    {TN_OP_linalg_lstsq, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_linalg_lstsq, TN_AG_RECORD, tn_ag_record_linalg_lstsq},
     {TN_OP_linalg_lstsq__out, TN_AG_OUT, NULL},
     {TN_OP_linalg_lu, TN_AG_RECORD, tn_ag_record_linalg_lu},
     {TN_OP_linalg_lu__out, TN_AG_OUT, NULL},

@@ -556,3 +556,108 @@ tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, 
         LAPACK_dsytrs(&uplo, &ln, &lk, (const double *)ld + i * n * n, &ln, piv + i * n, (double *)b + i * n * k, &ln, &info);
     return TN_OK;
 }
+
+// lstsq
+
+static void
+lstsq_call(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, double *a, double *b, double *s,
+           double rcond, lapack_int *jpvt, lapack_int *rank, double *work, lapack_int lwork, lapack_int *iwork,
+           lapack_int *info)
+{
+    lapack_int lda = m > 1 ? m : 1, ldb = m > n ? m : n;
+    char trans = 'N';
+    ldb = ldb > 1 ? ldb : 1;
+    switch (driver) {
+    case TN_LSTSQ_GELS:
+        LAPACK_dgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSY:
+        LAPACK_dgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSD:
+        LAPACK_dgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+        break;
+    case TN_LSTSQ_GELSS:
+        LAPACK_dgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, info);
+        break;
+    }
+}
+
+tn_status
+tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch, int64_t m,
+                int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank, void *s, int32_t *info)
+{
+    int64_t ld = m > n ? m : n, k = m < n ? m : n;
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    if (dtype == TN_DTYPE_F32 && batch > 0) {
+        double *wa = widened(a, a_batch * m * n), *wb = widened(b, batch * ld * nrhs);
+        double *ws = svd ? widened(NULL, a_batch * k) : NULL;
+        tn_status st = wa && wb && (!svd || ws)
+                           ? tn_lapack_lstsq(TN_DTYPE_F64, driver, batch, a_index, a_batch, m, n, nrhs, wa, wb, rcond,
+                                             rank, ws, info)
+                           : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(b, wb, batch * ld * nrhs);
+            if (svd && s)
+                narrow_into(s, ws, a_batch * k);
+        }
+        free(wa);
+        free(wb);
+        free(ws);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || a_batch < 0 || !fits(m) || !fits(n) || !fits(nrhs) || !fits(m * n) || !fits(ld * nrhs))
+        return TN_ERR_VALUE;
+    if (batch == 0)
+        return TN_OK;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lnrhs = (lapack_int)nrhs, lrank = 0, i = 0, lwork = -1;
+    lapack_int iwq = 1;
+    double wq[2] = {0};
+    double *aw = malloc(sizeof(double) * (size_t)(m * n > 0 ? m * n : 1));
+    double *sw = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
+    lapack_int *jpvt = calloc((size_t)(n > 0 ? n : 1), sizeof(lapack_int));
+    if (!aw || !sw || !jpvt) {
+        free(aw);
+        free(sw);
+        free(jpvt);
+        return TN_ERR_NOMEM;
+    }
+    if (m * n > 0)
+        memcpy(aw, a, sizeof(double) * (size_t)(m * n));
+    /* the workspace query, once for the batch (every problem has the same sizes) */
+    lstsq_call(driver, lm, ln, lnrhs, aw, (double *)b, sw, rcond, jpvt, &lrank, wq, lwork, &iwq, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
+    lapack_int liwork = iwq > 1 ? iwq : 1;
+    double *work = malloc(sizeof(double) * (size_t)lwork);
+    lapack_int *iwork = malloc(sizeof(lapack_int) * (size_t)liwork);
+    if (!work || !iwork) {
+        free(aw);
+        free(sw);
+        free(jpvt);
+        free(work);
+        free(iwork);
+        return TN_ERR_NOMEM;
+    }
+    for (int64_t p = 0; p < batch; p++) {
+        int64_t ai = a_index ? a_index[p] : p;
+        if (m * n > 0)
+            memcpy(aw, (const double *)a + ai * m * n, sizeof(double) * (size_t)(m * n));
+        memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        double *sb = svd && s ? (double *)s + ai * k : sw;
+        i = 0;
+        lrank = 0;
+        lstsq_call(driver, lm, ln, lnrhs, aw, (double *)b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, iwork,
+                   &i);
+        info[ai] = i;
+        if (rank)
+            rank[ai] = lrank;
+    }
+    free(aw);
+    free(sw);
+    free(jpvt);
+    free(work);
+    free(iwork);
+    return TN_OK;
+}

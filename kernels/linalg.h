@@ -69,4 +69,18 @@ tn_status tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t 
 /* Solves A X = B in place of the n×k matrices of `b` from sytrf's lower `ld` and `piv` (sytrs). */
 tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b);
 
+/* Least squares min ||A X - B|| (gels: QR/LQ, full rank assumed; gelsy: complete orthogonal
+ * factorization with column pivoting; gelsd: SVD by divide and conquer; gelss: SVD), the minimum-norm
+ * solution for the rank-revealing drivers. `a` holds `a_batch` column-major m×n matrices (read
+ * only: each solve factors a copy); `b` holds `batch` column-major ldb×nrhs matrices, ldb =
+ * max(1, m, n), B in their first m rows on entry and X in the first n rows on return (LAPACK's
+ * layout: gels leaves the residual rows below). Problem i solves with A number a_index[i] (batch
+ * broadcasting) and writes that A's `rank` (int64, gelsy/gelsd/gelss; may be NULL), min(m, n)
+ * singular values `s` (gelsd/gelss; may be NULL) and `info` (int32). rcond < 0 is LAPACK's machine
+ * precision. A gelsy call starts from free columns (jpvt zeroed). */
+typedef enum { TN_LSTSQ_GELS, TN_LSTSQ_GELSY, TN_LSTSQ_GELSD, TN_LSTSQ_GELSS } tn_lstsq_driver;
+tn_status tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch,
+                          int64_t m, int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank,
+                          void *s, int32_t *info);
+
 #endif /* TN_KERNELS_LINALG_H */
