@@ -8088,7 +8088,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_linalg_inv_ex, glue_linalg_inv_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_ldl_factor_ex, glue_linalg_ldl_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_ldl_solve, glue_linalg_ldl_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
-    {TN_OP_linalg_lstsq, glue_linalg_lstsq, 0, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_lstsq, glue_linalg_lstsq, 0, "float32,float64,complex64,complex128", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_qr, glue_linalg_qr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

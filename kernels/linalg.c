@@ -2,6 +2,7 @@
 #include "linalg.h"
 #include "parallel.h"
 
+#include <complex.h>
 #include <lapack.h>
 #include <math.h>
 #include <stdlib.h>
@@ -583,21 +584,104 @@ lstsq_call(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, 
     }
 }
 
+/* the complex drivers (complex128; complex64 widened to it as float32 is to float64) */
+static void
+lstsq_call_z(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, double _Complex *a,
+             double _Complex *b, double *s, double rcond, lapack_int *jpvt, lapack_int *rank, double _Complex *work,
+             lapack_int lwork, double *rwork, lapack_int *iwork, lapack_int *info)
+{
+    lapack_int lda = m > 1 ? m : 1, ldb = m > n ? m : n;
+    char trans = 'N';
+    ldb = ldb > 1 ? ldb : 1;
+    switch (driver) {
+    case TN_LSTSQ_GELS:
+        LAPACK_zgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSY:
+        LAPACK_zgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, rwork, info);
+        break;
+    case TN_LSTSQ_GELSD:
+        LAPACK_zgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, rwork, iwork, info);
+        break;
+    case TN_LSTSQ_GELSS:
+        LAPACK_zgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, rwork, info);
+        break;
+    }
+}
+
+static tn_status
+lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m, int64_t n, int64_t nrhs,
+        const double _Complex *a, double _Complex *b, double rcond, int64_t *rank, double *s, int32_t *info)
+{
+    int64_t ld = m > n ? m : n, k = m < n ? m : n;
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lnrhs = (lapack_int)nrhs, lrank = 0, i = 0, lwork = -1;
+    lapack_int iwq = 1;
+    double _Complex wq[2] = {0};
+    double rwq[2] = {0};
+    double _Complex *aw = malloc(sizeof(double _Complex) * (size_t)(m * n > 0 ? m * n : 1));
+    double *sw = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
+    lapack_int *jpvt = calloc((size_t)(n > 0 ? n : 1), sizeof(lapack_int));
+    double _Complex *work = NULL;
+    double *rwork = NULL;
+    lapack_int *iwork = NULL;
+    tn_status st = TN_ERR_NOMEM;
+    if (!aw || !sw || !jpvt)
+        goto done;
+    if (m * n > 0)
+        memcpy(aw, a, sizeof(double _Complex) * (size_t)(m * n));
+    lstsq_call_z(driver, lm, ln, lnrhs, aw, b, sw, rcond, jpvt, &lrank, wq, lwork, rwq, &iwq, &i);
+    lwork = creal(wq[0]) < 1 ? 1 : (lapack_int)creal(wq[0]);
+    /* rwork: 2n (gelsy), 5 min(m, n) (gelss), gelsd's query answer (upstream's sizes) */
+    int64_t lrwork = driver == TN_LSTSQ_GELSY ? 2 * n : driver == TN_LSTSQ_GELSS ? 5 * k : (int64_t)rwq[0];
+    lrwork = lrwork > 1 ? lrwork : 1;
+    lapack_int liwork = iwq > 1 ? iwq : 1;
+    work = malloc(sizeof(double _Complex) * (size_t)lwork);
+    rwork = malloc(sizeof(double) * (size_t)lrwork);
+    iwork = malloc(sizeof(lapack_int) * (size_t)liwork);
+    if (!work || !rwork || !iwork)
+        goto done;
+    for (int64_t p = 0; p < batch; p++) {
+        int64_t ai = a_index ? a_index[p] : p;
+        if (m * n > 0)
+            memcpy(aw, a + ai * m * n, sizeof(double _Complex) * (size_t)(m * n));
+        memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        double *sb = svd && s ? s + ai * k : sw;
+        i = 0;
+        lrank = 0;
+        lstsq_call_z(driver, lm, ln, lnrhs, aw, b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, rwork, iwork,
+                     &i);
+        info[ai] = i;
+        if (rank)
+            rank[ai] = lrank;
+    }
+    st = TN_OK;
+done:
+    free(aw);
+    free(sw);
+    free(jpvt);
+    free(work);
+    free(rwork);
+    free(iwork);
+    return st;
+}
+
 tn_status
 tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch, int64_t m,
                 int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank, void *s, int32_t *info)
 {
     int64_t ld = m > n ? m : n, k = m < n ? m : n;
     bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
-    if (dtype == TN_DTYPE_F32 && batch > 0) {
-        double *wa = widened(a, a_batch * m * n), *wb = widened(b, batch * ld * nrhs);
+    if ((dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_C64) && batch > 0) {
+        int64_t w = dtype == TN_DTYPE_C64 ? 2 : 1;  /* a complex64 is two floats, widened to two doubles */
+        double *wa = widened(a, w * a_batch * m * n), *wb = widened(b, w * batch * ld * nrhs);
         double *ws = svd ? widened(NULL, a_batch * k) : NULL;
         tn_status st = wa && wb && (!svd || ws)
-                           ? tn_lapack_lstsq(TN_DTYPE_F64, driver, batch, a_index, a_batch, m, n, nrhs, wa, wb, rcond,
-                                             rank, ws, info)
+                           ? tn_lapack_lstsq(dtype == TN_DTYPE_C64 ? TN_DTYPE_C128 : TN_DTYPE_F64, driver, batch,
+                                             a_index, a_batch, m, n, nrhs, wa, wb, rcond, rank, ws, info)
                            : TN_ERR_NOMEM;
         if (st == TN_OK) {
-            narrow_into(b, wb, batch * ld * nrhs);
+            narrow_into(b, wb, w * batch * ld * nrhs);
             if (svd && s)
                 narrow_into(s, ws, a_batch * k);
         }
@@ -605,6 +689,11 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         free(wb);
         free(ws);
         return st;
+    }
+    if (dtype == TN_DTYPE_C128) {
+        if (batch < 0 || a_batch < 0 || !fits(m) || !fits(n) || !fits(nrhs) || !fits(m * n) || !fits(ld * nrhs))
+            return TN_ERR_VALUE;
+        return batch == 0 ? TN_OK : lstsq_z(driver, batch, a_index, m, n, nrhs, a, b, rcond, rank, s, info);
     }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;

@@ -77,7 +77,8 @@ tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const 
  * layout: gels leaves the residual rows below). Problem i solves with A number a_index[i] (batch
  * broadcasting) and writes that A's `rank` (int64, gelsy/gelsd/gelss; may be NULL), min(m, n)
  * singular values `s` (gelsd/gelss; may be NULL) and `info` (int32). rcond < 0 is LAPACK's machine
- * precision. A gelsy call starts from free columns (jpvt zeroed). */
+ * precision. A gelsy call starts from free columns (jpvt zeroed). float32, float64, complex64,
+ * complex128 (singular values real); the single precisions through the double routines. */
 typedef enum { TN_LSTSQ_GELS, TN_LSTSQ_GELSY, TN_LSTSQ_GELSD, TN_LSTSQ_GELSS } tn_lstsq_driver;
 tn_status tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch,
                           int64_t m, int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank,

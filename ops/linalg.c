@@ -1366,15 +1366,16 @@ tn_op_linalg_lstsq(const tn_op *overload, TensorObject *A, TensorObject *B, tn_o
             goto done;
         const char *bd = tn_tensor_data(buf);
         char *rd = tn_tensor_data(res);
+        int parts = cplx ? 2 : 1;  /* |v|^2 of a complex element: re^2 + im^2 */
         for (int64_t p = 0; p < batch; p++)
             for (int64_t j = 0; j < nrhs; j++) {
                 const char *col = bd + (size_t)((p * nrhs + j) * ld) * tn_dtype_size(dtype);
                 double acc = 0;
-                for (int64_t i = n; i < m; i++) {
-                    double v = dtype == TN_DTYPE_F32 ? ((const float *)col)[i] : ((const double *)col)[i];
+                for (int64_t i = n * parts; i < m * parts; i++) {
+                    double v = rdt == TN_DTYPE_F32 ? ((const float *)col)[i] : ((const double *)col)[i];
                     acc += v * v;
                 }
-                if (dtype == TN_DTYPE_F32)
+                if (rdt == TN_DTYPE_F32)
                     ((float *)rd)[p * nrhs + j] = (float)acc;
                 else
                     ((double *)rd)[p * nrhs + j] = acc;
