@@ -218,9 +218,15 @@ def tensordot(self, other, dims_self, dims_other):
             p2.append(i)
             size2 *= t2.size(i)
             rsizes.append(t2.size(i))
-    t1 = t1.permute(p1).reshape(size1, csize)
-    t2 = t2.permute(p2).reshape(csize, size2)
-    return aten.mm(t1, t2).reshape(rsizes)
+    if size1 != 1 or size2 != 1:
+        t1 = t1.permute(p1).reshape(size1, csize)
+        t2 = t2.permute(p2).reshape(csize, size2)
+        return aten.mm(t1, t2).reshape(rsizes)
+    # a full contraction: dot when both permuted operands are contiguous, else mul and sum (2.13)
+    t1, t2 = t1.permute(p1), t2.permute(p2)
+    if t1.is_contiguous() and t2.is_contiguous():
+        return aten.dot(t1.flatten(), t2.flatten()).reshape(rsizes)
+    return aten.mul.Tensor(t1.squeeze(), t2.squeeze()).sum(dtype=t1.dtype).reshape(rsizes)
 
 
 def _resize_output(out, shape):
