@@ -1,6 +1,6 @@
 /* Dense linear algebra on small and batched matrices: the triangular solve (linalg.solve_triangular,
  * our own loop) and the LAPACK factorizations (tn_lapack_*: LU, Cholesky, symmetric eigensolver,
- * SVD, QR) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
+ * SVD, QR, least squares) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
  * lists of element offsets; the LAPACK entries take `batch` column-major matrices stored one after
  * another (a contiguous batch of Fortran-order matrices, leading dimension = rows), as upstream
  * hands them to LAPACK; float32 goes through the double-precision routines (Note [float32 through

@@ -1,6 +1,6 @@
 /* Linear algebra over kernels/linalg.c: linalg.solve_triangular (our own substitution) and the
  * LAPACK-backed primitives upstream's linalg API composes (LU, solve, inverse, det, slogdet,
- * Cholesky, eigh, SVD, QR). Upstream's checks (checkInputsSolver, squareCheckInputs, ...), result
+ * Cholesky, eigh, SVD, QR, lstsq). Upstream's checks (checkInputsSolver, squareCheckInputs, ...), result
  * dtype, broadcast batch dims and result layout (each matrix column-major, as LAPACK writes it)
  * are reproduced here. The CompositeImplicitAutograd APIs over them (linalg.inv, det, solve, ...)
  * are runtime/py/tn_decompose.py's compositions.
