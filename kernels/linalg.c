@@ -622,15 +622,24 @@ lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m
     double _Complex *aw = malloc(sizeof(double _Complex) * (size_t)(m * n > 0 ? m * n : 1));
     double *sw = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
     lapack_int *jpvt = calloc((size_t)(n > 0 ? n : 1), sizeof(lapack_int));
-    double _Complex *work = NULL;
+    double _Complex *work = NULL, *bz = NULL;
     double *rwork = NULL;
     lapack_int *iwork = NULL;
     tn_status st = TN_ERR_NOMEM;
     if (!aw || !sw || !jpvt)
         goto done;
+    if (driver == TN_LSTSQ_GELSD && nrhs == 0 && k > 0) {  /* see tn_lapack_lstsq's real path */
+        for (int64_t p = 0; p < batch; p++)
+            info[a_index ? a_index[p] : p] = -4;
+        st = TN_OK;
+        goto done;
+    }
+    bz = driver == TN_LSTSQ_GELSS && nrhs == 0 && k > 0 ? calloc((size_t)ld, sizeof(double _Complex)) : NULL;
+    if (bz)
+        lnrhs = 1;  /* see tn_lapack_lstsq's real path */
     if (m * n > 0)
         memcpy(aw, a, sizeof(double _Complex) * (size_t)(m * n));
-    lstsq_call_z(driver, lm, ln, lnrhs, aw, b, sw, rcond, jpvt, &lrank, wq, lwork, rwq, &iwq, &i);
+    lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b, sw, rcond, jpvt, &lrank, wq, lwork, rwq, &iwq, &i);
     lwork = creal(wq[0]) < 1 ? 1 : (lapack_int)creal(wq[0]);
     /* rwork: 2n (gelsy), 5 min(m, n) (gelss), gelsd's query answer (upstream's sizes) */
     int64_t lrwork = driver == TN_LSTSQ_GELSY ? 2 * n : driver == TN_LSTSQ_GELSS ? 5 * k : (int64_t)rwq[0];
@@ -646,11 +655,13 @@ lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m
         if (m * n > 0)
             memcpy(aw, a + ai * m * n, sizeof(double _Complex) * (size_t)(m * n));
         memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        if (bz)
+            memset(bz, 0, sizeof(double _Complex) * (size_t)ld);
         double *sb = svd && s ? s + ai * k : sw;
         i = 0;
         lrank = 0;
-        lstsq_call_z(driver, lm, ln, lnrhs, aw, b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, rwork, iwork,
-                     &i);
+        lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, rwork,
+                     iwork, &i);
         info[ai] = i;
         if (rank)
             rank[ai] = lrank;
@@ -663,6 +674,7 @@ done:
     free(work);
     free(rwork);
     free(iwork);
+    free(bz);
     return st;
 }
 
@@ -713,10 +725,26 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         free(jpvt);
         return TN_ERR_NOMEM;
     }
+    if (driver == TN_LSTSQ_GELSD && nrhs == 0 && k > 0) {
+        /* dgelsd hands nrhs = 0 to dlalsd, which rejects it through XERBLA, and the reference
+         * XERBLA stops the process: answered as LAPACK's info for its 4th argument instead (MKL
+         * returns that info; upstream raises it) */
+        for (int64_t p = 0; p < batch; p++)
+            info[a_index ? a_index[p] : p] = -4;
+        free(aw);
+        free(sw);
+        free(jpvt);
+        return TN_OK;
+    }
+    /* gelss with no right-hand side crashes inside LAPACK (MKL's too: upstream segfaults); its rank
+     * and singular values are those of a solve against one zero column */
+    double *bz = driver == TN_LSTSQ_GELSS && nrhs == 0 && k > 0 ? calloc((size_t)ld, sizeof(double)) : NULL;
+    if (bz)
+        lnrhs = 1;
     if (m * n > 0)
         memcpy(aw, a, sizeof(double) * (size_t)(m * n));
     /* the workspace query, once for the batch (every problem has the same sizes) */
-    lstsq_call(driver, lm, ln, lnrhs, aw, (double *)b, sw, rcond, jpvt, &lrank, wq, lwork, &iwq, &i);
+    lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b, sw, rcond, jpvt, &lrank, wq, lwork, &iwq, &i);
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     lapack_int liwork = iwq > 1 ? iwq : 1;
     double *work = malloc(sizeof(double) * (size_t)lwork);
@@ -727,6 +755,7 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         free(jpvt);
         free(work);
         free(iwork);
+        free(bz);
         return TN_ERR_NOMEM;
     }
     for (int64_t p = 0; p < batch; p++) {
@@ -734,11 +763,13 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         if (m * n > 0)
             memcpy(aw, (const double *)a + ai * m * n, sizeof(double) * (size_t)(m * n));
         memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        if (bz)
+            memset(bz, 0, sizeof(double) * (size_t)ld);
         double *sb = svd && s ? (double *)s + ai * k : sw;
         i = 0;
         lrank = 0;
-        lstsq_call(driver, lm, ln, lnrhs, aw, (double *)b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, iwork,
-                   &i);
+        lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work,
+                   lwork, iwork, &i);
         info[ai] = i;
         if (rank)
             rank[ai] = lrank;
@@ -748,5 +779,6 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
     free(jpvt);
     free(work);
     free(iwork);
+    free(bz);
     return TN_OK;
 }

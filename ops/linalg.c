@@ -1348,6 +1348,13 @@ tn_op_linalg_lstsq(const tn_op *overload, TensorObject *A, TensorObject *B, tn_o
     }
     int64_t *rank_data = drv == TN_LSTSQ_GELS ? NULL : (int64_t *)tn_tensor_data(rank);
     void *sv_data = drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS ? tn_tensor_data(sv) : NULL;
+    if (batch == 0) {  /* an A no problem reads (broadcast against an empty batch): upstream leaves
+                        * its rank and singular values uninitialised; ours are zeros */
+        if (rank_data && a_batch)
+            memset(rank_data, 0, sizeof(int64_t) * (size_t)a_batch);
+        if (sv_data && a_batch * k > 0)
+            memset(sv_data, 0, (size_t)(a_batch * k) * tn_dtype_size(rdt));
+    }
     tn_status st;
     TN_NOGIL(batch * m * n * (nrhs + k), st = tn_lapack_lstsq(dtype, drv, batch, a_index, a_batch, m, n, nrhs,
                                                               tn_tensor_data(work), tn_tensor_data(buf), rc, rank_data,

@@ -88,3 +88,21 @@ Test(linalg, lstsq_refuses_integer_dtypes)
     cr_expect_eq(tn_lapack_lstsq(TN_DTYPE_I64, TN_LSTSQ_GELS, 1, NULL, 1, 3, 2, 1, a, b, -1.0, NULL, NULL, &info),
                  TN_ERR_DTYPE);
 }
+
+Test(linalg, lstsq_no_right_hand_side_never_reaches_xerbla)
+{
+    /* nrhs = 0: gelss crashes inside LAPACK (MKL's too) and gelsd's dlalsd stops the process
+     * through the reference XERBLA; gelss answers rank and singular values, gelsd LAPACK's info
+     * for its 4th argument */
+    double b[1] = {0}, s[2] = {0};
+    int64_t rank = -1;
+    int32_t info = 0;
+    cr_assert_eq(tn_lapack_lstsq(TN_DTYPE_F64, TN_LSTSQ_GELSS, 1, NULL, 1, 3, 2, 0, A3x2, b, -1.0, &rank, s, &info),
+                 TN_OK);
+    cr_expect_eq(info, 0);
+    cr_expect_eq(rank, 2);
+    cr_expect(fabs(s[0] - sqrt(3.0)) < 1e-12);
+    cr_assert_eq(tn_lapack_lstsq(TN_DTYPE_F64, TN_LSTSQ_GELSD, 1, NULL, 1, 3, 2, 0, A3x2, b, -1.0, &rank, s, &info),
+                 TN_OK);
+    cr_expect_eq(info, -4);
+}
