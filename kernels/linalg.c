@@ -560,6 +560,34 @@ tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, 
 
 // lstsq
 
+/* Note [lstsq of a NaN]: MKL, under upstream's wheel, refuses a matrix holding a NaN as an illegal
+ * argument (info = -(its position): A is gels' 5th, the others' 4th; B gels' 7th, the others' 6th),
+ * which upstream raises ("Argument 4 has illegal value"); the reference LAPACK's dgelsd hands the
+ * NaN norm to dlascl, whose XERBLA stops the process. So a problem whose A, or else whose B (its
+ * first m rows), holds a NaN is not handed to LAPACK: its info is MKL's. An infinite element of A
+ * with the SVD drivers is not handed over either (TN_LSTSQ_INF): the reference dgelsd scales it into
+ * a NaN and stops in dlascl's XERBLA, dgelss never returns, and MKL's answer depends on where the
+ * element sits (info -4, a failure to converge, or rank 0). `w` doubles per element. */
+static int32_t
+lstsq_nan_info(tn_lstsq_driver driver, const double *a, const double *b, int64_t m, int64_t n, int64_t ld,
+               int64_t nrhs, int w)
+{
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    int inf = 0;
+    for (int64_t i = 0; i < w * m * n; i++) {
+        if (isnan(a[i]))
+            return driver == TN_LSTSQ_GELS ? -5 : -4;
+        inf |= svd && isinf(a[i]);
+    }
+    if (inf)
+        return TN_LSTSQ_INF;
+    for (int64_t j = 0; j < nrhs; j++)
+        for (int64_t i = 0; i < w * m; i++)
+            if (isnan(b[w * j * ld + i]))
+                return driver == TN_LSTSQ_GELS ? -7 : -6;
+    return 0;
+}
+
 static void
 lstsq_call(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, double *a, double *b, double *s,
            double rcond, lapack_int *jpvt, lapack_int *rank, double *work, lapack_int lwork, lapack_int *iwork,
@@ -657,6 +685,12 @@ lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m
         memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
         if (bz)
             memset(bz, 0, sizeof(double _Complex) * (size_t)ld);
+        int32_t nan_info = lstsq_nan_info(driver, (const double *)aw, (const double *)(b + p * ld * nrhs), m, n, ld,
+                                          nrhs, 2);
+        if (nan_info) {  /* Note [lstsq of a NaN] */
+            info[ai] = nan_info;
+            continue;
+        }
         double *sb = svd && s ? s + ai * k : sw;
         i = 0;
         lrank = 0;
@@ -765,6 +799,11 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
         if (bz)
             memset(bz, 0, sizeof(double) * (size_t)ld);
+        int32_t nan_info = lstsq_nan_info(driver, aw, (const double *)b + p * ld * nrhs, m, n, ld, nrhs, 1);
+        if (nan_info) {  /* Note [lstsq of a NaN] */
+            info[ai] = nan_info;
+            continue;
+        }
         double *sb = svd && s ? (double *)s + ai * k : sw;
         i = 0;
         lrank = 0;

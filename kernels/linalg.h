@@ -80,6 +80,9 @@ tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const 
  * precision. A gelsy call starts from free columns (jpvt zeroed). float32, float64, complex64,
  * complex128 (singular values real); the single precisions through the double routines. */
 typedef enum { TN_LSTSQ_GELS, TN_LSTSQ_GELSY, TN_LSTSQ_GELSD, TN_LSTSQ_GELSS } tn_lstsq_driver;
+/* the info of a problem not handed to LAPACK: gelsd / gelss of an A holding an infinite element
+ * (Note [lstsq of a NaN] in linalg.c); a NaN gets MKL's illegal-argument info instead */
+#define TN_LSTSQ_INF INT32_MIN
 tn_status tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch,
                           int64_t m, int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank,
                           void *s, int32_t *info);

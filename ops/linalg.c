@@ -1361,6 +1361,14 @@ tn_op_linalg_lstsq(const tn_op *overload, TensorObject *A, TensorObject *B, tn_o
                                                               sv_data, info));
     if (TN_KCHECK(overload, st, dtype) < 0)
         goto done;
+    for (int64_t i = 0; i < a_batch; i++)
+        if (info[i] == TN_LSTSQ_INF) {
+            PyErr_Format(PyExc_NotImplementedError, "torch.linalg.lstsq with driver %s of a matrix holding an infinite "
+                         "element is not implemented in torchnative: the reference LAPACK's SVD does not return on "
+                         "it, and upstream's (MKL) answer depends on where the element sits",
+                         drv == TN_LSTSQ_GELSD ? "gelsd" : "gelss");
+            goto done;
+        }
     /* residuals: the squared norms of the rows n..m of each column */
     bool residuals = m > n && drv != TN_LSTSQ_GELSY;
     if (residuals && (drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS))

@@ -106,3 +106,31 @@ Test(linalg, lstsq_no_right_hand_side_never_reaches_xerbla)
                  TN_OK);
     cr_expect_eq(info, -4);
 }
+
+Test(linalg, lstsq_nan_gets_mkls_info_and_an_infinite_a_is_not_handed_to_the_svd_drivers)
+{
+    /* Note [lstsq of a NaN]: a NaN in A is MKL's illegal 4th argument (gels: 5th), in B its 6th
+     * (gels: 7th); an infinite A element never reaches dgelsd (XERBLA) or dgelss (no return) */
+    double a[6], b[3];
+    int64_t rank;
+    double s[2];
+    int32_t info;
+    for (int d = TN_LSTSQ_GELS; d <= TN_LSTSQ_GELSS; d++) {
+        memcpy(a, A3x2, sizeof a), memcpy(b, b3, sizeof b);
+        a[4] = NAN;
+        cr_assert_eq(tn_lapack_lstsq(TN_DTYPE_F64, (tn_lstsq_driver)d, 1, NULL, 1, 3, 2, 1, a, b, -1.0, &rank, s, &info),
+                     TN_OK);
+        cr_expect_eq(info, d == TN_LSTSQ_GELS ? -5 : -4, "driver %d", d);
+        memcpy(a, A3x2, sizeof a), memcpy(b, b3, sizeof b);
+        b[2] = NAN;
+        cr_assert_eq(tn_lapack_lstsq(TN_DTYPE_F64, (tn_lstsq_driver)d, 1, NULL, 1, 3, 2, 1, a, b, -1.0, &rank, s, &info),
+                     TN_OK);
+        cr_expect_eq(info, d == TN_LSTSQ_GELS ? -7 : -6, "driver %d", d);
+        memcpy(a, A3x2, sizeof a), memcpy(b, b3, sizeof b);
+        a[1] = INFINITY;
+        cr_assert_eq(tn_lapack_lstsq(TN_DTYPE_F64, (tn_lstsq_driver)d, 1, NULL, 1, 3, 2, 1, a, b, -1.0, &rank, s, &info),
+                     TN_OK);
+        if (d == TN_LSTSQ_GELSD || d == TN_LSTSQ_GELSS)
+            cr_expect_eq(info, TN_LSTSQ_INF, "driver %d", d);
+    }
+}
