@@ -83,6 +83,13 @@ _CIA_OUT_BY_NAME = {
 }
 CIA_OUT_CHECKED = {op: name for name, ops in _CIA_OUT_BY_NAME.items() for op in ops}
 
+# CompositeImplicitAutograd out= overloads whose composition computes the functional and ends in
+# out.copy_(result) (Linear.cpp tensordot_out, Sorting.cpp quantile_out_impl): nothing checks the
+# call, the parts record (CopyBackwards on out) and copy_ refuses a leaf out that requires grad;
+# the door runs runtime/py/tn_decompose.py's composition with autograd on, as for a functional
+CIA_OUT_COPIED = {"tensordot.out", "quantile.out", "quantile.scalar_out", "nanquantile.out",
+                  "nanquantile.scalar_out"}
+
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
               "while", "for", "if", "else", "goto", "sizeof", "static", "extern", "const", "void",
@@ -371,6 +378,8 @@ class AutogradModel:
             return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
         if f.func.kind() == SchemaKind.out and op.cia and op.qualified in self.compositions:
             return (MODE_CIA, None)  # its parts (an out= among them) check and record (diff.out)
+        if f.func.kind() == SchemaKind.out and op.cia and op.qualified in CIA_OUT_COPIED:
+            return (MODE_CIA, None)
         if f.func.kind() == SchemaKind.out:
             base = f.func.name.name.base
             # upstream's VariableType checks an out= call's tensors only where the op has a

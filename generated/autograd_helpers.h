@@ -123,6 +123,8 @@ int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *
 PyObject *tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots);
 /* Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, const bool is_hermitian, const bool symeig_eigenvectors = true); */
 PyObject *tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian, int symeig_eigenvectors);
+/* std::tuple<Tensor, Tensor> linalg_lstsq_backward(const Tensor& gX_, const Tensor& gL, const Tensor& A, const Tensor& B_, const Tensor& X_, const std::array<bool, 2>& grad_input_mask); */
+int tn_fm_linalg_lstsq_backward(PyObject **out, PyObject *gX_, PyObject *gL, PyObject *A, PyObject *B_, PyObject *X_, const int64_t *grad_input_mask);
 /* Tensor linalg_lu_backward(const Tensor& L_grad, const Tensor& U_grad, const Tensor& P, const Tensor& L, const Tensor& U, const bool pivot); */
 PyObject *tn_fm_linalg_lu_backward(PyObject *L_grad, PyObject *U_grad, PyObject *P, PyObject *L, PyObject *U, int pivot);
 /* Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string_view mode); */

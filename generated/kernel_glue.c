@@ -4007,6 +4007,19 @@ glue_linalg_ldl_solve(tn_value *a)
     );
 }
 
+/* aten::linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values) */
+static PyObject *
+glue_linalg_lstsq(tn_value *a)
+{
+    return tn_op_linalg_lstsq(
+        &tn_ops[TN_OP_linalg_lstsq],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d},
+        (a[3].tag == TN_V_NONE ? NULL : a[3].u.s)
+    );
+}
+
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
 static PyObject *
 glue_linalg_lu_factor_ex(tn_value *a)
@@ -8075,6 +8088,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_linalg_inv_ex, glue_linalg_inv_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_ldl_factor_ex, glue_linalg_ldl_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_ldl_solve, glue_linalg_ldl_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_lstsq, glue_linalg_lstsq, 0, "float32,float64,complex64,complex128", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_qr, glue_linalg_qr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -8411,6 +8425,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_index_select, tn_out_check_index_select},
     {TN_OP_lerp__Scalar, tn_out_check_lerp_tensor},
     {TN_OP_lerp__Tensor, tn_out_check_lerp_tensor},
+    {TN_OP_linalg_lstsq, tn_out_check_linalg_lstsq},
     {TN_OP_log_softmax__int, tn_out_check_log_softmax_out},
     {TN_OP_logical_not, tn_out_check_logical_not},
     {TN_OP_masked_select, tn_out_check_masked_select},

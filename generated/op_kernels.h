@@ -669,6 +669,8 @@ PyObject *tn_op_linalg_inv_ex(const tn_op *overload, TensorObject *A, bool check
 PyObject *tn_op_linalg_ldl_factor_ex(const tn_op *overload, TensorObject *self, bool hermitian, bool check_errors);
 /* aten::linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor */
 PyObject *tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pivots, TensorObject *B, bool hermitian);
+/* aten::linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values) */
+PyObject *tn_op_linalg_lstsq(const tn_op *overload, TensorObject *self, TensorObject *b, tn_opt_double rcond, const char *driver);
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
 PyObject *tn_op_linalg_lu_factor_ex(const tn_op *overload, TensorObject *A, bool pivot, bool check_errors);
 /* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
@@ -1288,6 +1290,7 @@ int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
 int tn_out_check_lerp_tensor(struct tn_out_call *c);
+int tn_out_check_linalg_lstsq(struct tn_out_call *c);
 int tn_out_check_log_softmax_out(struct tn_out_call *c);
 int tn_out_check_logical_not(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);

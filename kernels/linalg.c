@@ -2,6 +2,7 @@
 #include "linalg.h"
 #include "parallel.h"
 
+#include <complex.h>
 #include <lapack.h>
 #include <math.h>
 #include <stdlib.h>
@@ -554,5 +555,269 @@ tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, 
     char uplo = 'L';
     for (int64_t i = 0; i < batch; i++)
         LAPACK_dsytrs(&uplo, &ln, &lk, (const double *)ld + i * n * n, &ln, piv + i * n, (double *)b + i * n * k, &ln, &info);
+    return TN_OK;
+}
+
+// lstsq
+
+/* Note [lstsq of a NaN]: MKL, under upstream's wheel, refuses a matrix holding a NaN as an illegal
+ * argument (info = -(its position): A is gels' 5th, the others' 4th; B gels' 7th, the others' 6th),
+ * which upstream raises ("Argument 4 has illegal value"); the reference LAPACK's dgelsd hands the
+ * NaN norm to dlascl, whose XERBLA stops the process. So a problem whose A, or else whose B (its
+ * first m rows), holds a NaN is not handed to LAPACK: its info is MKL's. An infinite element of A
+ * with the SVD drivers is not handed over either (TN_LSTSQ_INF): the reference dgelsd scales it into
+ * a NaN and stops in dlascl's XERBLA, dgelss never returns, and MKL's answer depends on where the
+ * element sits (info -4, a failure to converge, or rank 0). `w` doubles per element. */
+static int32_t
+lstsq_nan_info(tn_lstsq_driver driver, const double *a, const double *b, int64_t m, int64_t n, int64_t ld,
+               int64_t nrhs, int w)
+{
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    int inf = 0;
+    for (int64_t i = 0; i < w * m * n; i++) {
+        if (isnan(a[i]))
+            return driver == TN_LSTSQ_GELS ? -5 : -4;
+        inf |= svd && isinf(a[i]);
+    }
+    if (inf)
+        return TN_LSTSQ_INF;
+    for (int64_t j = 0; j < nrhs; j++)
+        for (int64_t i = 0; i < w * m; i++)
+            if (isnan(b[w * j * ld + i]))
+                return driver == TN_LSTSQ_GELS ? -7 : -6;
+    return 0;
+}
+
+static void
+lstsq_call(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, double *a, double *b, double *s,
+           double rcond, lapack_int *jpvt, lapack_int *rank, double *work, lapack_int lwork, lapack_int *iwork,
+           lapack_int *info)
+{
+    lapack_int lda = m > 1 ? m : 1, ldb = m > n ? m : n;
+    char trans = 'N';
+    ldb = ldb > 1 ? ldb : 1;
+    switch (driver) {
+    case TN_LSTSQ_GELS:
+        LAPACK_dgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSY:
+        LAPACK_dgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSD:
+        LAPACK_dgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+        break;
+    case TN_LSTSQ_GELSS:
+        LAPACK_dgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, info);
+        break;
+    }
+}
+
+/* the complex drivers (complex128; complex64 widened to it as float32 is to float64) */
+static void
+lstsq_call_z(tn_lstsq_driver driver, lapack_int m, lapack_int n, lapack_int nrhs, double _Complex *a,
+             double _Complex *b, double *s, double rcond, lapack_int *jpvt, lapack_int *rank, double _Complex *work,
+             lapack_int lwork, double *rwork, lapack_int *iwork, lapack_int *info)
+{
+    lapack_int lda = m > 1 ? m : 1, ldb = m > n ? m : n;
+    char trans = 'N';
+    ldb = ldb > 1 ? ldb : 1;
+    switch (driver) {
+    case TN_LSTSQ_GELS:
+        LAPACK_zgels(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info);
+        break;
+    case TN_LSTSQ_GELSY:
+        LAPACK_zgelsy(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, rank, work, &lwork, rwork, info);
+        break;
+    case TN_LSTSQ_GELSD:
+        LAPACK_zgelsd(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, rwork, iwork, info);
+        break;
+    case TN_LSTSQ_GELSS:
+        LAPACK_zgelss(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, work, &lwork, rwork, info);
+        break;
+    }
+}
+
+static tn_status
+lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m, int64_t n, int64_t nrhs,
+        const double _Complex *a, double _Complex *b, double rcond, int64_t *rank, double *s, int32_t *info)
+{
+    int64_t ld = m > n ? m : n, k = m < n ? m : n;
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lnrhs = (lapack_int)nrhs, lrank = 0, i = 0, lwork = -1;
+    lapack_int iwq = 1;
+    double _Complex wq[2] = {0};
+    double rwq[2] = {0};
+    double _Complex *aw = malloc(sizeof(double _Complex) * (size_t)(m * n > 0 ? m * n : 1));
+    double *sw = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
+    lapack_int *jpvt = calloc((size_t)(n > 0 ? n : 1), sizeof(lapack_int));
+    double _Complex *work = NULL, *bz = NULL;
+    double *rwork = NULL;
+    lapack_int *iwork = NULL;
+    tn_status st = TN_ERR_NOMEM;
+    if (!aw || !sw || !jpvt)
+        goto done;
+    if (driver == TN_LSTSQ_GELSD && nrhs == 0 && k > 0) {  /* see tn_lapack_lstsq's real path */
+        for (int64_t p = 0; p < batch; p++)
+            info[a_index ? a_index[p] : p] = -4;
+        st = TN_OK;
+        goto done;
+    }
+    bz = driver == TN_LSTSQ_GELSS && nrhs == 0 && k > 0 ? calloc((size_t)ld, sizeof(double _Complex)) : NULL;
+    if (bz)
+        lnrhs = 1;  /* see tn_lapack_lstsq's real path */
+    if (m * n > 0)
+        memcpy(aw, a, sizeof(double _Complex) * (size_t)(m * n));
+    lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b, sw, rcond, jpvt, &lrank, wq, lwork, rwq, &iwq, &i);
+    lwork = creal(wq[0]) < 1 ? 1 : (lapack_int)creal(wq[0]);
+    /* rwork: 2n (gelsy), 5 min(m, n) (gelss), gelsd's query answer (upstream's sizes) */
+    int64_t lrwork = driver == TN_LSTSQ_GELSY ? 2 * n : driver == TN_LSTSQ_GELSS ? 5 * k : (int64_t)rwq[0];
+    lrwork = lrwork > 1 ? lrwork : 1;
+    lapack_int liwork = iwq > 1 ? iwq : 1;
+    work = malloc(sizeof(double _Complex) * (size_t)lwork);
+    rwork = malloc(sizeof(double) * (size_t)lrwork);
+    iwork = malloc(sizeof(lapack_int) * (size_t)liwork);
+    if (!work || !rwork || !iwork)
+        goto done;
+    for (int64_t p = 0; p < batch; p++) {
+        int64_t ai = a_index ? a_index[p] : p;
+        if (m * n > 0)
+            memcpy(aw, a + ai * m * n, sizeof(double _Complex) * (size_t)(m * n));
+        memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        if (bz)
+            memset(bz, 0, sizeof(double _Complex) * (size_t)ld);
+        int32_t nan_info = lstsq_nan_info(driver, (const double *)aw, (const double *)(b + p * ld * nrhs), m, n, ld,
+                                          nrhs, 2);
+        if (nan_info) {  /* Note [lstsq of a NaN] */
+            info[ai] = nan_info;
+            continue;
+        }
+        double *sb = svd && s ? s + ai * k : sw;
+        i = 0;
+        lrank = 0;
+        lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, rwork,
+                     iwork, &i);
+        info[ai] = i;
+        if (rank)
+            rank[ai] = lrank;
+    }
+    st = TN_OK;
+done:
+    free(aw);
+    free(sw);
+    free(jpvt);
+    free(work);
+    free(rwork);
+    free(iwork);
+    free(bz);
+    return st;
+}
+
+tn_status
+tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch, int64_t m,
+                int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank, void *s, int32_t *info)
+{
+    int64_t ld = m > n ? m : n, k = m < n ? m : n;
+    bool svd = driver == TN_LSTSQ_GELSD || driver == TN_LSTSQ_GELSS;
+    if ((dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_C64) && batch > 0) {
+        int64_t w = dtype == TN_DTYPE_C64 ? 2 : 1;  /* a complex64 is two floats, widened to two doubles */
+        double *wa = widened(a, w * a_batch * m * n), *wb = widened(b, w * batch * ld * nrhs);
+        double *ws = svd ? widened(NULL, a_batch * k) : NULL;
+        tn_status st = wa && wb && (!svd || ws)
+                           ? tn_lapack_lstsq(dtype == TN_DTYPE_C64 ? TN_DTYPE_C128 : TN_DTYPE_F64, driver, batch,
+                                             a_index, a_batch, m, n, nrhs, wa, wb, rcond, rank, ws, info)
+                           : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(b, wb, w * batch * ld * nrhs);
+            if (svd && s)
+                narrow_into(s, ws, a_batch * k);
+        }
+        free(wa);
+        free(wb);
+        free(ws);
+        return st;
+    }
+    if (dtype == TN_DTYPE_C128) {
+        if (batch < 0 || a_batch < 0 || !fits(m) || !fits(n) || !fits(nrhs) || !fits(m * n) || !fits(ld * nrhs))
+            return TN_ERR_VALUE;
+        return batch == 0 ? TN_OK : lstsq_z(driver, batch, a_index, m, n, nrhs, a, b, rcond, rank, s, info);
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || a_batch < 0 || !fits(m) || !fits(n) || !fits(nrhs) || !fits(m * n) || !fits(ld * nrhs))
+        return TN_ERR_VALUE;
+    if (batch == 0)
+        return TN_OK;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lnrhs = (lapack_int)nrhs, lrank = 0, i = 0, lwork = -1;
+    lapack_int iwq = 1;
+    double wq[2] = {0};
+    double *aw = malloc(sizeof(double) * (size_t)(m * n > 0 ? m * n : 1));
+    double *sw = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
+    lapack_int *jpvt = calloc((size_t)(n > 0 ? n : 1), sizeof(lapack_int));
+    if (!aw || !sw || !jpvt) {
+        free(aw);
+        free(sw);
+        free(jpvt);
+        return TN_ERR_NOMEM;
+    }
+    if (driver == TN_LSTSQ_GELSD && nrhs == 0 && k > 0) {
+        /* dgelsd hands nrhs = 0 to dlalsd, which rejects it through XERBLA, and the reference
+         * XERBLA stops the process: answered as LAPACK's info for its 4th argument instead (MKL
+         * returns that info; upstream raises it) */
+        for (int64_t p = 0; p < batch; p++)
+            info[a_index ? a_index[p] : p] = -4;
+        free(aw);
+        free(sw);
+        free(jpvt);
+        return TN_OK;
+    }
+    /* gelss with no right-hand side crashes inside LAPACK (MKL's too: upstream segfaults); its rank
+     * and singular values are those of a solve against one zero column */
+    double *bz = driver == TN_LSTSQ_GELSS && nrhs == 0 && k > 0 ? calloc((size_t)ld, sizeof(double)) : NULL;
+    if (bz)
+        lnrhs = 1;
+    if (m * n > 0)
+        memcpy(aw, a, sizeof(double) * (size_t)(m * n));
+    /* the workspace query, once for the batch (every problem has the same sizes) */
+    lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b, sw, rcond, jpvt, &lrank, wq, lwork, &iwq, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
+    lapack_int liwork = iwq > 1 ? iwq : 1;
+    double *work = malloc(sizeof(double) * (size_t)lwork);
+    lapack_int *iwork = malloc(sizeof(lapack_int) * (size_t)liwork);
+    if (!work || !iwork) {
+        free(aw);
+        free(sw);
+        free(jpvt);
+        free(work);
+        free(iwork);
+        free(bz);
+        return TN_ERR_NOMEM;
+    }
+    for (int64_t p = 0; p < batch; p++) {
+        int64_t ai = a_index ? a_index[p] : p;
+        if (m * n > 0)
+            memcpy(aw, (const double *)a + ai * m * n, sizeof(double) * (size_t)(m * n));
+        memset(jpvt, 0, sizeof(lapack_int) * (size_t)(n > 0 ? n : 1));
+        if (bz)
+            memset(bz, 0, sizeof(double) * (size_t)ld);
+        int32_t nan_info = lstsq_nan_info(driver, aw, (const double *)b + p * ld * nrhs, m, n, ld, nrhs, 1);
+        if (nan_info) {  /* Note [lstsq of a NaN] */
+            info[ai] = nan_info;
+            continue;
+        }
+        double *sb = svd && s ? (double *)s + ai * k : sw;
+        i = 0;
+        lrank = 0;
+        lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work,
+                   lwork, iwork, &i);
+        info[ai] = i;
+        if (rank)
+            rank[ai] = lrank;
+    }
+    free(aw);
+    free(sw);
+    free(jpvt);
+    free(work);
+    free(iwork);
+    free(bz);
     return TN_OK;
 }

@@ -1,6 +1,6 @@
 /* Dense linear algebra on small and batched matrices: the triangular solve (linalg.solve_triangular,
  * our own loop) and the LAPACK factorizations (tn_lapack_*: LU, Cholesky, symmetric eigensolver,
- * SVD, QR) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
+ * SVD, QR, least squares) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
  * lists of element offsets; the LAPACK entries take `batch` column-major matrices stored one after
  * another (a contiguous batch of Fortran-order matrices, leading dimension = rows), as upstream
  * hands them to LAPACK; float32 goes through the double-precision routines (Note [float32 through
@@ -68,5 +68,23 @@ tn_status tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t 
 
 /* Solves A X = B in place of the n×k matrices of `b` from sytrf's lower `ld` and `piv` (sytrs). */
 tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b);
+
+/* Least squares min ||A X - B|| (gels: QR/LQ, full rank assumed; gelsy: complete orthogonal
+ * factorization with column pivoting; gelsd: SVD by divide and conquer; gelss: SVD), the minimum-norm
+ * solution for the rank-revealing drivers. `a` holds `a_batch` column-major m×n matrices (read
+ * only: each solve factors a copy); `b` holds `batch` column-major ldb×nrhs matrices, ldb =
+ * max(1, m, n), B in their first m rows on entry and X in the first n rows on return (LAPACK's
+ * layout: gels leaves the residual rows below). Problem i solves with A number a_index[i] (batch
+ * broadcasting) and writes that A's `rank` (int64, gelsy/gelsd/gelss; may be NULL), min(m, n)
+ * singular values `s` (gelsd/gelss; may be NULL) and `info` (int32). rcond < 0 is LAPACK's machine
+ * precision. A gelsy call starts from free columns (jpvt zeroed). float32, float64, complex64,
+ * complex128 (singular values real); the single precisions through the double routines. */
+typedef enum { TN_LSTSQ_GELS, TN_LSTSQ_GELSY, TN_LSTSQ_GELSD, TN_LSTSQ_GELSS } tn_lstsq_driver;
+/* the info of a problem not handed to LAPACK: gelsd / gelss of an A holding an infinite element
+ * (Note [lstsq of a NaN] in linalg.c); a NaN gets MKL's illegal-argument info instead */
+#define TN_LSTSQ_INF INT32_MIN
+tn_status tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch,
+                          int64_t m, int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank,
+                          void *s, int32_t *info);
 
 #endif /* TN_KERNELS_LINALG_H */

@@ -2489,6 +2489,120 @@ done:
     return rc;
 }
 
+/* FunctionsManual's pinv_backward: the derivative of pinv(A) for a gradient of pinv(A), its terms
+ * ordered to keep the products small (m <= n: through K = grad^H pinvA; else K = pinvA grad^H) */
+static PyObject *
+pinv_backward(PyObject *grad, PyObject *pinvA, PyObject *A)
+{
+    int64_t m = TN_T(A)->sizes[TN_T(A)->ndim - 2], n = TN_T(A)->sizes[TN_T(A)->ndim - 1];
+    PyObject *t[16] = {0}, *r = NULL;
+    PyObject *pinvAh, *gradh;
+    if (!(pinvAh = t[0] = at_mT(pinvA)) || !(gradh = t[1] = at_mT(grad)))
+        goto done;
+    if (m <= n) {
+        /* -(pinvA K)^H + K pinvA^H - (A pinvA) K pinvA^H + (pinvA^H pinvA)(grad^H - K A) */
+        PyObject *K, *KpinvAh;
+        if (!(K = t[2] = at_2(TN_OP_matmul, gradh, pinvA)) || !(KpinvAh = t[3] = at_2(TN_OP_matmul, K, pinvAh)) ||
+            !(t[4] = at_2(TN_OP_matmul, pinvA, K)) || !(t[5] = at_mT(t[4])) || !(t[6] = at_1(TN_OP_neg, t[5])) ||
+            !(t[7] = at_add(t[6], KpinvAh)) || !(t[8] = at_2(TN_OP_matmul, A, pinvA)) ||
+            !(t[9] = at_2(TN_OP_matmul, t[8], KpinvAh)) || !(t[10] = at_sub(t[7], t[9])) ||
+            !(t[11] = at_2(TN_OP_matmul, pinvAh, pinvA)) || !(t[12] = at_2(TN_OP_matmul, K, A)) ||
+            !(t[13] = at_sub(gradh, t[12])) || !(t[14] = at_2(TN_OP_matmul, t[11], t[13])))
+            goto done;
+        r = at_add(t[10], t[14]);
+    } else {
+        /* -(K pinvA)^H + (grad^H - A K) pinvA pinvA^H + pinvA^H K - pinvA^H K pinvA A */
+        PyObject *K, *pinvAhK;
+        if (!(K = t[2] = at_2(TN_OP_matmul, pinvA, gradh)) || !(pinvAhK = t[3] = at_2(TN_OP_matmul, pinvAh, K)) ||
+            !(t[4] = at_2(TN_OP_matmul, K, pinvA)) || !(t[5] = at_mT(t[4])) || !(t[6] = at_1(TN_OP_neg, t[5])) ||
+            !(t[7] = at_2(TN_OP_matmul, A, K)) || !(t[8] = at_sub(gradh, t[7])) ||
+            !(t[9] = at_2(TN_OP_matmul, t[8], pinvA)) || !(t[10] = at_2(TN_OP_matmul, t[9], pinvAh)) ||
+            !(t[11] = at_add(t[6], t[10])) || !(t[12] = at_add(t[11], pinvAhK)) ||
+            !(t[13] = at_2(TN_OP_matmul, pinvAhK, pinvA)) || !(t[14] = at_2(TN_OP_matmul, t[13], A)))
+            goto done;
+        r = at_sub(t[12], t[14]);
+    }
+done:
+    tn_ag_release_temps(t, 16);
+    return r;
+}
+
+/* linalg_lstsq's backward (X = pinv(A) B, the minimum-norm solution): through the solution
+ * gA = pinv_backward(gX B^H, pinv(A), A), gB = pinv(A)^H gX; through the residuals
+ * L = sum((A X - B)^2, -2), which exist only at a full-column-rank optimum (A^H (A X - B) = 0, so X's
+ * own variation drops out): gA += 2 (R gL) X^H, gB -= 2 R gL, R = A X - B, gL over the columns. A
+ * vector right-hand side is its one-column matrix. */
+int
+tn_fm_linalg_lstsq_backward(PyObject **out, PyObject *gX_, PyObject *gL, PyObject *A, PyObject *B_, PyObject *X_,
+                            const int64_t *grad_input_mask)
+{
+    out[0] = out[1] = NULL;
+    bool has_gL = gL && TN_T(gL)->numel > 0;
+    if ((!gX_ && !has_gL) || (!grad_input_mask[0] && !grad_input_mask[1]))
+        return 0;
+    TensorObject *a = TN_T(A), *b = TN_T(B_);
+    int vec = b->ndim == 1;
+    if (!vec && b->ndim == a->ndim - 1) {
+        vec = 1;
+        for (int d = 0; d < b->ndim; d++)
+            vec &= b->sizes[d] == a->sizes[d];
+    }
+    PyObject *t[16] = {0}, *gA = NULL, *gB = NULL;
+    int rc = -1;
+    PyObject *B = t[0] = vec ? at_unsqueeze(B_, -1) : Py_NewRef(B_);
+    if (!B)
+        goto done;
+    if (gX_) {
+        PyObject *gX = t[1] = vec ? at_unsqueeze(gX_, -1) : Py_NewRef(gX_);
+        PyObject *pinvA = gX ? (t[2] = tn_ag_op(TN_OP_linalg_pinv__atol_rtol_tensor,
+                                                (tn_value[]){tn_value_tensor(A), NONE_V, NONE_V,
+                                                             tn_ag_value_bool(0)})) : NULL;
+        if (!pinvA)
+            goto done;
+        if (grad_input_mask[0] && (!(t[3] = at_mT(B)) || !(t[4] = at_2(TN_OP_matmul, gX, t[3])) ||
+                                   !(gA = pinv_backward(t[4], pinvA, A))))
+            goto done;
+        if (grad_input_mask[1] && (!(t[5] = at_mT(pinvA)) || !(gB = at_2(TN_OP_matmul, t[5], gX))))
+            goto done;
+    }
+    if (has_gL) {
+        PyObject *X = t[6] = vec ? at_unsqueeze(X_, -1) : Py_NewRef(X_), *G;
+        if (!X || !(t[7] = at_2(TN_OP_matmul, A, X)) || !(t[8] = at_sub(t[7], B)) || !(t[9] = at_unsqueeze(gL, -2)) ||
+            !(t[10] = at_mul(t[8], t[9])) || !(G = t[11] = at_mul_scalar(t[10], tn_value_double(2.0))))
+            goto done;
+        if (grad_input_mask[0]) {
+            PyObject *s;
+            if (!(t[12] = at_mT(X)) || !(s = at_2(TN_OP_matmul, G, t[12])))
+                goto done;
+            if (gA) {
+                PyObject *sum = at_add(gA, s);
+                Py_DECREF(s);
+                if (!sum)
+                    goto done;
+                TN_SETREF(gA, sum);
+            } else
+                gA = s;
+        }
+        if (grad_input_mask[1]) {
+            PyObject *s = gB ? at_sub(gB, G) : at_1(TN_OP_neg, G);
+            if (!s)
+                goto done;
+            Py_XDECREF(gB);
+            gB = s;
+        }
+    }
+    if (gB && vec && !(t[13] = gB, gB = at_ts(TN_OP_squeeze__dim, t[13], tn_value_int(-1))))
+        goto done;
+    out[0] = gA, out[1] = gB;
+    gA = gB = NULL;
+    rc = 0;
+done:
+    Py_XDECREF(gA);
+    Py_XDECREF(gB);
+    tn_ag_release_temps(t, 16);
+    return rc;
+}
+
 /* d = grad * det on the diagonal; without graph recording, solved by the forward's LU with zero
  * pivots nudged by eps (det is C^1: the nonsingular approximation); see Note [LU of the transpose]
  * in ops/linalg.c for the transpose. Recording (create_graph) needs upstream's SVD branch for

@@ -60,10 +60,9 @@ static int
 slow_kernel_lacks(const TensorObject *input, int float_and_long)
 {
     int d = input->dtype;
-<<<<<<< HEAD
     if (input->device == TN_DEVICE_META)
         return 0;
-    if (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64)
+    if (d == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(d))
         return 1;
     return float_and_long && (d == TN_DTYPE_U8 || d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32);
 }
@@ -92,10 +91,6 @@ conv_empty_kernel_error(const conv_geom *g, int dilated)
                      (long long)k[0], (long long)k[1]);
     }
     return -1;
-=======
-    return input->device != TN_DEVICE_META &&
-           (d == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(d));
->>>>>>> s29h2
 }
 
 /* Note [Empty convolution]

@@ -1,6 +1,6 @@
 /* Linear algebra over kernels/linalg.c: linalg.solve_triangular (our own substitution) and the
  * LAPACK-backed primitives upstream's linalg API composes (LU, solve, inverse, det, slogdet,
- * Cholesky, eigh, SVD, QR). Upstream's checks (checkInputsSolver, squareCheckInputs, ...), result
+ * Cholesky, eigh, SVD, QR, lstsq). Upstream's checks (checkInputsSolver, squareCheckInputs, ...), result
  * dtype, broadcast batch dims and result layout (each matrix column-major, as LAPACK writes it)
  * are reproduced here. The CompositeImplicitAutograd APIs over them (linalg.inv, det, solve, ...)
  * are runtime/py/tn_decompose.py's compositions.
@@ -12,6 +12,7 @@
 #include "kernels/linalg.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1199,4 +1200,318 @@ fail:
     Py_XDECREF((PyObject *)L);
     Py_XDECREF((PyObject *)p);
     return NULL;
+}
+
+/* ---- linalg_lstsq --------------------------------------------------------------------------------
+ * Note [lstsq layout]: upstream's linalg_lstsq_out_info solves in place in a buffer of the broadcast
+ * batch of (max(m, n), nrhs) column-major matrices (LAPACK's B: the right-hand sides in its first m
+ * rows on entry, the solution in its first n rows on return, gels' residual rows below), so the
+ * solution it returns is that buffer's first n rows: strides (1, max(m, n)), batch stride
+ * max(m, n) * nrhs; a vector right-hand side is the buffer's only column, squeezed. A is read in its
+ * own batch (broadcast per problem, batch_iterator_with_broadcasting), and rank, singular values and
+ * infos have A's batch shape. Residuals (the squared norms of the rows below n) exist for m > n with
+ * gels, and with gelsd / gelss when every rank is n; never with gelsy. */
+
+static int
+lstsq_driver(TensorObject *A, const char *driver, tn_lstsq_driver *out)
+{
+    if (!driver) {
+        *out = TN_LSTSQ_GELSY;
+        return 0;
+    }
+    char low[8];
+    size_t len = strlen(driver);
+    for (size_t i = 0; i < len && i < sizeof low - 1; i++)
+        low[i] = (char)tolower((unsigned char)driver[i]);
+    low[len < sizeof low - 1 ? len : sizeof low - 1] = 0;
+    static const char *const names[] = {"gels", "gelsy", "gelsd", "gelss"};
+    for (int i = 0; len < sizeof low - 1 && i < 4; i++)
+        if (!strcmp(low, names[i])) {
+            *out = (tn_lstsq_driver)i;
+            return 0;
+        }
+    (void)A;
+    PyErr_SetString(PyExc_RuntimeError, "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
+    return -1;
+}
+
+/* linalg_lstsq_out's argument checks before its out= dtype checks: ranks, dtypes, the rows */
+static int
+lstsq_args(TensorObject *A, TensorObject *B, bool *vec_out)
+{
+    if (A->ndim < 2) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.linalg.lstsq: input must have at least 2 dimensions.");
+        return -1;
+    }
+    if (B->ndim < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.linalg.lstsq: other must have at least 1 dimension.");
+        return -1;
+    }
+    if (A->dtype != B->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
+                     "input's dtype %s and other's dtype %s", tn_dtype_legacy_name(A->dtype),
+                     tn_dtype_legacy_name(B->dtype));
+        return -1;
+    }
+    int dim_diff = A->ndim - B->ndim;
+    if (dim_diff < 0 || dim_diff > 1) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+                        "(input.dim() - other.dim()) <= 1");
+        return -1;
+    }
+    bool vec = vector_rhs(A, B);
+    int64_t bm = vec ? B->sizes[B->ndim - 1] : B->sizes[B->ndim - 2];
+    if (bm != A->sizes[A->ndim - 2]) {
+        PyErr_Format(PyExc_RuntimeError, "torch.linalg.lstsq: input.size(-2) should match other.size(%s)", vec ? "-1" : "-2");
+        return -1;
+    }
+    *vec_out = vec;
+    return 0;
+}
+
+PyObject *
+tn_op_linalg_lstsq(const tn_op *overload, TensorObject *A, TensorObject *B, tn_opt_double rcond, const char *driver)
+{
+    bool vec;
+    if (lstsq_args(A, B, &vec) < 0)
+        return NULL;
+    int nd = A->ndim, nb = nd - 2, dtype = A->dtype;
+    int64_t m = A->sizes[nd - 2], n = A->sizes[nd - 1], nrhs = vec ? 1 : B->sizes[B->ndim - 1];
+    tn_lstsq_driver drv;
+    if (lstsq_driver(A, driver, &drv) < 0)
+        return NULL;
+    bool real = dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64, cplx = dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128;
+    if (!rcond.has && !real && !cplx) {  /* _get_epsilon of the real dtype */
+        PyErr_SetString(PyExc_RuntimeError, "This function doesn't handle types other than float and double");
+        return NULL;
+    }
+    int64_t ld = m > n ? m : n, k = m < n ? m : n;
+    double rc = rcond.has ? rcond.v : (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_C64 ? FLT_EPSILON : DBL_EPSILON) * (double)ld;
+    if (!real && !cplx) {  /* AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES of the CPU kernel */
+        PyErr_Format(PyExc_NotImplementedError, "\"linalg_lstsq_cpu\" not implemented for '%s'", tn_dtype_legacy_name(dtype));
+        return NULL;
+    }
+    if (tn_check_dtype(overload, dtype) < 0)
+        return NULL;
+    /* the broadcast batch: A's batch against the right-hand side's first nb dims (broadcast_batch_size) */
+    int64_t bshape[TN_MAX_NDIM + 2], shape[TN_MAX_NDIM + 2];
+    int nbb;
+    if (tn_broadcast_shapes(nb, A->sizes, nb, B->sizes, &nbb, bshape) < 0)
+        return NULL;
+    int dev = A->device;
+    TensorObject *buf = NULL, *sol = NULL, *res = NULL, *rank = NULL, *sv = NULL, *work = NULL;
+    PyObject *B2 = NULL, *r = NULL;
+    int64_t *a_index = NULL;
+    int32_t *info = NULL;
+    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = ld, shape[nb + 1] = nrhs;
+    if (!(buf = new_batched(nb + 2, shape, dtype, dev, true)))
+        goto done;
+    /* the first m rows of the buffer hold B (expanded to the batch) */
+    shape[nb] = m;
+    TensorObject *top = tn_tensor_from_storage(buf->storage, 0, nb + 2, shape, buf->strides, dtype);
+    if (!top)
+        goto done;
+    B2 = vec ? tn_op_unsqueeze(overload, B, -1) : Py_NewRef((PyObject *)B);
+    int rc_copy = B2 ? copy_expanded(overload, top, TN_T(B2)) : -1;
+    Py_DECREF((PyObject *)top);
+    if (rc_copy < 0)
+        goto done;
+    int rdt = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : dtype;
+    if (drv == TN_LSTSQ_GELS)
+        rank = empty_1d(TN_DTYPE_I64, dev);
+    else
+        rank = new_contiguous(nb, A->sizes, TN_DTYPE_I64, dev);
+    memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = k;
+    sv = drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS ? new_contiguous(nb + 1, shape, rdt, dev) : empty_1d(rdt, dev);
+    if (!rank || !sv)
+        goto done;
+    int64_t batch = tn_numel(nb, bshape), a_batch = tn_numel(nb, A->sizes);
+    if (!(work = new_batched(nd, A->sizes, dtype, dev, true)) || copy_expanded(overload, work, A) < 0)
+        goto done;
+    a_index = malloc(sizeof(int64_t) * (size_t)(batch > 0 ? batch : 1));
+    info = calloc((size_t)(a_batch > 0 ? a_batch : 1), sizeof(int32_t));
+    if (!a_index || !info) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t p = 0; p < batch; p++) {  /* A's batch index of problem p (A's size-1 dims broadcast) */
+        int64_t rest = p, ai = 0, stride = 1;
+        for (int d = nb - 1; d >= 0; d--) {
+            int64_t c = rest % bshape[d];
+            rest /= bshape[d];
+            ai += (A->sizes[d] == 1 ? 0 : c) * stride;
+            stride *= A->sizes[d];
+        }
+        a_index[p] = ai;
+    }
+    int64_t *rank_data = drv == TN_LSTSQ_GELS ? NULL : (int64_t *)tn_tensor_data(rank);
+    void *sv_data = drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS ? tn_tensor_data(sv) : NULL;
+    if (batch == 0) {  /* an A no problem reads (broadcast against an empty batch): upstream leaves
+                        * its rank and singular values uninitialised; ours are zeros */
+        if (rank_data && a_batch)
+            memset(rank_data, 0, sizeof(int64_t) * (size_t)a_batch);
+        if (sv_data && a_batch * k > 0)
+            memset(sv_data, 0, (size_t)(a_batch * k) * tn_dtype_size(rdt));
+    }
+    tn_status st;
+    TN_NOGIL(batch * m * n * (nrhs + k), st = tn_lapack_lstsq(dtype, drv, batch, a_index, a_batch, m, n, nrhs,
+                                                              tn_tensor_data(work), tn_tensor_data(buf), rc, rank_data,
+                                                              sv_data, info));
+    if (TN_KCHECK(overload, st, dtype) < 0)
+        goto done;
+    for (int64_t i = 0; i < a_batch; i++)
+        if (info[i] == TN_LSTSQ_INF) {
+            PyErr_Format(PyExc_NotImplementedError, "torch.linalg.lstsq with driver %s of a matrix holding an infinite "
+                         "element is not implemented in torchnative: the reference LAPACK's SVD does not return on "
+                         "it, and upstream's (MKL) answer depends on where the element sits",
+                         drv == TN_LSTSQ_GELSD ? "gelsd" : "gelss");
+            goto done;
+        }
+    /* residuals: the squared norms of the rows n..m of each column */
+    bool residuals = m > n && drv != TN_LSTSQ_GELSY;
+    if (residuals && (drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS))
+        for (int64_t i = 0; i < a_batch; i++)
+            residuals = residuals && rank_data[i] == n;
+    if (residuals) {
+        memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
+        shape[nb] = nrhs;
+        if (!(res = new_contiguous(nb + 1, shape, rdt, dev)))
+            goto done;
+        const char *bd = tn_tensor_data(buf);
+        char *rd = tn_tensor_data(res);
+        int parts = cplx ? 2 : 1;  /* |v|^2 of a complex element: re^2 + im^2 */
+        for (int64_t p = 0; p < batch; p++)
+            for (int64_t j = 0; j < nrhs; j++) {
+                const char *col = bd + (size_t)((p * nrhs + j) * ld) * tn_dtype_size(dtype);
+                double acc = 0;
+                for (int64_t i = n * parts; i < m * parts; i++) {
+                    double v = rdt == TN_DTYPE_F32 ? ((const float *)col)[i] : ((const double *)col)[i];
+                    acc += v * v;
+                }
+                if (rdt == TN_DTYPE_F32)
+                    ((float *)rd)[p * nrhs + j] = (float)acc;
+                else
+                    ((double *)rd)[p * nrhs + j] = acc;
+            }
+    } else if (!(res = empty_1d(rdt, dev)))
+        goto done;
+    if (m == 0 && batch * ld * nrhs > 0)
+        memset(tn_tensor_data(buf), 0, (size_t)(batch * ld * nrhs) * tn_dtype_size(dtype));
+    /* the solution: the buffer's first n rows (Note [lstsq layout]) */
+    memcpy(shape, bshape, sizeof(int64_t) * (size_t)nb);
+    int64_t strides[TN_MAX_NDIM + 2];
+    memcpy(strides, buf->strides, sizeof(int64_t) * (size_t)nb);
+    shape[nb] = n, strides[nb] = 1;
+    shape[nb + 1] = nrhs, strides[nb + 1] = buf->strides[nb + 1];
+    if (!(sol = tn_tensor_from_storage(buf->storage, 0, vec ? nb + 1 : nb + 2, shape, strides, dtype)))
+        goto done;
+    if (check_infos(info, a_batch, "torch.linalg.lstsq", a_batch <= 1) < 0)
+        goto done;
+    TensorObject *outs[4] = {sol, res, rank, sv};
+    sol = res = rank = sv = NULL;
+    r = tuple_of(4, outs);
+done:
+    Py_XDECREF(B2);
+    Py_XDECREF((PyObject *)buf);
+    Py_XDECREF((PyObject *)work);
+    Py_XDECREF((PyObject *)sol);
+    Py_XDECREF((PyObject *)res);
+    Py_XDECREF((PyObject *)rank);
+    Py_XDECREF((PyObject *)sv);
+    free(a_index);
+    free(info);
+    return r;
+}
+
+/* linalg_lstsq(out=): linalg_lstsq_out checks the arguments, then each out's dtype
+ * (checkLinalgCompatibleDtype: can_cast from the expected dtype; residuals' message names
+ * "solution", as upstream's), then the driver. It computes into the outs directly when none needs
+ * a copy (an empty out then takes the result's layout, Note [lstsq layout]); otherwise into
+ * temporaries, resize_output and copy_ into each out. */
+int
+tn_out_check_linalg_lstsq(tn_out_call *c)
+{
+    const tn_value *a = c->fargs;
+    if (c->kind != TN_OPK_OUT || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_TENSOR)
+        return 0;
+    /* linalg_lstsq.out(self, b, rcond, *, driver, solution, residuals, rank, singular_values) */
+    TensorObject *A = TN_T(a[0].u.t), *B = TN_T(a[1].u.t), *out[4];
+    for (int i = 0; i < 4; i++) {
+        if (c->args[4 + i].tag != TN_V_TENSOR)
+            return 0;
+        out[i] = TN_T(c->args[4 + i].u.t);
+    }
+    bool vec;
+    if (lstsq_args(A, B, &vec) < 0)
+        return -1;
+    int real = A->dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : A->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : A->dtype;
+    const int expect[4] = {A->dtype, real, TN_DTYPE_I64, real};
+    const char *names[4] = {"solution", "solution", "rank", "singular_values"};
+    for (int i = 0; i < 4; i++)
+        if (!tn_can_cast(expect[i], out[i]->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "torch.linalg.lstsq: Expected %s to be safely castable from %s dtype, but got "
+                         "%s with dtype %s", names[i], tn_dtype_legacy_name(expect[i]), names[i],
+                         tn_dtype_legacy_name(out[i]->dtype));
+            return -1;
+        }
+    tn_lstsq_driver drv;
+    if (lstsq_driver(A, a[3].tag == TN_V_STRING ? a[3].u.s : NULL, &drv) < 0)
+        return -1;
+    /* copy_needed, as upstream decides it: an out of another dtype, or a non-empty one of another
+     * shape or layout than the one computed into */
+    bool copy = out[0]->dtype != A->dtype || out[2]->dtype != TN_DTYPE_I64 || out[3]->dtype != real;
+    bool svd = drv == TN_LSTSQ_GELSD || drv == TN_LSTSQ_GELSS;
+    int nd = A->ndim, nb = nd - 2;
+    int64_t m = A->sizes[nd - 2], n = A->sizes[nd - 1];
+    if (out[0]->numel) {
+        int64_t shape[TN_MAX_NDIM + 2];
+        int nbb;
+        if (tn_broadcast_shapes(nb, A->sizes, nb, B->sizes, &nbb, shape) < 0) {
+            PyErr_Clear();
+            copy = true;
+        } else {
+            shape[nb] = m > n ? m : n;
+            shape[nb + 1] = B->sizes[B->ndim - 1];
+            int snd = vec ? nb + 1 : (B->ndim > 2 ? nb + 2 : nb + 1);
+            bool same = out[0]->ndim == snd && !memcmp(out[0]->sizes, shape, sizeof(int64_t) * (size_t)snd);
+            copy |= !same;
+            copy = true;  /* a non-empty solution out: see the note above (resize_output, then copy_) */
+        }
+    }
+    if (drv != TN_LSTSQ_GELS && out[2]->numel &&
+        !(out[2]->ndim == nb && !memcmp(out[2]->sizes, A->sizes, sizeof(int64_t) * (size_t)nb)))
+        copy = true;
+    if (svd && out[3]->numel)
+        copy = true;
+    PyObject *r = tn_dispatch((tn_op *)c->f, c->fargs);
+    if (!r)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        TensorObject *t = TN_T(PyTuple_GetItem(r, i)), *o = out[i];
+        /* what linalg_lstsq_out_info leaves untouched: gels' rank, the others' singular values,
+         * residuals not computed */
+        bool untouched = !copy && t->numel == 0 && t->ndim == 1 && o->numel == 0 &&
+                         ((i == 2 && drv == TN_LSTSQ_GELS) || (i == 3 && !svd) || i == 1);
+        if (untouched)
+            continue;
+        if (!copy && o->numel == 0) {
+            /* computed into the empty out: it takes the result's geometry (Note [lstsq layout]) */
+            int64_t need = t->storage->nbytes;
+            if (o->storage->nbytes < need && tn_storage_resize(o->storage, need) < 0)
+                goto fail;
+            if (tn_tensor_set_geometry(o, t->ndim, t->sizes, t->strides) < 0 || tn_copy_into(c->op, o, t) < 0)
+                goto fail;
+            continue;
+        }
+        if (tn_resize_output(o, t->ndim, t->sizes) < 0 || tn_copy_into(c->op, o, t) < 0)
+            goto fail;
+    }
+    Py_DECREF(r);
+    c->result = PyTuple_Pack(4, out[0], out[1], out[2], out[3]);
+    return c->result ? 1 : -1;
+fail:
+    Py_DECREF(r);
+    return -1;
 }

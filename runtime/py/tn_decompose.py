@@ -218,9 +218,58 @@ def tensordot(self, other, dims_self, dims_other):
             p2.append(i)
             size2 *= t2.size(i)
             rsizes.append(t2.size(i))
-    t1 = t1.permute(p1).reshape(size1, csize)
-    t2 = t2.permute(p2).reshape(csize, size2)
-    return aten.mm(t1, t2).reshape(rsizes)
+    if size1 != 1 or size2 != 1:
+        t1 = t1.permute(p1).reshape(size1, csize)
+        t2 = t2.permute(p2).reshape(csize, size2)
+        return aten.mm(t1, t2).reshape(rsizes)
+    # a full contraction: dot when both permuted operands are contiguous, else mul and sum (2.13)
+    t1, t2 = t1.permute(p1), t2.permute(p2)
+    if t1.is_contiguous() and t2.is_contiguous():
+        return aten.dot(t1.flatten(), t2.flatten()).reshape(rsizes)
+    return aten.mul.Tensor(t1.squeeze(), t2.squeeze()).sum(dtype=t1.dtype).reshape(rsizes)
+
+
+def _resize_output(out, shape):
+    """at::native::resize_output (Resize.cpp): nothing when out has the shape (its strides kept),
+    else upstream's deprecation warning for an out holding elements, then out.resize_(shape).
+    torch._prims_common's _maybe_resize_out does the same with another warning text."""
+    shape = list(shape)
+    if list(out.shape) == shape:
+        return out
+    if out.numel() != 0:
+        import warnings
+
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which "
+                      f"does not match the required output shape {shape}. This behavior is deprecated, and in a "
+                      f"future PyTorch release outputs will not be resized unless they have zero elements. You can "
+                      f"explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                      UserWarning, stacklevel=2)
+    import torch
+
+    with torch.no_grad():  # the CPU path calls at::native::resize_, below autograd's requires-grad check
+        return out.resize_(shape)
+
+
+def tensordot_out(self, other, dims_self, dims_other, *, out):
+    """Linear.cpp tensordot_out (CompositeImplicitAutograd in 2.13: its parts record, the copy into
+    out as CopyBackwards): the functional's result, then out's checks in upstream's order (a
+    grad-requiring out of another shape, the devices, the dtype: tensordot does not promote),
+    resize_output and a copy."""
+    torch, aten = _aten()
+    r = tensordot(self, other, dims_self, dims_other)
+    if out.requires_grad and torch.is_grad_enabled() and out.shape != r.shape:
+        raise RuntimeError("tensordot(): the 'out' tensor was specified and requires gradients, and its shape does not "
+                           "match the expected result. Either remove the 'out' argument, ensure it does not require "
+                           "gradients, or make sure its shape matches the expected output.")
+    if not (out.device == self.device == other.device):
+        raise RuntimeError(f"tensordot: Expected the output and input tensors to be on the same device, but got the "
+                           f"output tensor on {out.device}, input tensor a on {self.device}, and input tensor b on "
+                           f"{other.device}")
+    if r.dtype != out.dtype:
+        raise RuntimeError(f"tensordot: Expected the output tensor to have dtype {_scalar_type_name(r.dtype)}, but got an "
+                           f"output tensor with dtype {_scalar_type_name(out.dtype)}")
+    _resize_output(out, r.shape)
+    return out.copy_(r)
 
 
 def inner(self, other):
@@ -305,9 +354,7 @@ def chain_matmul_out(matrices, *, out):
     _chain_matmul_checks(matrices)
     if len(matrices) > 1:
         return aten.linalg_multi_dot.out(matrices, out=out)
-    from torch._prims_common.wrappers import _maybe_resize_out
-
-    _maybe_resize_out(out, matrices[0].shape)
+    _resize_output(out, matrices[0].shape)
     return out.copy_(matrices[0])
 
 
@@ -3259,25 +3306,30 @@ def frexp(self):
     return m_out.copy_(mant), e_out.copy_(exp)
 
 
-def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, name):
-    """Sorting.cpp quantile_checks, quantile_output_shape and quantile_compute."""
+def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, out=None):
+    """Sorting.cpp quantile_impl / quantile_out_impl: get_quantile_interpolation_mode (evaluated
+    as the call's argument, so first), quantile_checks, out's dtype and device, the output shape
+    (resize_output into out), then quantile_compute. Every message says quantile(), nanquantile's
+    too, as upstream's."""
     torch, aten = _aten()
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
     if not self.dtype.is_floating_point or self.dtype not in (torch.float32, torch.float64):
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if q.dtype != self.dtype:
-        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     if q.dim() > 1:
-        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
-    modes = ("linear", "lower", "higher", "midpoint", "nearest")
-    if interpolation not in modes:
-        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
-                           f"Got {interpolation}")
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if q.device != self.device:
+        raise RuntimeError("quantile() q tensor must be on the same device as the input tensor")
+    if out is not None:
+        if out.dtype != self.dtype:
+            raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+        if out.device != self.device:
+            raise RuntimeError("quantile() out tensor must be on the same device as the input tensor")
     if dim is not None:
         wdim = _wrap(dim, self.dim())
-    if self.numel() == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
-    if not bool(q.ge(0).logical_and_(q.le(1)).all()):
-        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
     out_shape = []
     if dim is not None and self.dim() > 0:
         out_shape = list(self.shape)
@@ -3289,6 +3341,12 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, name):
         out_shape = [1] * self.dim()
     if q.dim() > 0:
         out_shape.insert(0, q.numel())
+    if out is not None:
+        _resize_output(out, out_shape)
+    if self.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if self.device.type == "cpu" and not bool(q.ge(0).logical_and_(q.le(1)).all()):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
     if dim is None:
         srt = aten.sort(self.flatten())[0]
     else:
@@ -3322,25 +3380,47 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, name):
         below.squeeze_(-1)
     else:
         below.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
-    return below
+    return below if out is None else out.copy_(below)
+
+
+def _quantile_scalar_q(self, q):
+    """Sorting.cpp's double-q overloads: q's range first, then q as a 0-dim tensor of self's dtype."""
+    torch, aten = _aten()
+    if not (0 <= q <= 1):
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {_fmt_double(q)}")
+    return aten.scalar_tensor(q, dtype=self.dtype, device=self.device)
 
 
 def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    return _quantile(self, q, dim, keepdim, interpolation, False, "quantile")
+    return _quantile(self, q, dim, keepdim, interpolation, False)
+
+
+def quantile_out(self, q, dim=None, keepdim=False, *, interpolation="linear", out):
+    return _quantile(self, q, dim, keepdim, interpolation, False, out)
 
 
 def quantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    torch, aten = _aten()
-    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, False, "quantile")
+    return _quantile(self, _quantile_scalar_q(self, q), dim, keepdim, interpolation, False)
+
+
+def quantile_scalar_out(self, q, dim=None, keepdim=False, *, interpolation="linear", out):
+    return _quantile(self, _quantile_scalar_q(self, q), dim, keepdim, interpolation, False, out)
 
 
 def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    return _quantile(self, q, dim, keepdim, interpolation, True, "nanquantile")
+    return _quantile(self, q, dim, keepdim, interpolation, True)
+
+
+def nanquantile_out(self, q, dim=None, keepdim=False, *, interpolation="linear", out):
+    return _quantile(self, q, dim, keepdim, interpolation, True, out)
 
 
 def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    torch, aten = _aten()
-    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, True, "nanquantile")
+    return _quantile(self, _quantile_scalar_q(self, q), dim, keepdim, interpolation, True)
+
+
+def nanquantile_scalar_out(self, q, dim=None, keepdim=False, *, interpolation="linear", out):
+    return _quantile(self, _quantile_scalar_q(self, q), dim, keepdim, interpolation, True, out)
 
 
 # ---- gradient (ReduceOps.cpp): np.gradient's second-order central differences --------------
@@ -4291,7 +4371,7 @@ def normal_tensor_tensor(mean, std, *, generator=None):
 
 COMPOSITIONS = {
     "stft": stft, "normal.Tensor_Tensor": normal_tensor_tensor,
-    "tile": tile, "kron": kron, "tensordot": tensordot, "inner": inner, "cartesian_prod": cartesian_prod,
+    "tile": tile, "kron": kron, "tensordot": tensordot, "tensordot.out": tensordot_out, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
     "trapz.x": trapezoid_x, "trapz.dx": trapz_dx, "cumulative_trapezoid.x": cumulative_trapezoid_x,
     "cumulative_trapezoid.dx": cumulative_trapezoid_dx, "cosine_similarity": cosine_similarity,
@@ -4361,7 +4441,9 @@ COMPOSITIONS = {
     "index_fill_.int_Scalar": index_fill_, "index_fill_.int_Tensor": index_fill_,
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
-    "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
+    "nanquantile.scalar": nanquantile_scalar, "quantile.out": quantile_out,
+    "quantile.scalar_out": quantile_scalar_out, "nanquantile.out": nanquantile_out, "nanquantile.scalar_out": nanquantile_scalar_out,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
     "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "avg_pool3d_backward": avg_pool3d_backward,
     "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
     "_embedding_bag_backward": _embedding_bag_backward,
@@ -4889,13 +4971,11 @@ def linalg_multi_dot_out(tensors, *, out):
     """LinearAlgebra.cpp multi_dot_impl with an out: the functional's checks, then out's dtype
     must be the inputs' ("expected out tensor to have dtype"), then the product written into out
     (resize_output: an out of the result's shape keeps its strides)."""
-    from torch._prims_common.wrappers import _maybe_resize_out
-
     r = linalg_multi_dot(tensors)
     if out.dtype != r.dtype:
         raise RuntimeError(f"multi_dot(): expected out tensor to have dtype {_cpp_type_name(r.dtype)} but got "
                            f"{_cpp_type_name(out.dtype)}")
-    _maybe_resize_out(out, r.shape)
+    _resize_output(out, r.shape)
     return out.copy_(r)
 
 

@@ -796,9 +796,10 @@ def refusal_cases():
         # bicubic antialiasing still refuses
         "interpolate_antialias": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bicubic",
                                                        antialias=True),
-        # (bincount was the example until it became a composition, session 28)
-        "lstsq": lambda: torch.linalg.lstsq(torch.eye(2), torch.ones(2, 1)),
-        "lstsq_aten": lambda: torch.ops.aten.linalg_lstsq(torch.eye(2), torch.ones(2, 1)),
+        # (bincount was the example until it became a composition, session 28; lstsq until it got a
+        # kernel, session 29)
+        "matrix_exp": lambda: torch.linalg.matrix_exp(torch.eye(2)),
+        "matrix_exp_aten": lambda: torch.ops.aten.linalg_matrix_exp(torch.eye(2)),
         "ones_complex32": lambda: torch.ones(2, dtype=torch.complex32),
         "sharing_strategy_file_system": lambda: (
             torch.multiprocessing.set_sharing_strategy("file_system"),

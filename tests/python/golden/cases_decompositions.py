@@ -34,6 +34,31 @@ add("tensordot", {"int": f"torch.tensordot(randn(2, 3, 4, seed=7), randn(3, 4, 5
                   "zero": f"torch.tensordot({X}, randn(4, 3, seed=9), 0)",
                   "mismatch": f"torch.tensordot({X}, randn(5, 3, seed=9), ([1], [0]))",
                   "dtype": f"torch.tensordot({X}, randn(4, 3, seed=9, dtype=torch.float64), 1)"})
+# a full contraction is dot of the permuted operands when both are contiguous, else mul and sum
+# (2.13's Linear.cpp); the mul-and-sum path rounds as upstream's, bit for bit. (The dot path has no
+# case: our float32 dot of 60,000 elements is 2.6e-4 off float64 where MKL's is 1.7e-5, past the
+# derived bound; mm, which tensordot used before, is as far.)
+add("tensordot", {"full_noncontig": "torch.tensordot(randn(30, 40, 50, seed=3).transpose(0, 1), "
+                                    "randn(30, 40, 50, seed=4).transpose(0, 1), 3)"}, exact=True)
+# tensordot.out (CompositeImplicitAutograd in 2.13: Linear.cpp tensordot_out's checks, resize_output,
+# out.copy_ recorded as CopyBackwards); outs drawn with randn so the float64 rerun has float64 outs
+_TA, _TB = "randn(2, 3, 4, seed=7)", "randn(3, 4, 5, seed=8)"
+add("tensordot.out", {"0": f"torch.tensordot({_TA}, {_TB}, 2, out=randn(2, 5, seed=9))",
+                      "strided_out": f"o = randn(5, 2, seed=9).t(); r = torch.tensordot({_TA}, {_TB}, 2, out=o); out = (r, o.stride())",
+                      "resized": f"torch.tensordot({_TA}, {_TB}, 2, out=randn(3, 3, seed=9))",
+                      "empty_out": f"torch.tensordot({_TA}, randn(4, 2, 5, seed=8), ([1], [0]), out=randn(0, seed=9))",
+                      "lists": f"torch.tensordot({_TA}, randn(4, 2, 5, seed=8), ([0, 2], [1, 0]), out=randn(0, seed=9))",
+                      "dtype_error": f"torch.tensordot({_TA}, {_TB}, 2, out=torch.empty(2, 5, dtype=torch.float64))",
+                      "inputs_dtype_error": f"torch.tensordot({_TA}, {_TB}.double(), 2, out=randn(2, 5, seed=9))",
+                      "mismatch_error": f"torch.tensordot({_TA}, randn(4, 2, 5, seed=8), ([1], [0]), out=randn(2, 5, seed=9))",
+                      "meta_out_error": f"torch.tensordot({_TA}, {_TB}, 2, out=torch.empty(2, 5, device='meta'))",
+                      "meta_in_error": f"torch.tensordot({_TA}.to('meta'), {_TB}, 2, out=randn(2, 5, seed=9))",
+                      "meta": f"torch.tensordot({_TA}.to('meta'), {_TB}.to('meta'), 2, out=torch.empty(0, device='meta')).shape",
+                      "grad": f"a = {_TA}; b = {_TB}; requires_grad(a, b); o = randn(2, 5, seed=9); r = torch.tensordot(a, b, 2, out=o); "
+                              "out = (type(r.grad_fn).__name__, vjp(r, [a, b]))",
+                      "grad_out": f"o = randn(2, 5, seed=9); o.requires_grad_(); r = torch.tensordot({_TA}, {_TB}, 2, out=o.clone())",
+                      "leaf_out_error": f"o = randn(2, 5, seed=9); o.requires_grad_(); r = torch.tensordot({_TA}, {_TB}, 2, out=o)",
+                      "leaf_out_shape_error": f"o = randn(2, 4, seed=9); o.requires_grad_(); r = torch.tensordot({_TA}, {_TB}, 2, out=o)"})
 add("inner", {"2d": f"torch.inner({X}, randn(2, 4, seed=6))", "t": f"torch.inner({XT}, {X})",
               "scalar": f"torch.inner(literal(2.0), {X})", "1d": f"torch.inner({V}, {W})",
               "mismatch": f"torch.inner({X}, {V})"})
@@ -756,6 +781,39 @@ for name in ("quantile", "nanquantile"):
                "bad_q": f"torch.{name}({X}, literal([1.5]))", "bad_mode": f"torch.{name}({X}, {Q}, interpolation='cubic')",
                "empty": f"torch.{name}(randn(0), {Q})", "f64_q": f"torch.{name}({X}, literal([0.5], torch.float64))"})
     add(f"{name}.scalar", {"0": f"torch.{name}({XT}, 0.3)", "dim": f"torch.{name}({NANS}, 0.75, dim=0)"})
+
+# quantile's out= overloads (CompositeImplicitAutograd: Sorting.cpp quantile_out_impl; every message
+# says quantile(), nanquantile's too; the double-q overloads check q's range first)
+_QX = "randn(3, 4, seed=1)"
+for name in ("quantile", "nanquantile"):
+    add(f"{name}.out", {"all": f"torch.{name}({NANS}, {Q}, out=randn(0, seed=9))",
+                        "dim_t_out": f"o = randn(3, 4, seed=9).t(); r = torch.{name}({XT}, {Q}, dim=1, out=o); out = (r, o.stride())",
+                        "keepdim_resized": f"torch.{name}({XT}, {Q}, dim=0, keepdim=True, out=randn(7, seed=9))",
+                        "modes": f"[torch.{name}({_QX}, {Q}, 0, interpolation=m, out=randn(4, 4, seed=9)) for m in ('lower', 'higher', 'midpoint', 'nearest')]",
+                        "dtype_error": f"torch.{name}({_QX}, {Q}, out=torch.empty(0, dtype=torch.float64))",
+                        "mode_first_error": f"torch.{name}({_QX}, {Q}.double(), interpolation='cubic', out=torch.empty(0, dtype=torch.float64))",
+                        "int_error": f"torch.{name}(literal([1, 2], torch.int64), {Q}, out=torch.empty(0))",
+                        "q_dtype_error": f"torch.{name}({_QX}, {Q}.double(), out=randn(0, seed=9))",
+                        "bad_q": f"torch.{name}({_QX}, literal([1.5]), out=randn(0, seed=9))",
+                        "empty_error": f"torch.{name}(randn(0), {Q}, out=randn(0, seed=9))",
+                        "dim_error": f"torch.{name}({_QX}, {Q}, dim=5, out=randn(0, seed=9))",
+                        "meta_out_error": f"torch.{name}({_QX}, {Q}, out=torch.empty(4, device='meta'))",
+                        "meta_q_error": f"torch.{name}({_QX}.to('meta'), {Q}, out=torch.empty(4, device='meta'))",
+                        "meta": f"torch.{name}({_QX}.to('meta'), {Q}.to('meta'), dim=1, out=torch.empty(0, device='meta')).shape",
+                        "grad": f"x = {_QX}; requires_grad(x); r = torch.{name}(x, {Q}, dim=1, out=randn(4, 3, seed=9)); "
+                                "out = (type(r.grad_fn).__name__, vjp(r, [x]))",
+                        "grad_out_resized": f"o = randn(3, seed=9); o.requires_grad_(); r = torch.{name}({_QX}, {Q}, out=o.clone())",
+                        "leaf_out_error": f"o = randn(4, seed=9); o.requires_grad_(); r = torch.{name}({_QX}, {Q}, out=o)"})
+    add(f"{name}.scalar_out", {"0": f"torch.{name}({XT}, 0.3, out=randn(0, seed=9))",
+                               "dim": f"torch.{name}({NANS}, 0.75, dim=0, out=randn(4, seed=9))",
+                               "strided": f"o = randn(4, 2, seed=9)[:, 0]; r = torch.{name}({_QX}, 0.3, dim=0, out=o); out = (r, o.stride())",
+                               "bad_q_first": f"torch.{name}({_QX}, 1.5, interpolation='cubic', out=torch.empty(0, dtype=torch.float64))",
+                               "nan_q": f"torch.{name}({_QX}, float('nan'), out=randn(0, seed=9))",
+                               "dtype_error": f"torch.{name}({_QX}, 0.5, out=torch.empty(0, dtype=torch.float64))",
+                               "meta": f"torch.{name}({_QX}.to('meta'), 0.5, out=torch.empty(2, device='meta')).shape"})
+    add(name, {"mode_first_error": f"torch.{name}({_QX}, {Q}.double(), interpolation='cubic')",
+               "int_error": f"torch.{name}(literal([1, 2], torch.int64), {Q})"})
+    add(f"{name}.scalar", {"bad_q": f"torch.{name}({_QX}, 1.5)", "meta": f"torch.{name}({_QX}.to('meta'), 0.5).shape"})
 
 # ---- gradient ----
 G = "randn(4, 5, seed=1)"

@@ -167,4 +167,59 @@ OPS += [
                                C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((4, 2))), {})}),
 ]
 
+# linalg_lstsq (Note [lstsq layout] in ops/linalg.c): the four CPU drivers, tall and wide, vector and
+# broadcast right-hand sides; the rank-revealing drivers return the minimum-norm solution, unique for
+# a rank-deficient A too (duplicated columns), so it is compared as is for the SVD drivers; gels
+# assumes full rank (its answer for a rank-deficient A is rounding noise), and upstream's gelsy hands
+# LAPACK an uninitialised jpvt (at::empty), so its column pivoting, and with it the rank it finds for
+# a rank-deficient A, changes from call to call (ours starts from free columns): neither compared
+# there. Complex through the complex drivers (z*, complex64 widened); its gradient refuses by name
+# (LinalgLstsqBackward0 is not among schemas/autograd_complex.yaml's checked kinds).
+DUP = C("(lambda a: torch.stack([a[:, 0], a[:, 0], a[:, 1]], 1))(make((5, 2), torch.{dtype}, seed=11))")
+LS_OUT = ("(lambda o: (torch.linalg.lstsq({0}, {1}, driver='gelsd', out=o), tuple(t.stride() for t in o)))"
+          "(({0}.new_empty(0), {0}.new_empty(0), torch.empty(0, dtype=torch.int64), {0}.new_empty(0)))")
+OPS += [
+    Op("linalg_lstsq", T((5, 3)), T((5, 2)), tol=D, zerodim=False, layouts=("t", "slice"), extra={
+        "gels": ((T((5, 3)), T((5, 2))), {"driver": "gels"}), "gelsd": ((T((5, 3)), T((5, 2))), {"driver": "gelsd"}),
+        "gelss": ((T((5, 3)), T((5, 2))), {"driver": "gelss"}), "upper_driver": ((T((5, 3)), T((5, 2))), {"driver": "GELSD"}),
+        "wide": ((T((3, 5)), T((3, 2))), {}), "wide_gels": ((T((3, 5)), T((3, 2))), {"driver": "gels"}),
+        "wide_gelsd": ((T((3, 5)), T((3, 2))), {"driver": "gelsd"}),
+        "vector": ((T((5, 3)), T((5,))), {"driver": "gels"}), "vector_gelss": ((T((5, 3)), T((5,))), {"driver": "gelss"}),
+        "batched": ((T((2, 5, 3)), T((2, 5, 2))), {}), "batched_vector": ((T((2, 5, 3)), T((2, 5))), {"driver": "gelsd"}),
+        "bcast_a": ((T((1, 5, 3)), T((2, 5, 2))), {"driver": "gelsd"}), "bcast_b": ((T((2, 5, 3)), T((1, 5, 2))), {"driver": "gels"}),
+        "bcast_gelsy": ((T((1, 5, 3)), T((3, 5, 2))), {}),
+        "rank_deficient_gelsd": ((DUP, T((5, 2))), {"driver": "gelsd"}),
+        "rank_deficient_gelss": ((DUP, T((5, 2))), {"driver": "gelss"}),
+        "rcond": ((T((5, 3)), T((5, 2))), {"rcond": 0.5, "driver": "gelss"}),
+        "rcond_neg": ((T((5, 3)), T((5, 2))), {"rcond": -1.0, "driver": "gelsd"}),
+        "zero_matrix_gels": ((C("torch.zeros(5, 3, dtype=torch.{dtype})"), T((5, 2))), {"driver": "gels"}),
+        "empty_rows": ((T((0, 3)), T((0, 2))), {"driver": "gelsd"}), "empty_cols": ((T((5, 0)), T((5, 2))), {"driver": "gelsd"}),
+        "empty_cols_gels": ((T((5, 0)), T((5, 2))), {"driver": "gels"}), "empty_batch": ((T((0, 5, 3)), T((0, 5, 2))), {}),
+        "driver_error": ((T((5, 3)), T((5, 2))), {"driver": "gelsx"}),
+        "dtype_error": ((T((5, 3)), T((5, 2), dtype="float64")), {}), "ndim_error": ((T((5,)), T((5, 2))), {}),
+        "rhs_ndim_error": ((T((5, 3)), C("torch.tensor(1.0, dtype=torch.{dtype})")), {}),
+        "rows_error": ((T((5, 3)), T((4, 2))), {}), "vector_rows_error": ((T((5, 3)), T((4,))), {}),
+        "dim_diff_error": ((T((5, 3)), T((1, 1, 5, 2))), {}), "bcast_error": ((T((2, 5, 3)), T((5, 2))), {}),
+        "int_error": ((T((5, 3), dtype="int64"), T((5, 2), dtype="int64")), {}),
+        "int_rcond_error": ((T((5, 3), dtype="int64"), T((5, 2), dtype="int64")), {"rcond": 0.1}),
+        "half_rcond_error": ((T((5, 3), dtype="float16"), T((5, 2), dtype="float16")), {"rcond": 0.1}),
+        "complex": ((T((5, 3), dtype="complex64"), T((5, 2), dtype="complex64")), {}),
+        "complex_gels": ((T((5, 3), dtype="complex64"), T((5, 2), dtype="complex64")), {"driver": "gels"}),
+        "complex_gelsd": ((T((5, 3), dtype="complex128"), T((5, 2), dtype="complex128")), {"driver": "gelsd"}),
+        # complex128: a complex64 case gets no wider rerun to derive its bound from, and upstream's
+        # cgelss lands 2.6e-7 from the truth here (ours 4e-9: through zgelss)
+        "complex_gelss_wide": ((T((3, 5), dtype="complex128"), T((3, 2), dtype="complex128")), {"driver": "gelss"}),
+        "complex_vector": ((T((2, 5, 3), dtype="complex128"), T((2, 5), dtype="complex128")), {"driver": "gels"})},
+       spell_extra={"lstsq": "torch.linalg.lstsq({0}, {1})", "solution": "torch.linalg.lstsq({0}, {1}, driver='gelss').solution",
+                    "out_empty": LS_OUT,
+                    "out_resized": "(lambda o: (torch.linalg.lstsq({0}, {1}, out=o), tuple(t.stride() for t in o)))"
+                                   "(({0}.new_zeros(5, 2), {0}.new_zeros(3), torch.zeros(2, dtype=torch.int64), {0}.new_empty(0)))",
+                    "out_dtype_error": "torch.linalg.lstsq({0}, {1}, out=(torch.empty(0, dtype=torch.int32), {0}.new_empty(0), "
+                                       "torch.empty(0, dtype=torch.int64), {0}.new_empty(0)))",
+                    "out_sv_dtype_error": "torch.linalg.lstsq({0}, {1}, out=({0}.new_empty(0), {0}.new_empty(0), "
+                                          "torch.empty(0, dtype=torch.int64), torch.empty(0, dtype=torch.int64)))",
+                    "out_driver_error": "torch.linalg.lstsq({0}, {1}, driver='bad', out=({0}.new_empty(0), {0}.new_empty(0), "
+                                        "torch.empty(0, dtype=torch.int64), {0}.new_empty(0)))"}),
+]
+
 CASES = expand_all(OPS)
