@@ -5779,28 +5779,6 @@ COMPOSITIONS.update({
 })
 
 
-def _index_fill(overload):
-    """index_fill as TensorAdvancedIndexing.cpp's index_fill_: the int_Tensor overload wants a 0-dim
-    value and fills with its item() (any dtype, converted); then an int64 index, and no complex value
-    into a real self; then torch._decomp's int_Scalar decomposition."""
-    def run(self, dim, index, value):
-        torch, aten = _aten()
-        from torch._decomp import decomposition_table
-
-        if overload == "int_Tensor" and value.dim() != 0:
-            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.dim()} dimension(s).")
-        if index.dtype != torch.long:
-            raise IndexError("index_fill_(): Expected dtype int64 for index.")
-        if overload == "int_Tensor":
-            value = value.item()
-        if isinstance(value, complex) and not self.is_complex():
-            raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
-        return decomposition_table[aten.index_fill.int_Scalar](self, dim, index, value)
-    return run
-
-
-COMPOSITIONS.update({"index_fill.int_Scalar": _index_fill("int_Scalar"), "index_fill.int_Tensor": _index_fill("int_Tensor")})
 
 
 # torch.fft's n-dimensional functions as ATen's C++ composes them (SpectralOps.cpp: canonicalize
