@@ -1719,3 +1719,17 @@ add("affine_grid_generator_backward", {
     "4d": VJ.format(x=_TH, call=f"{F}.affine_grid(x, (2, 1, 3, 4), align_corners=False)"),
     "5d": VJ.format(x=_TH3, call=f"{F}.affine_grid(x, (2, 1, 2, 3, 4), align_corners=True)"),
     "direct": "torch.ops.aten.affine_grid_generator_backward(randn(2, 3, 4, 2, seed=3), [2, 1, 3, 4], False)"})
+# vdot.out (Blas.cpp vdot_out: out resized to 0-dim, its dtype self's, then filled with vdot)
+add("vdot.out", {"real": f"torch.vdot({V}, randn(5, seed=2), out=randn((), seed=9))",
+                 "complex": "torch.vdot(literal([1+2j, 3j], torch.complex64), literal([2-1j, 1+1j], torch.complex64), out=torch.empty(0, dtype=torch.complex64))",
+                 "resized": f"torch.vdot({V}, randn(5, seed=2), out=randn(2, 3, seed=9))",
+                 "dtype_error": f"torch.vdot({V}, randn(5, seed=2), out=torch.empty((), dtype=torch.float64))",
+                 "size_error": f"torch.vdot({V}, randn(4, seed=2), out=randn((), seed=9))"})
+# index_fill_ (Indexing.cpp index_fill_'s order)
+add("index_fill_.int_Scalar", {"0": f"x = {XT}.clone(); out = (x.index_fill_(1, literal([3, 0], torch.int64), -1.0), x)",
+                               "neg": f"x = {X}.clone(); out = x.index_fill_(0, literal([-1], torch.int64), 2.5)",
+                               "int32_index_error": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int32), 2.5)",
+                               "bounds_error": f"x = {X}.clone(); out = x.index_fill_(0, literal([7], torch.int64), 2.5)"}, exact=True)
+add("index_fill_.int_Tensor", {"0": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal(7.0))",
+                               "other_dtype": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal(3, torch.int64))",
+                               "1d_value_error": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal([7.0]))"}, exact=True)
