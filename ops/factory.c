@@ -1069,7 +1069,17 @@ tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool n
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    if (self != src && (tn_check_no_internal_overlap(self) < 0 || tn_check_no_partial_overlap(self, src) < 0))
+    /* copy_impl returns early when self and src are the same tensor, or views of the same data
+     * (same storage, offset, sizes, strides, dtype and conj/neg bits): before the overlap checks,
+     * so an expanded tensor copied onto its own view is no error */
+    if (self == src || (self->storage == src->storage && self->offset == src->offset && self->ndim == src->ndim &&
+                        self->dtype == src->dtype && self->conj == src->conj && self->neg == src->neg &&
+                        !memcmp(self->sizes, src->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
+                        !memcmp(self->strides, src->strides, sizeof(int64_t) * (size_t)self->ndim))) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_no_internal_overlap(self) < 0 || tn_check_no_partial_overlap(self, src) < 0)
         return NULL;
     if (self->numel > 0 && (tn_check_dtype(overload, self->dtype) < 0 || tn_check_dtype(overload, src->dtype) < 0))
         return NULL;

@@ -668,6 +668,9 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         int d;
         if (p->from_schema && check_long(o)) {
             long code = PyLong_AsLong(o);
+            /* IValue::toScalarType casts the int to ScalarType, an int8_t enum: 300 is 44 */
+            if (!(code == -1 && PyErr_Occurred()))
+                code = (int8_t)(uint8_t)(unsigned long)code;
             if (code < 0 || code >= TN_NUM_DTYPES || !tn_dtype_objs[code]) {
                 if (!PyErr_Occurred())
                     PyErr_Format(PyExc_RuntimeError, "Unrecognized ScalarType code %ld", code);

@@ -2598,6 +2598,13 @@ FUZZ_CLASSES = [
     "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
     "import operator; out = operator.index(torch.tensor([2**63], dtype=torch.uint64))",
     "out = int(torch.tensor(2**63 - 1, dtype=torch.uint64))",  # neighbour
+    # --- session 29, lead (2): copy_impl returns before the overlap checks when self and src are
+    # views of the same data; a boxed ScalarType is the int's low byte (IValue::toScalarType)
+    "a0 = torch.tensor([1.0]).expand(3); x = a0; v = x.view(-1); v.copy_(x); out = (x, v)",
+    "x = torch.tensor([1.0, 2.0]).expand(2, 2); out = x.copy_(x.t())",  # neighbour: other strides
+    "x = torch.tensor([1.0]).expand(3); out = x.copy_(x.view(-1).double())",  # neighbour: other dtype
+    "out = torch.ops.aten._safe_softmax.default(torch.empty((3, 2, 1), dtype=torch.bool, device='meta'), 0, 300)",
+    "out = torch.ops.aten.zeros.default([2], dtype=256 + 6)",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
