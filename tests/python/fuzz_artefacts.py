@@ -25,7 +25,7 @@ _UNIT = {"torch.float16": 2.0 ** -11, "torch.bfloat16": 2.0 ** -8, "torch.float3
          "torch.float64": 2.0 ** -53, "torch.complex64": 2.0 ** -24, "torch.complex128": 2.0 ** -53}
 
 LAPACK = re.compile(r"_?(?:linalg_)?(?:geqrf|qr|svd|svdvals|eigh|eigvalsh|det|slogdet|logdet|ldl_factor(?:_ex)?|"
-                    r"cholesky(?:_ex)?|lu|lu_factor(?:_ex)?|inv(?:_ex)?|inverse|pinv|pinverse|matrix_rank|solve(?:_ex)?)")
+                    r"cholesky(?:_ex)?|lu|lu_factor(?:_ex)?|inv(?:_ex)?|inverse|pinv|pinverse|matrix_rank|solve(?:_ex)?|lstsq)")
 FFT = re.compile(r"(?!\w*shift)\w*fft\w*|stft|istft")  # not fftshift: a roll
 
 
