@@ -1403,6 +1403,12 @@ tn_out_check_mean(tn_out_call *c)
             c->fargs[j] = c->args[i];
         return 0;
     }
+    /* mean.out's meta function (structured; mean.dtype_out is not) checks a given dtype= is floating
+     * or complex before it wraps the dims */
+    int k = tn_schema_param(c->s, "dtype");
+    if (k >= 0 && tn_schema_param(c->s, "dim") >= 0 && c->args[k].tag == TN_V_DTYPE &&
+        mean_dtype((TensorObject *)self, (int)c->args[k].u.i, "mean") < 0)
+        return -1;
     if (tn_dtype_is_floating(out->dtype) || tn_dtype_is_complex(out->dtype))
         return 0;
     /* mean(out=<integral or bool>) of a floating self: the meta function passes (it checks self's

@@ -2605,6 +2605,10 @@ FUZZ_CLASSES = [
     "x = torch.tensor([1.0]).expand(3); out = x.copy_(x.view(-1).double())",  # neighbour: other dtype
     "out = torch.ops.aten._safe_softmax.default(torch.empty((3, 2, 1), dtype=torch.bool, device='meta'), 0, 300)",
     "out = torch.ops.aten.zeros.default([2], dtype=256 + 6)",
+    # --- session 29, lead (3): mean.out's meta checks a given dtype= before it wraps the dims
+    "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
+    "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
+    "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
