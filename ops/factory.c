@@ -76,26 +76,13 @@ new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fall
     return tn_tensor_empty((int)size.n, size.v, dtype, dev);
 }
 
-/* The check fill_ makes of its Scalar against a tensor of `numel` elements of `dtype` (Note
- * [Scalar overflow] in runtime/scalar.c): checked, except that upstream's one-element fast path
- * (scalar_fill) converts a float16 or bfloat16 value through double, checked only for that
- * (full((1,), 1e10, dtype=float16) is inf, with three elements it raises; full((1,), 1+2j,
- * dtype=float16) raises naming double). */
-static int
-fill_value_fits(const tn_value *value, int dtype, int64_t numel)
-{
-    if (numel == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16))
-        return tn_check_scalar_fits(value, TN_DTYPE_F64);
-    return tn_check_scalar_fits(value, dtype);
-}
-
-/* Fill with a Scalar converted as fill_ converts it (fill_value_fits) */
+/* Fill with a Scalar converted as fill_ converts it (tn_check_fill_value_fits) */
 static int
 fill_scalar(const tn_op *overload, TensorObject *t, const tn_value *value)
 {
     if (t->device == TN_DEVICE_META)
         return 0;
-    if (fill_value_fits(value, t->dtype, t->numel) < 0)
+    if (tn_check_fill_value_fits(value, t->dtype, t->numel) < 0)
         return -1;
     if (t->numel == 0)
         return 0;
@@ -748,12 +735,12 @@ range_infer_dtype(const char *name, const tn_value *start, const tn_value *end, 
     return dtype >= 0 ? dtype : tn_default_dtype;
 }
 
-/* fill_(v) of one element (fill_value_fits: float16 / bfloat16 through double, 2**31 and 1e40
+/* fill_(v) of one element (tn_check_fill_value_fits: float16 / bfloat16 through double, 2**31 and 1e40
  * are inf); complex dtypes part by part */
 static int
 range_fill_one(int dtype, const tn_value *v, char *p)
 {
-    if (fill_value_fits(v, dtype, 1) < 0)
+    if (tn_check_fill_value_fits(v, dtype, 1) < 0)
         return -1;
     if (tn_dtype_is_complex(dtype)) {
         int part = dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F64;

@@ -937,17 +937,6 @@ tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double
 static PyObject *normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
                                  TensorObject *out);
 
-/* normal's float mean becomes at::full({}, mean, dtype): its fill checks the value against the
- * dtype (Note [Scalar overflow]), except that a float16/bfloat16 fill converts through float
- * unchecked (1e300 fills inf) */
-static int
-full_mean_fits(const tn_value *mean, int dtype)
-{
-    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16)
-        return 0;
-    return tn_check_scalar_fits(mean, dtype);
-}
-
 /* upstream's CHECK_NORMAL_TENSOR_STD: every element of std >= 0 (std.min().ge(0): a NaN fails) */
 static int
 check_std_tensor(TensorObject *std)
@@ -981,10 +970,10 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     if (check_std_tensor(std) < 0)
         return NULL;
     /* upstream makes at::full({}, mean, std's options) first: its fill checks mean against std's
-     * dtype (Note [Scalar overflow]; a float16/bfloat16 fill converts through float unchecked),
-     * an empty std too */
+     * dtype (Note [Scalar overflow]; tn_check_fill_value_fits: one float16/bfloat16 element is checked
+     * against double only, so 1e300 fills inf), an empty std too */
     tn_value m0 = tn_value_double(mean);
-    if (std->device != TN_DEVICE_META && full_mean_fits(&m0, std->dtype) < 0)
+    if (std->device != TN_DEVICE_META && tn_check_fill_value_fits(&m0, std->dtype, 1) < 0)
         return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
@@ -1009,7 +998,7 @@ normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, 
     if (check_std_tensor(std) < 0)
         return NULL;
     /* a float mean becomes at::full({}, mean, out's options) first: checked against out's dtype */
-    if (mean->tag != TN_V_TENSOR && full_mean_fits(mean, out->dtype) < 0)
+    if (mean->tag != TN_V_TENSOR && tn_check_fill_value_fits(mean, out->dtype, 1) < 0)
         return NULL;
     int nd = std->ndim;
     int64_t shape[TN_MAX_NDIM];

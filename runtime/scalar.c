@@ -415,5 +415,13 @@ tn_check_scalar_fits(const tn_value *v, int dtype)
     return -1;
 }
 
+int
+tn_check_fill_value_fits(const tn_value *v, int dtype, int64_t numel)
+{
+    if (numel == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16))
+        return tn_check_scalar_fits(v, TN_DTYPE_F64);
+    return tn_check_scalar_fits(v, dtype);
+}
+
 /* ---- memory overlap (upstream's assert_no_internal_overlap / assert_no_partial_overlap) ---- */
 

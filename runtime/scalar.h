@@ -17,6 +17,11 @@ tn_kscalar tn_kscalar_of(const tn_value *v);
  * RuntimeError when the value would overflow. */
 int tn_scalar_overflows(const tn_value *v, int dtype);
 int tn_check_scalar_fits(const tn_value *v, int dtype);
+/* The check fill_ makes of its value for a tensor of `numel` elements of `dtype`: checked, except
+ * that upstream's one-element fast path (scalar_fill) converts a float16 or bfloat16 value through
+ * double, checked only for that (full((1,), 1e10, dtype=float16) is inf, with three elements it
+ * raises; full((1,), 1+2j, dtype=float16) raises naming double). */
+int tn_check_fill_value_fits(const tn_value *v, int dtype, int64_t numel);
 
 /* Element access. */
 PyObject *tn_element_to_py(int dtype, const char *p);

@@ -167,7 +167,8 @@ def _null_space_vectors(op, m, os_, us, null, bound):
     is unique. Otherwise (no SVD of m, or torch.svd's zero U and V
     of compute_uv=False) os_ as it was, compared whole."""
     import numpy as np
-    U, S, W = (x.reshape(-1, *x.shape[-2:]) if x.ndim >= 2 else x.reshape(-1, x.shape[-1]) for x in os_)
+    U, W = (x.reshape(-1, *x.shape[-2:]) for x in (os_[0], os_[2]))
+    S = os_[1].reshape(-1, os_[1].shape[-1])  # a batch of singular values: one row per matrix
     Vh = W if "linalg" in op else np.conj(np.swapaxes(W, -1, -2))
     if U.shape[0] != m.shape[0] or U.shape[-2] != m.shape[-2] or Vh.shape[-1] != m.shape[-1]:
         return os_
