@@ -246,7 +246,8 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
                 os_ = _null_space_vectors(op, m, os_, us, null, max(tol, n * u))
     if re.fullmatch(r"(?:linalg_)?qr", name(op)) and len(os_) == 2:
         os_ = _qr_signs(os_, us)
-    c = c if math.isfinite(c) else math.inf
+    if not n * u * c < 1:  # no digit of the answer is determined (a singular matrix): the bound proves nothing
+        return None
     bound = max(tol, n * u * c)
     if all(_normwise(x, y, bound) for x, y in zip(os_, us)):
         return ("LAPACK: within the norm-wise error bound of a backward-stable algorithm, max(tol, n*u*c) times "
@@ -392,14 +393,14 @@ def fft_primitive_dims(kind, code, op, ours, up, tol):
     (torch.fft's functions do); given a dim out of [0, ndim) or repeated, upstream's kernel reads
     them as they are (a reshape error, an internal assertion, or a result of the wrong bins), while
     ours refuses them (IndexError for a dim out of range, RuntimeError for a repeated one)."""
-    m = re.search(r"_fft_(?:r2c|c2r|c2c)(?:\.\w+)?\(a0, \[([-\d, ]*)\]", code)
+    m = re.search(r"_fft_(?:r2c|c2r|c2c)(?:\.\w+)?\((a\d+|torch\.ones\(\d+\)), \[([-\d, ]*)\]", code)
     if not m or "exc" not in ours:
         return None
-    a = inputs(code).get("a0")
-    if a is None:
+    ndim = 1 if m.group(1).startswith("torch.ones") else getattr(inputs(code).get(m.group(1)), "ndim", None)
+    if ndim is None:
         return None
-    dims = [int(d) for d in m.group(1).split(",") if d.strip()]
-    if any(not 0 <= d < a.dim() for d in dims) or len(set(dims)) != len(dims):
+    dims = [int(d) for d in m.group(2).split(",") if d.strip()]
+    if any(not 0 <= d < ndim for d in dims) or len(set(dims)) != len(dims):
         return "an FFT primitive given dims out of range or repeated (its callers wrap them): undefined upstream; ours refuses"
     return None
 
@@ -725,6 +726,52 @@ def det_exactly_singular(kind, code, op, ours, up, tol):
     return "a determinant of an exactly singular matrix: ours's is exact (0), upstream's LU leaves a rounding residue"
 
 
+def lu_exactly_singular(kind, code, op, ours, up, tol):
+    """lu_factor(_ex) of a matrix singular in exact arithmetic (_exact_rank): a pivot is 0 exactly
+    in ours's LU and a rounding residue in upstream's (MKL's order), so the factors past it and
+    info (the first zero pivot) differ. Explained when every matrix holding a difference is exactly
+    singular, each side's answer is an LU factorization of it (P L U is a0 within n u max(|L| |U|),
+    P from the pivots' row swaps), and each side's info names the first exactly zero pivot of its U
+    (0 when none)."""
+    if kind != "value" or name(op) not in ("linalg_lu_factor_ex", "linalg_lu_factor", "lu_factor", "lu_factor_ex"):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.shape[-1] != a.shape[-2] or a.is_complex() or not _finite(a) \
+            or len(to) < 2 or not _same_but_values(to, tu):
+        return None
+    n = a.shape[-1]
+    mats = a.detach().double().reshape(-1, n, n).tolist()
+    nb = min(len(to[0]["values"]) // (n * n), len(to[1]["values"]) // n, len(mats))
+    u = _UNIT.get(str(a.dtype), 2.0 ** -24)
+    differs = set()
+    for t, per in zip(range(len(to)), (n * n, n, 1)):
+        for i, (p, q) in enumerate(zip(to[t]["values"], tu[t]["values"])):
+            if _differs(p, q, tol):
+                differs.add(i // per)
+    if not differs or max(differs) >= nb:
+        return None
+    for b in differs:
+        if _exact_rank(mats[b]) >= n:
+            return None
+        A = np.array(mats[b])
+        for side in (to, tu):
+            lu = np.array([_num(x) for x in side[0]["values"][b * n * n:(b + 1) * n * n]]).reshape(n, n)
+            piv = [int(x) for x in side[1]["values"][b * n:(b + 1) * n]]
+            L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
+            P = np.eye(n)
+            for i, pv in enumerate(piv):
+                P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
+            if not np.abs(P @ L @ U - A).max() <= max(tol, n * u) * n * max(1.0, float((np.abs(L) @ np.abs(U)).max())):
+                return None
+            if len(side) > 2:
+                zero = [i + 1 for i in range(n) if U[i, i] == 0]
+                if _num(side[2]["values"][b]) != (zero[0] if zero else 0):
+                    return None
+    return "lu_factor of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; both are LU factorizations"
+
+
 def cholesky_incomplete(kind, code, op, ours, up, tol):
     """cholesky_ex of a matrix that is not positive definite: info = k > 0 on both sides ("the
     leading minor of order k is not positive-definite, and the decomposition could not be
@@ -788,6 +835,56 @@ def geqrf_both_valid(kind, code, op, ours, up, tol):
     return "geqrf: both answers are Householder QR factorizations of a0 (R is unique only up to its rows' signs)"
 
 
+def qr_free_columns(kind, code, op, ours, up, tol):
+    """linalg_qr, which the norm-wise bound cannot decide when a0 is singular. Two freedoms: Q's
+    column j and R's row j flip signs together (_qr_signs), and where R's row j is zero to working precision, Q's
+    column j multiplies nothing, and a Householder QR leaves it any unit vector orthogonal to the
+    others (which one follows the library's rounding: MKL's or the reference LAPACK's). Explained
+    when, for each described matrix (describe keeps 64 values; past them nothing may differ), both
+    sides' Q has orthonormal columns, R is upper triangular and Q R is a0 within max(tol, n*u) of
+    a0's largest element, R agrees within that bound after ours takes upstream's signs, and every
+    element of Q that still differs lies in a column whose row of R is that small on both sides."""
+    if kind != "value" or name(op) not in ("linalg_qr", "qr"):
+        return None
+    import numpy as np
+    import torch
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or a.is_complex() or not _finite(a) or len(to) != 2 \
+            or not _same_but_values(to, tu):
+        return None
+    A = np.array(a.detach().double().tolist()).reshape(-1, *a.shape[-2:])
+    m, n = A.shape[-2:]
+    qc, rr = to[0]["shape"][-1:], to[1]["shape"][-2:-1]
+    if to[0]["shape"][-2:-1] != [m] or to[1]["shape"][-1:] != [n] or qc != rr or not qc[0]:
+        return None
+    k = qc[0]
+    scale = max(1.0, float(np.abs(A).max()) if A.size else 1.0)
+    bound = max(tol, max(m, n) * _UNIT.get(str(a.dtype), 2.0 ** -24)) * scale
+    nb = min(len(to[0]["values"]) // (m * k), len(to[1]["values"]) // (k * n), A.shape[0])
+    if not nb or any(_differs(p, q, tol) for x, y, per in ((to[0], tu[0], m * k), (to[1], tu[1], k * n))
+                     for p, q in zip(x["values"][nb * per:], y["values"][nb * per:])):
+        return None
+    qs, rs = [], []
+    for side in (to, tu):
+        q = np.array([_num(x) for x in side[0]["values"][:nb * m * k]]).reshape(nb, m, k)
+        r = np.array([_num(x) for x in side[1]["values"][:nb * k * n]]).reshape(nb, k, n)
+        if not (np.abs(np.swapaxes(q, -1, -2) @ q - np.eye(k)).max() <= bound / scale
+                and np.abs(np.tril(r, -1)).max(initial=0.0) == 0.0 and np.abs(q @ r - A[:nb]).max() <= bound):
+            return None
+        qs.append(q)
+        rs.append(r)
+    free = (np.abs(rs[0]).max(axis=-1) <= bound) & (np.abs(rs[1]).max(axis=-1) <= bound)  # [nb, k]
+    qs[0], rs[0] = _qr_signs([qs[0], rs[0]], [qs[1], rs[1]])
+    if np.abs(rs[0] - rs[1]).max() > bound:
+        return None
+    differ = np.abs(qs[0] - qs[1]) > tol * np.maximum(1.0, np.abs(qs[1]))
+    if (differ & ~free[:, None, :]).any():
+        return None
+    return ("linalg_qr: both answers are QR factorizations of a0, the same but for the signs of Q's columns (with R's "
+            "rows) and Q's columns whose row of R is zero (any orthonormal completion)")
+
+
 def conv_product_overflow(kind, code, op, ours, up, tol):
     """A float32 convolution output summing an infinite product of one sign and a finite product
     too large for float32 (exactly x * w, in float64) of the other: its exact value is the
@@ -843,7 +940,7 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
 
 
 def conv_rounding(kind, code, op, ours, up, tol):
-    """A float32 (float16, bfloat16) convolution output that is a sum of products of very different
+    """A float64 (float32, float16, bfloat16) convolution output that is a sum of products of very different
     magnitudes: each side's is the exact sum within the floating-point summation bound n * u *
     sum|x * w| (n its terms), in its own order (ours's GEMM, upstream's MKL/oneDNN), so 1e30 -
     1e30 + 12.5 is 0 or 12.5 by the order. Explained when every element that differs is finite on
@@ -857,8 +954,8 @@ def conv_rounding(kind, code, op, ours, up, tol):
     ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
     to, tu = tensors(ours), tensors(up)
     if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
-            or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP or ins["a0"].device.type == "meta" \
-            or ins["a0"].is_complex() or ins["a1"].is_complex():
+            or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP and to[0]["tensor"] != "torch.float64" \
+            or ins["a0"].device.type == "meta" or ins["a0"].is_complex() or ins["a1"].is_complex():
         return None
     u = _UNIT[to[0]["tensor"]]
 
@@ -883,13 +980,56 @@ def conv_rounding(kind, code, op, ours, up, tol):
     return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
 
 
+def conv_nonfinite_float64(kind, code, op, ours, up, tol):
+    """A float32 (float16, bfloat16) convolution whose inputs hold inf or NaN, where an element is
+    inf on one side and NaN (or the other infinity) on the other: which sums meet an inf - inf or
+    0 * inf follows the kernel (oneDNN's blocked, padded reduction upstream; ours's GEMM). Explained
+    when upstream's own answer for the same call in float64 (a0 and a1 made float64, rerun on
+    upstream) is ours at every element that differs, and those elements are non-finite there."""
+    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+        return None
+    ins = inputs(code)
+    to, tu = tensors(ours), tensors(up)
+    if set(ins) != {"a0", "a1"} or len(to) != 1 or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP \
+            or ins["a0"].device.type == "meta" or not any(_nonfinite(t) for t in ins.values()):
+        return None
+    differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
+    if not differ:
+        return None
+    rerun = _upstream_rerun(code, {k: (lambda t, k=k: f"{k} = {k}.detach().double()") for k in ins})
+    tw = tensors(rerun[0]) if rerun and "ok" in rerun[0] else []
+    if len(tw) != 1 or tw[0]["shape"] != to[0]["shape"] or tw[0]["values"] is None:
+        return None
+    for e in differ:
+        w = _num(tw[0]["values"][e]) if e < len(tw[0]["values"]) else 0.0
+        p = _num(to[0]["values"][e])
+        if math.isfinite(w) or not (p == w or math.isnan(p) and math.isnan(w)):
+            return None
+    return ("a reduced-precision convolution of inf or NaN: which sums meet inf - inf follows the kernel; upstream's own "
+            "float64 answer is ours at every element that differs")
+
+
+def scalar_type_code_negative(kind, code, op, ours, up, tol):
+    """A boxed call (torch.ops) given an int (or an integral 0-dim tensor) for a ScalarType whose
+    int8 code is negative: upstream's IValue::toScalarType casts it to the enum unchecked and
+    indexes its dtype tables with it (std::bad_alloc, a segfault, or another error, varying from run
+    to run); ours refuses it naming the code."""
+    m = re.fullmatch(r"Unrecognized ScalarType code (-\d+)", ours.get("msg", ""))
+    if kind not in ("exception", "rejects") or not m or not code.split("; ")[-1].startswith("out = torch.ops."):
+        return None
+    return "a boxed ScalarType of a negative int8 code: upstream reads its dtype tables out of range; ours refuses"
+
+
 def softmax_out_order(kind, code, op, ours, up, tol):
-    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose):
+    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose, a step):
     upstream's structured kernel writes the result in row-major order into out's memory whatever
-    out's strides, so reading out back permutes it (torch.log_softmax(out=) does not). Explained
-    when upstream's every element at index i is ours's element at the row-major position of i's
-    memory offset in out (out dense from its first element), and out is not contiguous."""
-    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or "out=" not in code:
+    out's strides, so reading out back permutes it, and where out is not dense it leaves elements
+    unwritten that reading back shows (torch.log_softmax(out=) does neither). Explained when
+    upstream's every element at index i is, with off the memory offset of i in out and n out's
+    numel, ours's element at row-major position off when off < n, else out's own element at off
+    before the call (never written), and out is not contiguous."""
+    m = re.search(r"out=(a\d+)\)", code)
+    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or not m:
         return None
     to, tu = tensors(ours), tensors(up)
     if not to or not _same_but_values(to, tu):
@@ -897,13 +1037,14 @@ def softmax_out_order(kind, code, op, ours, up, tol):
     shape, stride = to[0]["shape"], to[0]["stride"]
     n = math.prod(shape)
     contiguous = [math.prod(shape[i + 1:]) for i in range(len(shape))]
-    if n == 0 or stride == contiguous:
+    if n == 0 or stride == contiguous or any(st < 0 for st in stride):
         return None
-    expect = 1
-    for st, sz in sorted((st, sz) for sz, st in zip(shape, stride) if sz > 1):
-        if st != expect:
-            return None  # not dense from its first element
-        expect *= sz
+    before = inputs(code).get(m.group(1))
+    if before is None or list(before.shape) != shape or list(before.stride()) != stride:
+        return None
+    import torch
+    memory = torch.as_strided(before.detach(), (before.untyped_storage().nbytes() // before.element_size(),), (1,), 0)
+    memory = memory[before.storage_offset():].tolist()
     for o, u in zip(to, tu):
         if o["shape"] != shape or o["stride"] != stride:
             return None
@@ -913,9 +1054,17 @@ def softmax_out_order(kind, code, op, ours, up, tol):
                 idx.append(rest % sz)
                 rest //= sz
             off = sum(k * st for k, st in zip(reversed(idx), stride))
-            if off >= len(o["values"]) or _differs(o["values"][off], q, tol):
+            if off < n:
+                if off >= len(o["values"]) or _differs(o["values"][off], q, tol):
+                    return None
+            elif off >= len(memory) or _differs(_described_element(memory[off]), q, tol):
                 return None
     return "_softmax/_log_softmax with a non-contiguous out=: upstream writes its result in row-major order into out's memory"
+
+
+def _described_element(x):
+    """A Python float as a description holds it ('nan', 'inf', '-inf' as strings)."""
+    return x if math.isfinite(x) else str(x)
 
 
 def meta_negative_strides(kind, code, op, ours, up, tol):
@@ -938,11 +1087,12 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
     return "empty_strided on meta with a negative stride: upstream sizes its storage unchecked (a negative byte count) and drops the strides; ours refuses"
 
 
-PROOFS = (meta_negative_strides, pool_backward_planes, unfold_backward_unchecked, fft_primitive_dims,
-          upstream_internal_assert, upstream_result_unreadable, unsigned_undefined, lapack_conditioning,
-          det_exactly_singular, cholesky_incomplete, geqrf_both_valid, conv_product_overflow, conv_rounding,
-          softmax_out_order, circular_pad_unwritten, flash_attention_strides, attention_float64_closer,
-          fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
+          fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
+          lapack_conditioning, det_exactly_singular, lu_exactly_singular, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
+          conv_product_overflow, conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten,
+          flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
+          meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -395,3 +395,51 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], 0.5]), tol)  # not a permutation of ours
     cont = lambda v: {"ok": {"tuple": [_t(v, [2, 2])] * 2 + [{"bool": True}]}}
     assert not explain("value", sm, "torch._log_softmax", cont(c), cont([c[0], c[2], c[1], c[3]]), tol)  # a contiguous out
+
+    # session 30: _fft_r2c of a literal; float64 conv rounding; a stepped softmax out=; a reduced-precision
+    # conv of inf against upstream's own float64; a negative boxed ScalarType; a rank-deficient QR
+    lit = "a0 = torch.ones(1); out = torch.ops.aten._fft_r2c.default(torch.ones(2), [0, 0, 3], 3, False)"
+    shp = {"exc": "RuntimeError", "msg": "shape '[-1, 0, 1, 2]' is invalid for input of size 2"}
+    assert explain("exception", lit, "torch.ops.aten._fft_r2c.default", idx, shp, tol)
+    assert not explain("exception", lit.replace("[0, 0, 3]", "[0]"), "torch.ops.aten._fft_r2c.default", idx, shp, tol)
+    cr64 = cr.replace("1.0]).reshape(1, 1, 3)", "1.0], dtype=torch.float64).reshape(1, 1, 3)").replace(
+        "1e30, 12.5, -1e30])", "1e30, 12.5, -1e30], dtype=torch.float64)")
+    c64 = lambda v: {"ok": _t([v], [1, 1, 1], "torch.float64")}
+    assert explain("value", cr64, "F.conv1d", c64(0.0), c64(12.5), 1e-12)
+    assert not explain("value", cr64.replace("1e30", "1.0"), "F.conv1d", c64(0.0), c64(12.5), 1e-12)  # small terms
+    st = ("a0 = torch.tensor([[0.0, 1.0]]); a1 = torch.tensor([5.0, 6.0, 7.0, 8.0]).reshape(1, 4)[:, ::2]; "
+          "r = torch._log_softmax(a0, 1, False, out=a1); out = (r, a1, r is a1)")
+    s2 = [-1.31326162815094, -0.31326165795326233]
+    stp = lambda v: {"ok": {"tuple": [{**_t(v, [1, 2]), "stride": [4, 2]}] * 2 + [{"bool": True}]}}
+    assert explain("value", st, "torch._log_softmax", stp(s2), stp([s2[0], 7.0]), tol)  # offset 2: never written
+    assert not explain("value", st, "torch._log_softmax", stp(s2), stp([s2[0], 9.0]), tol)  # not out's own element
+    cvn = ("a0 = torch.tensor([1.0, float('-inf'), 2.0, float('inf')], dtype=torch.bfloat16).reshape(1, 1, 4); "
+           "a1 = torch.tensor([1.0, 0.5, 0.0, 0.0], dtype=torch.bfloat16).reshape(1, 1, 4); out = F.conv1d(a0, a1)")
+    cb = lambda v: {"ok": _t([v], [1, 1, 1], "torch.bfloat16")}  # float64: 1 - inf/2 + 2 * 0 + inf * 0 is NaN
+    assert explain("value", cvn, "F.conv1d", cb("nan"), cb("-inf"), 0.03)
+    assert not explain("value", cvn, "F.conv1d", cb("-inf"), cb("nan"), 0.03)  # ours is not upstream's float64 answer
+    neg = "a0 = torch.ones(2); a1 = torch.tensor(-8); out = torch.ops.aten._safe_softmax.default(a0, 0, a1)"
+    code8 = {"exc": "RuntimeError", "msg": "Unrecognized ScalarType code -8"}
+    bad = {"exc": "MemoryError", "msg": "std::bad_alloc"}
+    assert explain("exception", neg, "torch.ops.aten._safe_softmax.default", code8, bad, tol)
+    assert not explain("exception", neg, "torch.ops.aten._safe_softmax.default",
+                       {"exc": "RuntimeError", "msg": "Unrecognized ScalarType code 46"}, bad, tol)  # not negative
+    r3 = 3 ** -0.5
+    rk = "a0 = torch.ones(3, 2, dtype=torch.float64); out = torch.ops.aten.linalg_qr.default(a0)"
+    qrk = lambda c1, r11=0.0: {"ok": {"tuple": [_t([-r3, c1[0], -r3, c1[1], -r3, c1[2]], [3, 2], "torch.float64"),
+                                               _t([-3 ** 0.5, -3 ** 0.5, 0.0, r11], [2, 2], "torch.float64")]}}
+    e2, e6 = [2 ** -0.5, -2 ** -0.5, 0.0], [6 ** -0.5, 6 ** -0.5, -2 * 6 ** -0.5]
+    assert explain("value", rk, "torch.ops.aten.linalg_qr.default", qrk(e2), qrk(e6), 1e-12)  # column 1: any completion
+    assert not explain("value", rk, "torch.ops.aten.linalg_qr.default", qrk([0.6, 0.0, 0.0]), qrk(e6), 1e-12)  # not orthonormal
+    full = rk.replace("torch.ones(3, 2, dtype=torch.float64)", "torch.tensor([[1.0, 1.0], [1.0, 1.0], [1.0, 1.0 + 3e-6]], "
+                      "dtype=torch.float64)")
+    assert not explain("value", full, "torch.ops.aten.linalg_qr.default", qrk(e2, 2.4e-6), qrk(e6, 2.4e-6), 1e-12)  # full rank
+    # [[1, 2], [2, 4]]: rows swapped, U[1, 1] is 0 exactly (info 2) or a rounding residue (info 0)
+    lu = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64); out = torch.ops.aten.linalg_lu_factor_ex.default(a0)"
+    luf = lambda u11, info: {"ok": {"tuple": [_t([2.0, 4.0, 0.5, u11], [2, 2], "torch.float64"), _t([2, 2], [2], "torch.int32"),
+                                              _t([info], [], "torch.int32")]}}
+    lop = "torch.ops.aten.linalg_lu_factor_ex.default"
+    assert explain("value", lu, lop, luf(0.0, 2), luf(4e-16, 0), 1e-12)
+    assert not explain("value", lu, lop, luf(0.0, 0), luf(4e-16, 0), 1e-12)  # ours's info is not its zero pivot
+    assert not explain("value", lu.replace("4.0]]", "5.0]]"), lop, luf(1.0, 0), luf(1.5, 0), 1e-12)  # not singular
+    assert not explain("value", lu, lop, luf(0.5, 0), luf(4e-16, 0), 1e-12)  # P L U is not a0
