@@ -698,6 +698,120 @@ def _exact_rank(rows):
     return r
 
 
+def _factors_hold(nm, m, res, bound):
+    """Whether res (one side's results as arrays, batched like m) is a factorization of m within
+    bound times m's largest element (its backward error): U diag(S) Vh for an SVD (U and Vh with
+    orthonormal columns and rows, S descending), V diag(L) V^H for eigh (V unitary, L ascending),
+    P L U for an LU (P from the pivots' row swaps, info at its first zero pivot), and for a
+    determinant also det = sign(P) prod(diag(U)) within bound times |prod(diag(U))|."""
+    import numpy as np
+    ct = lambda x: np.conj(np.swapaxes(x, -1, -2))
+    orth = lambda x, y: x.size == 0 or np.abs(x @ y - np.eye(x.shape[-1] if y is x else x.shape[-2])).max() <= bound
+    scale = max(1.0, float(np.abs(m).max()) if m.size else 1.0)
+    close = lambda x: x.shape == m.shape and np.abs(x - m).max(initial=0.0) <= bound * scale
+    if nm == "_linalg_svd" and len(res) == 3 and res[0].size:
+        U, S, Vh = (x.reshape(-1, *x.shape[-2:]) for x in (res[0], res[2])), None, None
+        U, Vh = U
+        S = res[1].reshape(-1, res[1].shape[-1])
+        k = S.shape[-1]
+        return (orth(ct(U), U) and orth(Vh, ct(Vh)) and bool((np.diff(S, axis=-1) <= bound * scale).all())
+                and close((U[..., :, :k] * S[..., None, :]) @ Vh[..., :k, :]))
+    if nm == "_linalg_eigh" and len(res) == 2 and res[1].size:
+        L, V = res[0].reshape(-1, res[0].shape[-1]), res[1].reshape(-1, *res[1].shape[-2:])
+        return orth(ct(V), V) and bool((np.diff(L, axis=-1) >= -bound * scale).all()) and close((V * L[..., None, :]) @ ct(V))
+    if nm == "linalg_lstsq":
+        return False  # lapack_backward_stable checks a solution against a0 and a1 itself
+    lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1}.get(nm)
+    if lu_at is None or len(res) < lu_at + 2:
+        return False
+    r, c = m.shape[-2:]
+    k = min(r, c)
+    lu, piv = res[lu_at].reshape(-1, r, c), res[lu_at + 1].reshape(-1, k).astype(int)
+    for b in range(lu.shape[0]):
+        L, U, P = np.tril(lu[b], -1)[:, :k] + np.eye(r, k), np.triu(lu[b])[:k, :], np.eye(r)
+        for i, pv in enumerate(piv[b]):
+            P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
+        # a determinant factors a row-major A as A^T (the LU then needs no copy; det(A^T) = det(A))
+        if not any(np.abs(P @ L @ U - x).max() <= bound * max(1.0, float((np.abs(L) @ np.abs(U)).max()))
+                   for x in ((m[b], m[b].T) if nm == "_linalg_det" else (m[b],))):
+            return False
+        if nm == "linalg_lu_factor_ex" and len(res) > 2:
+            zero = [i + 1 for i in range(k) if U[i, i] == 0]
+            if res[2].reshape(-1)[b] != (zero[0] if zero else 0):
+                return False
+        if nm == "_linalg_det":
+            d = np.prod(np.diag(U)) * round(np.linalg.det(P))
+            if not abs(res[0].reshape(-1)[b] - d) <= bound * abs(d):
+                return False
+    return True
+
+
+def _lstsq_holds(m, rhs, sides, bound):
+    """Both sides' lstsq solutions X (the first result) satisfy the normal equations to working
+    precision, column by column: ||A^T (B - A x)|| <= bound ||A|| (||A|| ||x|| + ||B||) (the
+    acceptance test of LAPACK's own least-squares tests, dqrt17), with the same rank reported. It
+    does not check that x is the minimum-norm solution (dqrt14's row-space test)."""
+    import numpy as np
+    for side in sides:
+        x = side[0].reshape(-1, m.shape[-1], rhs.shape[-1])
+        if x.shape[0] != m.shape[0]:
+            return None
+        for A, B, X in zip(m, rhs, x):
+            na = np.linalg.norm(A, 2)
+            res = A.T @ (B - A @ X)
+            lim = bound * na * (na * np.linalg.norm(X, axis=0) + np.linalg.norm(B, axis=0))
+            if not (np.isfinite(X).all() and (np.linalg.norm(res, axis=0) <= lim).all()):
+                return None
+    return ("linalg_lstsq of a rank-deficient or ill-conditioned a0: both solutions satisfy the normal equations within "
+            "the backward error (LAPACK's dqrt17 test), with the same rank")
+
+
+def lapack_backward_stable(kind, code, op, ours, up, tol):
+    """An SVD, eigh, LU, determinant or least-squares solution of a matrix so ill-conditioned (n u k(A) >= 1) that the
+    forward bound of lapack_conditioning determines no digit: the answers differ in what the matrix
+    does not determine. Explained when both sides' answers, described whole, are factorizations of
+    a0 within max(tol, n u) of its largest element (backward stability, _factors_hold), and their
+    singular values or eigenvalues agree within that bound (Weyl: perturbing A by E moves them by at
+    most ||E||, whatever the conditioning); for lstsq, when both solutions pass _lstsq_holds."""
+    nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
+          "det": "_linalg_det", "linalg_det": "_linalg_det"}.get(name(op), name(op))
+    if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
+                                     "linalg_lstsq"):
+        return None
+    import numpy as np
+    import torch
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or a.is_complex() or not _finite(a) or a.numel() == 0 \
+            or not _same_but_values(to, tu):
+        return None
+    m = np.array(a.detach().double().tolist()).reshape(-1, *a.shape[-2:])
+    if nm == "_linalg_eigh":
+        t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+        m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
+    sides = [[_array(x) for x in side] for side in (to, tu)]
+    if any(x is None for side in sides for x in side):
+        return None  # a result not described whole
+    bound = max(tol, max(m.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))
+    if nm == "linalg_lstsq":
+        b = inputs(code).get("a1")
+        if b is None or b.dim() != a.dim() or b.shape[:-1] != a.shape[:-1] or not _finite(b) or b.is_complex() \
+                or to[2]["values"] != tu[2]["values"]:
+            return None
+        rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])
+        with np.errstate(all="ignore"):
+            return _lstsq_holds(m, rhs, sides, bound)
+    with np.errstate(all="ignore"):
+        if not all(_factors_hold(nm, m, side, bound) for side in sides):
+            return None
+        vals = {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
+        scale = max(1.0, float(np.abs(m).max()))
+        if vals is not None and not np.abs(sides[0][vals] - sides[1][vals]).max(initial=0.0) <= bound * scale:
+            return None
+    return ("LAPACK of a matrix too ill-conditioned for the forward bound: both answers are factorizations of a0 "
+            "within its backward error, their singular values or eigenvalues within it too")
+
+
 def det_exactly_singular(kind, code, op, ours, up, tol):
     """A determinant of a matrix that is singular in exact arithmetic (its float inputs as
     fractions): the determinant is 0, which ours's LU finds (a pivot of exactly 0: sign 0, log|det|
@@ -1089,7 +1203,7 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, det_exactly_singular, lu_exactly_singular, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
+          lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten,
           flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
           meta_heap_symint)

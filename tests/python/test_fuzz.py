@@ -443,3 +443,28 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", lu, lop, luf(0.0, 0), luf(4e-16, 0), 1e-12)  # ours's info is not its zero pivot
     assert not explain("value", lu.replace("4.0]]", "5.0]]"), lop, luf(1.0, 0), luf(1.5, 0), 1e-12)  # not singular
     assert not explain("value", lu, lop, luf(0.5, 0), luf(4e-16, 0), 1e-12)  # P L U is not a0
+    # too ill-conditioned for the forward bound: both answers factorizations of a0 (backward-stable)
+    eye = "a0 = torch.eye(2, dtype=torch.float64); out = torch.ops.aten._linalg_svd.default(a0)"
+    rot = [0.6, -0.8, 0.8, 0.6]
+    usv2 = lambda u, vh, s_=(1.0, 1.0): {"ok": {"tuple": [_t(u, [2, 2], "torch.float64"), _t(list(s_), [2], "torch.float64"),
+                                                           _t(vh, [2, 2], "torch.float64")]}}
+    rot_t = [0.6, 0.8, -0.8, 0.6]
+    sop = "torch.ops.aten._linalg_svd.default"
+    assert explain("value", eye, sop, usv2([1.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]), usv2(rot, rot_t), 1e-12)  # a repeated value
+    assert not explain("value", eye, sop, usv2([1.0, 0.0, 0.0, 1.0], rot_t), usv2(rot, rot_t), 1e-12)  # U S Vh is not a0
+    assert not explain("value", eye, sop, usv2(rot, rot_t, (1.0, 0.5)), usv2(rot, rot_t), 1e-12)  # S is not a0's
+    ill = ("a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-52]], dtype=torch.float64); "
+           "out = torch.ops.aten._linalg_det.default(a0)")
+    dt = lambda d, u11: {"ok": {"tuple": [_t([d], [], "torch.float64"), _t([1.0, 1.0, 1.0, u11], [2, 2], "torch.float64"),
+                                          _t([1, 2], [2], "torch.int32")]}}
+    dop = "torch.ops.aten._linalg_det.default"
+    assert explain("value", ill, dop, dt(2.0 ** -52, 2.0 ** -52), dt(0.0, 0.0), 1e-20)  # k(A) 1.8e16: det of a nearby matrix
+    assert not explain("value", ill, dop, dt(5.0, 2.0 ** -52), dt(0.0, 0.0), 1e-20)  # det is not its own LU's
+    assert not explain("value", ill, dop, dt(2.0, 2.0), dt(0.0, 0.0), 1e-20)  # P L U is not a0
+    ls = ("a0 = torch.tensor([[1.0, 0.0], [0.0, 0.0]], dtype=torch.float64); a1 = torch.tensor([[1.0], [1.0]], "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1)")
+    sol = lambda x: {"ok": {"tuple": [_t(x, [2, 1], "torch.float64"), _t([], [0], "torch.float64"),
+                                      _t([1], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    lop2 = "torch.ops.aten.linalg_lstsq.default"
+    assert explain("value", ls, lop2, sol([1.0, 0.0]), sol([1.0, 5.0]), 1e-12)  # rank 1: x[1] is free
+    assert not explain("value", ls, lop2, sol([2.0, 0.0]), sol([1.0, 5.0]), 1e-12)  # A^T (b - A x) is not 0
