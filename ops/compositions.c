@@ -236,44 +236,12 @@ view_strides(const TensorObject *t, int n, const int64_t *shape, int64_t *out)
     return view_d == -1;
 }
 
-/* infer_size: one -1 entry takes what is left */
-static int
-infer_shape(const TensorObject *t, tn_ints proposed, int64_t *shape)
-{
-    int64_t known = 1;
-    int infer = -1;
-    for (Py_ssize_t i = 0; i < proposed.n; i++) {
-        shape[i] = proposed.v[i];
-        if (proposed.v[i] == -1) {
-            if (infer >= 0) {
-                PyErr_SetString(PyExc_RuntimeError, "only one dimension can be inferred");
-                return -1;
-            }
-            infer = (int)i;
-        } else {
-            known *= proposed.v[i];
-        }
-    }
-    if (infer >= 0) {
-        if (known == 0 || t->numel % known) {
-            char buf[256];
-            int k = snprintf(buf, sizeof buf, "[");
-            for (Py_ssize_t i = 0; i < proposed.n && k < (int)sizeof buf - 24; i++)
-                k += snprintf(buf + k, sizeof buf - (size_t)k, i ? ", %lld" : "%lld", (long long)proposed.v[i]);
-            PyErr_Format(PyExc_RuntimeError, "shape '%s]' is invalid for input of size %lld", buf, (long long)t->numel);
-            return -1;
-        }
-        shape[infer] = t->numel / known;
-    }
-    return 0;
-}
-
 static PyObject *
 reshape_to(PyObject *self, tn_ints proposed)
 {
     TensorObject *t = TN_T(self);
     int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (proposed.n > TN_MAX_NDIM || infer_shape(t, proposed, shape) < 0)
+    if (proposed.n > TN_MAX_NDIM || tn_infer_size(proposed, t->numel, shape) < 0)
         return proposed.n > TN_MAX_NDIM ? call(TN_OP_view, (tn_value[]){tn_value_tensor(self), tn_ag_value_ints(proposed)})
                                         : NULL;
     int n = (int)proposed.n;
@@ -331,16 +299,9 @@ tn_compose_unflatten__int(tn_op *op, tn_value *a)
     int64_t d;
     if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0 || tn_unflatten_check(t, d) < 0)
         return NULL;
-    if (a[2].n == 0) {  /* as the kernel (ops/view.c) */
-        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
-        return NULL;
-    }
     int64_t shape[TN_MAX_NDIM], inner[TN_MAX_NDIM];
     tn_ints sizes = {a[2].u.ints, a[2].n, false};
-    /* the sizes' -1 is inferred against the unflattened dim */
-    TensorObject fake = *t;
-    fake.numel = t->sizes[d];
-    if (infer_shape(&fake, sizes, inner) < 0)
+    if (tn_unflatten_sizes(t, d, sizes, inner) < 0)  /* as the kernel (ops/view.c) */
         return NULL;
     int k = 0;
     for (int i = 0; i < d; i++)

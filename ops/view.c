@@ -40,10 +40,12 @@ make_alias(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *st
     return (PyObject *)t;
 }
 
-/* infer_size: one -1 is inferred; the element count must match. */
-static int
-infer_size(tn_ints shape, int64_t numel, int64_t *out)
+/* at::infer_size (InferSize.h): one -1 is inferred; the element count must match. A -1 beside a
+ * 0 is ambiguous only when the counts match (an empty tensor); otherwise the shape is invalid. */
+int
+tn_infer_size(tn_ints shape, int64_t numel, int64_t *out)
 {
+    char buf[512];
     int64_t prod = 1;
     int infer = -1;
     for (Py_ssize_t i = 0; i < shape.n; i++) {
@@ -56,31 +58,26 @@ infer_size(tn_ints shape, int64_t numel, int64_t *out)
         } else if (shape.v[i] >= 0) {
             prod *= shape.v[i];
         } else {
-            PyErr_Format(PyExc_RuntimeError, "invalid shape dimension %lld", (long long)shape.v[i]);
+            tn_format_sizes(buf, sizeof buf, (int)shape.n, shape.v);
+            PyErr_Format(PyExc_RuntimeError, "invalid shape dimension %lld at index %zd of shape %s",
+                         (long long)shape.v[i], i, buf);
             return -1;
         }
         out[i] = shape.v[i];
     }
+    tn_format_sizes(buf, sizeof buf, (int)shape.n, shape.v);
     if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0)) {
         if (infer >= 0) {
             if (prod == 0) {
-                PyErr_SetString(PyExc_RuntimeError,
-                                "cannot reshape tensor of 0 elements into shape because the unspecified dimension "
-                                "size -1 can be any value and is ambiguous");
+                PyErr_Format(PyExc_RuntimeError,
+                             "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension "
+                             "size -1 can be any value and is ambiguous", buf);
                 return -1;
             }
             out[infer] = numel / prod;
         }
         return 0;
     }
-    if (infer >= 0 && prod == 0) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "cannot reshape tensor of 0 elements into shape because the unspecified dimension size -1 "
-                        "can be any value and is ambiguous");
-        return -1;
-    }
-    char buf[512];
-    tn_format_sizes(buf, sizeof buf, (int)shape.n, shape.v);
     PyErr_Format(PyExc_RuntimeError, "shape '%s' is invalid for input of size %lld", buf, (long long)numel);
     return -1;
 }
@@ -140,7 +137,7 @@ view_impl(TensorObject *self, tn_ints size, int is_view)
     if (tn_check_ndim(size.n) < 0)
         return NULL;
     int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (infer_size(size, self->numel, shape) < 0)
+    if (tn_infer_size(size, self->numel, shape) < 0)
         return NULL;
     if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)size.n, shape, strides) < 0) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -244,7 +241,7 @@ tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (tn_check_ndim(shape.n) < 0)
         return NULL;
-    if (infer_size(shape, self->numel, sizes) < 0)
+    if (tn_infer_size(shape, self->numel, sizes) < 0)
         return NULL;
     if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)shape.n, sizes, strides) == 0)
         return make_view(self, (int)shape.n, sizes, strides, self->offset);
@@ -997,25 +994,44 @@ tn_unflatten_check(TensorObject *self, int64_t dim)
     return -1;
 }
 
+/* unflatten's sizes inferred against self's dim d (tn_infer_size), its error rewritten as
+ * handle_unflatten_exception rewrites what it catches: a count mismatch names the sizes, any other
+ * error is "unexpected" */
+int
+tn_unflatten_sizes(const TensorObject *self, int64_t d, tn_ints sizes, int64_t *inner)
+{
+    if (sizes.n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
+        return -1;
+    }
+    if (tn_infer_size(sizes, self->sizes[d], inner) == 0)
+        return 0;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *str = value ? PyObject_Str(value) : NULL;
+    const char *what = str ? PyUnicode_AsUTF8AndSize(str, NULL) : NULL;
+    if (what && strstr(what, "is invalid for input of size")) {
+        char buf[512];
+        tn_format_sizes(buf, sizeof buf, (int)sizes.n, sizes.v);
+        PyErr_Format(PyExc_RuntimeError, "unflatten: Provided sizes %s don't multiply up to the size of dim %lld "
+                     "(%lld) in the input tensor", buf, (long long)d, (long long)self->sizes[d]);
+    } else {
+        PyErr_Format(PyExc_RuntimeError, "unflatten got an unexpected error:\n%s", what ? what : "");
+    }
+    Py_XDECREF(str);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return -1;
+}
+
 PyObject *
 tn_op_unflatten__int(const tn_op *overload, TensorObject *self, int64_t dim, tn_ints sizes)
 {
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || tn_unflatten_check(self, d) < 0)
+    int64_t d, inner[TN_MAX_NDIM];
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || tn_unflatten_check(self, d) < 0 ||
+        tn_unflatten_sizes(self, d, (tn_ints){sizes.v, sizes.n, false}, inner) < 0)
         return NULL;
-    if (sizes.n == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
-        return NULL;
-    }
-    int64_t inner[TN_MAX_NDIM];
-    tn_ints in = {sizes.v, sizes.n, false};
-    if (infer_size(in, self->sizes[d], inner) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_RuntimeError,
-                     "unflatten: Provided sizes don't multiply up to the size of dim %lld (%lld) in the input tensor",
-                     (long long)d, (long long)self->sizes[d]);
-        return NULL;
-    }
     int64_t shape[TN_MAX_NDIM];
     int n = 0;
     for (int i = 0; i < d; i++)

@@ -186,6 +186,16 @@ EXACT_MESSAGES = [
     "out = torch.nanmedian(torch.tensor(4, dtype=torch.uint64), 0)",
     "out = torch.topk(torch.tensor([3, 1, 2], dtype=torch.uint16), 2)",  # neighbour
     "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
+    # --- session 30 lead: at::infer_size's messages name the shape (one tn_infer_size for view,
+    # reshape and unflatten, kernel and composition alike); a -1 beside a 0 is ambiguous only for
+    # an empty tensor; unflatten rewrites a count mismatch naming its sizes (seed 6 #108893)
+    "out = torch.empty(0).view(-1, 0)",
+    "out = torch.empty(6).view(-2, 3)",
+    "out = torch.empty(6).requires_grad_().view(-1, 0)",
+    "out = torch.empty(6).requires_grad_().reshape(3, -3)",
+    "out = torch.unflatten(torch.empty(2, 3, 0), 0, [2, 0, 4])",
+    "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 0, [2, 0, 4])",
+    "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 0, [-1, 0])",
 ]
 
 
@@ -2609,6 +2619,12 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # --- session 30 lead: unflatten's errors that are not a count mismatch are "unexpected" (their
+    # message carries upstream's C++ backtrace: EXACT_MESSAGES has the stable ones)
+    "out = torch.unflatten(torch.empty(2, 3, 0), 2, [-1, 0])",
+    "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 1, [-1, -1])",
+    "out = torch.unflatten(torch.empty(2, 3, 0), 1, [3, -2])",
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((2, 3, 0)).requires_grad_(); out = torch.unflatten(a0, 0, [2, 0, 4])",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
