@@ -2813,3 +2813,54 @@ def test_rss_is_flat_over_10_5_calls():
     assert "ok" in res, res
     before, after = (v["int"] for v in res["ok"]["tuple"])
     assert after - before <= 1 << 20, f"RSS grew {(after - before) / 2**20:.2f} MiB over 25,000 rounds"
+
+
+# ---- LAPACK's XERBLA (Note [LAPACK's XERBLA] in kernels/linalg.c) ----
+
+def test_lapack_xerbla_returns_instead_of_exiting():
+    """The reference XERBLA prints and STOPs (exit status 0: the whole process ends). The
+    extension's own xerbla_ binds in place of liblapack's for liblapack's calls, even though
+    Python loads the extension RTLD_LOCAL: an illegal argument comes back as LAPACK's info."""
+    snippet = ("import ctypes; lib = ctypes.CDLL('liblapack.so.3'); I = ctypes.c_int; "
+               "m, n, lda, info = I(-1), I(2), I(1), I(0); a = (ctypes.c_double * 4)(); piv = (I * 2)(); "
+               "lib.dgetrf_(ctypes.byref(m), ctypes.byref(n), a, ctypes.byref(lda), piv, ctypes.byref(info)); "
+               "out = info.value")
+    res = run_side("ours", [snippet, "out = 1"])
+    assert res[0] == {"ok": {"int": -1}}, res[0]
+    assert res[1] == {"ok": {"int": 1}}, res[1]
+
+
+def _nasty_linalg_calls():
+    mats = {
+        "nan": "torch.full((3, 3), float('nan'), dtype=torch.float64)",
+        "inf": "torch.full((3, 3), float('inf'))",
+        "-inf1": "torch.eye(3, dtype=torch.float64).index_put_((torch.tensor(1), torch.tensor(2)), torch.tensor(-float('inf'), dtype=torch.float64))",
+        "nan1": "torch.eye(3).index_put_((torch.tensor(0), torch.tensor(1)), torch.tensor(float('nan')))",
+        "huge": "torch.randn(2, 3, 3, dtype=torch.float64) * 1e308",
+        "tiny": "torch.randn(3, 3, dtype=torch.float64) * 1e-310",
+        "empty": "torch.empty(0, 0)",
+        "empty3": "torch.empty(2, 0, 0)",
+        "wide": "torch.full((2, 4), float('nan'))",
+        "tall0": "torch.empty(3, 0)",
+    }
+    ops = ["torch.linalg.eigh(A)", "torch.linalg.eigvalsh(A)", "torch.linalg.svd(A)", "torch.linalg.svdvals(A)",
+           "torch.linalg.qr(A)", "torch.linalg.cholesky_ex(A)", "torch.linalg.inv_ex(A)", "torch.linalg.det(A)",
+           "torch.linalg.slogdet(A)", "torch.linalg.lu(A)", "torch.linalg.lu_factor_ex(A)", "torch.linalg.pinv(A)",
+           "torch.linalg.pinv(A, hermitian=True)", "torch.linalg.matrix_rank(A)", "torch.linalg.matrix_norm(A, 'nuc')",
+           "torch.linalg.cond(A)", "torch.linalg.ldl_factor_ex(A)", "torch.geqrf(A)", "torch.cholesky_inverse(A)",
+           "torch.linalg.solve_ex(A, A)", "torch.linalg.solve_triangular(A, A, upper=True)",
+           "torch.cholesky_solve(A, A)", "torch.linalg.lu_solve(*torch.linalg.lu_factor(torch.eye(A.shape[-1], dtype=A.dtype)), A)",
+           "torch.linalg.ldl_solve(*torch.linalg.ldl_factor(torch.eye(A.shape[-1], dtype=A.dtype)), A)",
+           "torch.linalg.householder_product(A, torch.ones(A.shape[:-2] + (min(A.shape[-2:]),), dtype=A.dtype))"]
+    ops += [f"torch.linalg.lstsq(A, A, driver='{d}')" for d in ("gels", "gelsy", "gelsd", "gelss")]
+    return [f"A = {m}; out = {op}" for op in ops for m in mats.values()]
+
+
+def test_linalg_of_nonfinite_or_empty_matrices_never_exits():
+    """NaN, infinite, huge, subnormal and empty matrices through every LAPACK-backed op: each
+    call returns or raises (Note [LAPACK's XERBLA]; Note [lstsq of a NaN]; Note [gesdd of an
+    infinite element]); none ends or hangs the process."""
+    cases = _nasty_linalg_calls()
+    res = run_side("ours", cases)
+    bad = [(c, r) for c, r in zip(cases, res) if "crash" in r or "hang" in r]
+    assert not bad, bad[:5]
