@@ -98,6 +98,44 @@ sum_dtype(int in, int requested)
     return tn_dtype_is_integral(in, true) ? TN_DTYPE_I64 : in;
 }
 
+/* Note [Reductions of uint16..64]
+ * upstream's reduction kernels dispatch over uint16 / uint32 / uint64 for none of them, but sum,
+ * nansum, prod and mean cast the input to the result's dtype first (int64 unless dtype= says
+ * otherwise, and the float mean= dtypes), and any / all read the input as bool. So those compute,
+ * through a cast, and a result dtype among them is the kernel's refusal in upstream's words
+ * ("sum_cpu" not implemented for 'UInt16'), as are max / min / amax / amin / count_nonzero of
+ * such an input. The cast's reference is left in *cast (the caller drops it). */
+static int
+barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, TensorObject **self, int *compute, PyObject **cast)
+{
+    static const char *const kernel[TN_NUM_REDUCE] = {
+        [TN_RED_SUM] = "sum_cpu", [TN_RED_NANSUM] = "sum_cpu", [TN_RED_PROD] = "prod_out_cpu",
+        [TN_RED_MAX] = "max_all", [TN_RED_MIN] = "min_all", [TN_RED_AMAX] = "max_values_cpu",
+        [TN_RED_AMIN] = "min_values_cpu", [TN_RED_COUNT_NONZERO] = "nonzero_count_cpu",
+    };
+    int to;
+    if (kop == TN_RED_ANY || kop == TN_RED_ALL) {
+        if (!tn_dtype_is_barebones_unsigned((*self)->dtype))
+            return 0;
+        to = *compute = TN_DTYPE_BOOL;
+    } else if (tn_dtype_is_barebones_unsigned(*compute)) {
+        if (!kernel[kop])
+            return 0;  /* tn_check_dtype's refusal */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel[kop],
+                     tn_dtype_legacy_name(*compute));
+        return -1;
+    } else if (tn_dtype_is_barebones_unsigned((*self)->dtype) &&
+               (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD || kop == TN_RED_MEAN)) {
+        to = *compute;
+    } else {
+        return 0;
+    }
+    if (!(*cast = tn_op__to_copy(overload, *self, to, -1, NULL, -1, false, -1)))
+        return -1;
+    *self = TN_T(*cast);
+    return 0;
+}
+
 static PyObject *
 reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_dtype,
        double param)
@@ -117,6 +155,9 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     if (out_dtype == TN_DTYPE_BOOL && (op == TN_RED_SUM || op == TN_RED_PROD))
         kop = op == TN_RED_PROD ? TN_RED_ALL : TN_RED_ANY;
     int compute = (kop == TN_RED_ANY || kop == TN_RED_ALL || kop == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
+    PyObject *cast = NULL;
+    if (barebones_unsigned_reduce(overload, kop, &self, &compute, &cast) < 0)
+        goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     reduce_geom g;
@@ -128,6 +169,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     tn_status s;
     TN_NOGIL(self->numel, s = tn_reduce(kop, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
+    Py_CLEAR(cast);
     if (s == TN_ERR_VALUE) {
         /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0
          * an IndexError naming it */
@@ -148,6 +190,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         goto fail;
     return (PyObject *)out;
 fail:
+    Py_XDECREF(cast);
     Py_DECREF((PyObject *)out);
     return NULL;
 }
@@ -203,10 +246,11 @@ complex_sum(const tn_op *overload, TensorObject *self, tn_ints dims, int keepdim
     return z;
 }
 
+/* a complex self, or a complex dtype= (a real self cast to it first, as upstream's sum does) */
 PyObject *
 tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 {
-    if (tn_dtype_is_complex(self->dtype))
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_complex(dtype))
         return complex_sum(overload, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
 }
@@ -214,7 +258,7 @@ tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 PyObject *
 tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
-    if (tn_dtype_is_complex(self->dtype))
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_complex(dtype))
         return complex_sum(overload, self, dim, keepdim, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
@@ -757,10 +801,11 @@ typedef tn_status (*line_pick)(const TensorObject *self, const tn_loop *l, int64
 
 /* The reduced shape along dim d (already wrapped; n > 0 checked by the caller), the results on
  * self's device, and `pick` run over the kept dims. Returns (values, indices), or indices alone
- * when !with_values. */
+ * when !with_values. `kernel`: upstream's CPU kernel, which refuses uint16..64 by its name
+ * ("<kernel>_cpu"; Note [Reductions of uint16..64]). */
 static PyObject *
 pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, bool with_values, line_pick pick,
-           const void *ctx)
+           const void *ctx, const char *kernel)
 {
     uint8_t mask[TN_MAX_NDIM] = {0};
     if (self->ndim)
@@ -772,6 +817,11 @@ pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, b
     if (!idx)
         goto fail;
     if (self->device != TN_DEVICE_META && idx->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(self->dtype)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", kernel,
+                         tn_dtype_legacy_name(self->dtype));
+            goto fail;
+        }
         if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         tn_loop l;
@@ -825,7 +875,7 @@ arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, i
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", name);
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max);
+    return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max, name);
 }
 
 PyObject *
@@ -878,7 +928,7 @@ tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim
         PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, true, pick_kth, &k);
+    return pick_along(overload, self, d, keepdim, true, pick_kth, &k, "kthvalue");
 }
 
 static tn_status
@@ -901,7 +951,7 @@ tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, true, pick_mode, NULL);
+    return pick_along(overload, self, d, keepdim, true, pick_mode, NULL, "mode");
 }
 
 /* argmax(dim=None) flattens first; check_argmax_argmin refuses complex, then bool, then wraps dim */
@@ -1016,8 +1066,11 @@ var_impl(const char *fname, const tn_op *overload, TensorObject *self, tn_ints d
         return complex_var(fname, overload, self, dim, correction, keepdim, take_sqrt, with_mean);
     }
     if (!tn_dtype_is_floating(d)) {
-        PyErr_Format(PyExc_RuntimeError, "%s and %s only support floating point and complex dtypes",
-                     take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");
+        /* std_var_out's check names both ops; std_var_mean_out's its own */
+        if (with_mean)
+            PyErr_Format(PyExc_RuntimeError, "%s only support floating point and complex dtypes", fname);
+        else
+            PyErr_SetString(PyExc_RuntimeError, "std and var only support floating point and complex dtypes");
         return NULL;
     }
     /* upstream's std_var_out: correction.toDouble(), checked (a complex one with an imaginary part
@@ -1142,6 +1195,16 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
         goto fail;
     PyObject *cast = NULL;  /* upstream casts the input to the result's dtype first (self.to(dtype)) */
     if (self->device != TN_DEVICE_META && self->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(out_dtype)) {
+            /* Note [Reductions of uint16..64]: cumsum / cumprod cast self to a result dtype the
+             * kernels take; their own refusals of the rest, in upstream's words */
+            static const char *const kernel[] = {[TN_SCAN_CUMSUM] = "cumsum_out_cpu", [TN_SCAN_CUMPROD] = "cumprod_out_cpu",
+                                                 [TN_SCAN_CUMMAX] = "cummax_cpu", [TN_SCAN_CUMMIN] = "cummin_cpu",
+                                                 [TN_SCAN_LOGCUMSUMEXP] = "logcumsumexp_out_cpu"};
+            PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel[op],
+                         tn_dtype_legacy_name(out_dtype));
+            goto fail;
+        }
         if (tn_check_dtype(overload, out_dtype) < 0)
             goto fail;
         if (out_dtype != self->dtype && (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD)) {

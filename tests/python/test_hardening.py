@@ -2609,6 +2609,17 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # session 30 s30h4: uint16..64 eq / ne compute (their bits), sum / nansum / prod / mean through a
+    # cast to the result dtype, any / all as bool; the rest refused in upstream's kernel's words
+    "a = torch.tensor([0, 65535, 3], dtype=torch.uint16); out = (a == 65535, a != -1, a.eq(65536), a == 3.5)",
+    "a = torch.tensor([1, 2**32 - 1], dtype=torch.uint32); out = torch.eq(a, a, out=torch.empty(2, dtype=torch.uint32))",
+    "a = torch.tensor([1, 2**63 + 1], dtype=torch.uint64); out = (a.sum(), a.prod(), a.nansum(0), a.any(), a.all(0))",
+    "out = torch.tensor([[1, 2]], dtype=torch.uint16).sum(1, dtype=torch.uint16)",
+    "out = torch.tensor([1, 2], dtype=torch.uint32).lt(2)",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).max(0)",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).cumsum(0, dtype=torch.uint32)",
+    "out = torch.tensor([3, 4]).sum(0, dtype=torch.complex64)",  # neighbour: a complex dtype= of a real self
+    "out = torch.tensor([3, 4]).var()",  # neighbour: std_var_out's message
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)

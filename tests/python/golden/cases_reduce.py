@@ -206,3 +206,63 @@ CASES.update({
     "cumsum_int8_dtype_wraps": "out = torch.tensor([100, 100, 100], dtype=torch.int8).cumsum(0, dtype=torch.int8)",
     "sum_uint8_dtype_wraps": "out = torch.tensor([200, 100], dtype=torch.uint8).sum(dtype=torch.uint8)",
 })
+
+# --- session 30 h4: uint16 / uint32 / uint64 reductions (Note [Reductions of uint16..64]): no
+# reduction kernel upstream dispatches them, but sum / nansum / prod / mean cast the input to the
+# result dtype first and any / all read it as bool; a result dtype among them is refused in the
+# kernel's words, as are the reductions that keep self's dtype
+UR = "torch.tensor([[5, 1, 40000], [7, 0, 65535]], dtype=torch.{})"
+for _dt in ("uint16", "uint32", "uint64"):
+    _u = UR.format(_dt)
+    CASES.update({
+        f"sum_{_dt}": f"out = {_u}.sum()",
+        f"sum_{_dt}_dim_keepdim": f"out = {_u}.sum(1, keepdim=True)",
+        f"sum_{_dt}_noncontig": f"out = {_u}.t().sum(1)",
+        f"sum_{_dt}_empty": f"out = {_u}[:0].sum(0)",
+        f"sum_{_dt}_dtype_int8_wraps": f"out = {_u}.sum(1, dtype=torch.int8)",
+        f"sum_{_dt}_dtype_float16": f"out = {_u}.sum(0, dtype=torch.float16)",
+        f"sum_{_dt}_dtype_complex64": f"out = {_u}.sum(dtype=torch.complex64)",
+        f"sum_{_dt}_dtype_bool": f"out = {_u}.sum(0, dtype=torch.bool)",
+        f"sum_{_dt}_out_int64": f"o = torch.empty(0, dtype=torch.int64); r = torch.sum({_u}, 0, out=o); out = (r, o)",
+        f"sum_{_dt}_dtype_self_error": f"out = {_u}.sum(dtype=torch.{_dt})",
+        f"sum_{_dt}_out_self_error": f"out = torch.sum({_u}, 1, out=torch.empty(2, dtype=torch.{_dt}))",
+        f"sum_int32_dtype_{_dt}_error": f"out = torch.tensor([1, 2], dtype=torch.int32).sum(dtype=torch.{_dt})",
+        f"nansum_{_dt}": f"out = {_u}.nansum(0)",
+        f"nansum_{_dt}_dtype_self_error": f"out = {_u}.nansum(dtype=torch.{_dt})",
+        f"prod_{_dt}": f"out = {_u}.prod()",
+        f"prod_{_dt}_dim_keepdim": f"out = {_u}.prod(0, keepdim=True)",
+        f"prod_{_dt}_dtype_bool": f"out = {_u}.prod(1, dtype=torch.bool)",
+        f"prod_{_dt}_dtype_self_error": f"out = {_u}.prod(dtype=torch.{_dt})",
+        f"prod_{_dt}_out_self_error": f"out = torch.prod({_u}, 0, out=torch.empty(3, dtype=torch.{_dt}))",
+        f"mean_{_dt}_dtype_float64": f"out = {_u}.mean(1, dtype=torch.float64)",
+        f"mean_{_dt}_dtype_complex64": f"out = {_u}.mean(dtype=torch.complex64)",
+        f"mean_{_dt}_error": f"out = {_u}.mean()",
+        f"any_{_dt}": f"out = ({_u}.any(), {_u}.any(1), torch.any({_u}, (0, 1), keepdim=True))",
+        f"all_{_dt}": f"out = ({_u}.all(), {_u}.all(0), {_u}[:0].all(), torch.all({_u}, ()))",
+        f"any_{_dt}_out_bool": f"o = torch.empty(0, dtype=torch.bool); r = torch.any({_u}, 1, out=o); out = (r, o)",
+        f"any_{_dt}_out_self_error": f"out = torch.any({_u}, 1, out=torch.empty(2, dtype=torch.{_dt}))",
+        f"cumsum_{_dt}_dtype_self_error": f"out = {_u}.cumsum(0, dtype=torch.{_dt})",
+        f"cummax_{_dt}_error": f"out = {_u}.cummax(1)",
+        f"amax_{_dt}_error": f"out = {_u}.amax(0)",
+        f"max_{_dt}_error": f"out = {_u}.max()",
+        f"max_dim_{_dt}_error": f"out = {_u}.max(1)",
+        f"argmin_{_dt}_error": f"out = {_u}.argmin()",
+        f"mode_{_dt}_error": f"out = {_u}.mode(0)",
+        f"kthvalue_{_dt}_error": f"out = {_u}.kthvalue(1, 1)",
+        f"count_nonzero_{_dt}_error": f"out = torch.count_nonzero({_u})",
+        f"std_{_dt}_error": f"out = {_u}.std()",
+        f"var_mean_{_dt}_error": f"out = torch.var_mean({_u}, 0)",
+    })
+CASES.update({
+    "sum_uint64_top_bit_wraps": "out = torch.tensor([2**63, 2**63 + 5, 2**64 - 1], dtype=torch.uint64).sum()",
+    "prod_uint16_into_int64": "out = torch.tensor([2**15, 2**15, 2**15], dtype=torch.uint16).prod()",
+    "sum_uint32_meta": "out = torch.empty(2, 3, dtype=torch.uint32, device='meta').sum(1)",
+    # neighbours: a complex dtype= for a real self (the sum casts first); std / var's messages
+    "sum_int32_dtype_complex64": "out = torch.tensor([[1, 2], [3, 4]], dtype=torch.int32).sum(0, dtype=torch.complex64)",
+    "sum_float_dtype_complex128": "out = torch.tensor([0.5, 1.25]).sum(dtype=torch.complex128)",
+    "sum_bool_dtype_complex64": "out = torch.tensor([True, True, False]).sum(dtype=torch.complex64)",
+    "std_int64_error": "out = torch.tensor([1, 2, 3]).std()",
+    "var_bool_dim_error": "out = torch.tensor([True, False]).var(0)",
+    "std_mean_int64_error": "out = torch.std_mean(torch.tensor([1, 2, 3]))",
+    "var_mean_int8_error": "out = torch.var_mean(torch.tensor([1, 2], dtype=torch.int8), 0)",
+})
