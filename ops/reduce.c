@@ -101,12 +101,15 @@ sum_dtype(int in, int requested)
 /* Note [Reductions of uint16..64]
  * upstream's reduction kernels dispatch over uint16 / uint32 / uint64 for none of them, but sum,
  * nansum, prod and mean cast the input to the result's dtype first (int64 unless dtype= says
- * otherwise, and the float mean= dtypes), and any / all read the input as bool. So those compute,
- * through a cast, and a result dtype among them is the kernel's refusal in upstream's words
- * ("sum_cpu" not implemented for 'UInt16'), as are max / min / amax / amin / count_nonzero of
- * such an input. The cast's reference is left in *cast (the caller drops it). */
+ * otherwise, and the float mean= dtypes), any / all read the input as bool, and count_nonzero
+ * over given dims is (self != 0).sum(dims). So those compute, through a cast, and a result dtype
+ * among them is the kernel's refusal in upstream's words ("sum_cpu" not implemented for
+ * 'UInt16'), as are max / min / amax / amin of such an input and count_nonzero over all dims
+ * (its own kernel). `all`: no dims given. The cast's reference is left in *cast (the caller
+ * drops it). */
 static int
-barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, TensorObject **self, int *compute, PyObject **cast)
+barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, bool all, TensorObject **self, int *compute,
+                          PyObject **cast)
 {
     static const char *const kernel[TN_NUM_REDUCE] = {
         [TN_RED_SUM] = "sum_cpu", [TN_RED_NANSUM] = "sum_cpu", [TN_RED_PROD] = "prod_out_cpu",
@@ -114,7 +117,7 @@ barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, TensorObject 
         [TN_RED_AMIN] = "min_values_cpu", [TN_RED_COUNT_NONZERO] = "nonzero_count_cpu",
     };
     int to;
-    if (kop == TN_RED_ANY || kop == TN_RED_ALL) {
+    if (kop == TN_RED_ANY || kop == TN_RED_ALL || (kop == TN_RED_COUNT_NONZERO && !all)) {
         if (!tn_dtype_is_barebones_unsigned((*self)->dtype))
             return 0;
         to = *compute = TN_DTYPE_BOOL;
@@ -156,7 +159,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         kop = op == TN_RED_PROD ? TN_RED_ALL : TN_RED_ANY;
     int compute = (kop == TN_RED_ANY || kop == TN_RED_ALL || kop == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
     PyObject *cast = NULL;
-    if (barebones_unsigned_reduce(overload, kop, &self, &compute, &cast) < 0)
+    if (barebones_unsigned_reduce(overload, kop, dims.none || dims.n == 0, &self, &compute, &cast) < 0)
         goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;

@@ -2618,6 +2618,9 @@ FUZZ_CLASSES = [
     "out = torch.tensor([1, 2], dtype=torch.uint32).lt(2)",
     "out = torch.tensor([1, 2], dtype=torch.uint64).max(0)",
     "out = torch.tensor([1, 2], dtype=torch.uint64).cumsum(0, dtype=torch.uint32)",
+    # seed 2 #20775: count_nonzero over given dims is (self != 0).sum(dims) upstream
+    "a0 = torch.tensor([7, 5, 2, 0, 9, 3, 0, 2], dtype=torch.uint16).reshape((4, 2)); out = torch.count_nonzero(a0, -2)",
+    "out = torch.count_nonzero(torch.tensor([[7, 0]], dtype=torch.uint32), ())",  # neighbour: no dims is its kernel's refusal
     "out = torch.tensor([3, 4]).sum(0, dtype=torch.complex64)",  # neighbour: a complex dtype= of a real self
     "out = torch.tensor([3, 4]).var()",  # neighbour: std_var_out's message
 ]

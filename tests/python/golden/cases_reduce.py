@@ -250,6 +250,9 @@ for _dt in ("uint16", "uint32", "uint64"):
         f"mode_{_dt}_error": f"out = {_u}.mode(0)",
         f"kthvalue_{_dt}_error": f"out = {_u}.kthvalue(1, 1)",
         f"count_nonzero_{_dt}_error": f"out = torch.count_nonzero({_u})",
+        f"count_nonzero_{_dt}_empty_dims_error": f"out = torch.count_nonzero({_u}, ())",
+        f"count_nonzero_{_dt}_dims": f"out = (torch.count_nonzero({_u}, 0), torch.count_nonzero({_u}.t(), [0, 1]), "
+                                     f"torch.count_nonzero({_u}[:0], 0))",
         f"std_{_dt}_error": f"out = {_u}.std()",
         f"var_mean_{_dt}_error": f"out = torch.var_mean({_u}, 0)",
     })
