@@ -1392,6 +1392,11 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         return NULL;
     double lo = tn_scalar_to_double(min), hi = tn_scalar_to_double(max);
     if (lo == hi && self->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(self->dtype)) {  /* upstream takes self's aminmax here */
+            PyErr_Format(PyExc_NotImplementedError, "\"aminmax_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
         if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)
             return NULL;
     }
@@ -1411,6 +1416,11 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
     /* upstream's linspace_out of the edges converts them to the input dtype, checked, inside
      * linspace's kernel dispatch (which has no uint16/uint32/uint64) */
     tn_value edge_lo = {.tag = TN_V_DOUBLE, .u.d = lo}, edge_hi = {.tag = TN_V_DOUBLE, .u.d = hi};
+    if (tn_dtype_is_barebones_unsigned(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"linspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     const tn_op *linspace = tn_op_by_id(TN_OP_linspace);
     if (tn_check_kernel_scalar(linspace, self->dtype, &edge_lo, self->dtype) < 0 ||
         tn_check_kernel_scalar(linspace, self->dtype, &edge_hi, self->dtype) < 0)

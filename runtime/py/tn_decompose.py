@@ -305,12 +305,13 @@ def meshgrid(tensors):
 
 
 def bincount(self, weights=None, minlength=0):
-    """SummaryOps.cpp _bincount_cpu: integer input only (its dtype dispatch), minlength >= 0, an
+    """SummaryOps.cpp _bincount_cpu: integer input only (its dtype dispatch: no uint16..64), minlength >= 0, an
     empty 1-d input gives minlength int64 zeros; else a 1-d non-negative input, weights of its
     length; max + 1 bins (at least minlength), counts in int64, or the weights summed in order
     (float32 weights in float32, any other converted to float64)."""
     torch, aten = _aten()
-    if self.dtype == torch.bool or self.dtype.is_floating_point or self.dtype.is_complex:
+    if (self.dtype in (torch.bool, torch.uint16, torch.uint32, torch.uint64) or self.dtype.is_floating_point
+            or self.dtype.is_complex):
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")

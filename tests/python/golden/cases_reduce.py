@@ -254,6 +254,9 @@ for _dt in ("uint16", "uint32", "uint64"):
         f"count_nonzero_{_dt}_dims": f"out = (torch.count_nonzero({_u}, 0), torch.count_nonzero({_u}.t(), [0, 1]), "
                                      f"torch.count_nonzero({_u}[:0], 0))",
         f"std_{_dt}_error": f"out = {_u}.std()",
+        f"histc_{_dt}_error": f"out = torch.histc({_u})",
+        f"histc_{_dt}_range_error": f"out = torch.histc({_u}, 4, 0, 10)",
+        f"bincount_{_dt}_error": f"out = torch.bincount({_u}[0])",
         f"var_mean_{_dt}_error": f"out = torch.var_mean({_u}, 0)",
     })
 CASES.update({
