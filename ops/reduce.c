@@ -159,6 +159,25 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         kop = op == TN_RED_PROD ? TN_RED_ALL : TN_RED_ANY;
     int compute = (kop == TN_RED_ANY || kop == TN_RED_ALL || kop == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
     PyObject *cast = NULL;
+    tn_status s;
+    if (self->numel == 0 && tn_dtype_is_barebones_unsigned(compute) &&
+        (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD || kop == TN_RED_AMAX || kop == TN_RED_AMIN ||
+         kop == TN_RED_MAX || kop == TN_RED_MIN)) {
+        /* an empty self reaches no kernel upstream (Note [Reductions of uint16..64]): a sum's
+         * zeros, a product's ones, an empty result, else amax / amin's error (the kernel's
+         * TN_ERR_VALUE answer below) */
+        if (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD) {
+            int es = tn_dtype_size(compute);
+            memset(tn_tensor_data(out), 0, (size_t)(out->numel * es));
+            for (int64_t i = 0; kop == TN_RED_PROD && i < out->numel; i++)
+                *((unsigned char *)tn_tensor_data(out) + i * es) = 1;  /* little-endian 1 */
+            return (PyObject *)out;
+        }
+        if (out->numel == 0)
+            return (PyObject *)out;
+        s = TN_ERR_VALUE;
+        goto answered;
+    }
     if (barebones_unsigned_reduce(overload, kop, dims.none || dims.n == 0, &self, &compute, &cast) < 0)
         goto fail;
     if (tn_check_dtype(overload, compute) < 0)
@@ -169,10 +188,10 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
      * element] in kernels/reduce.c) */
     if (op == TN_RED_NORM && self->ndim == 0 && !dims.none && dims.n > 0)
         kop = TN_RED_NORM_FORMULA;
-    tn_status s;
     TN_NOGIL(self->numel, s = tn_reduce(kop, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
     Py_CLEAR(cast);
+answered:
     if (s == TN_ERR_VALUE) {
         /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0
          * an IndexError naming it */
@@ -802,6 +821,22 @@ tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p)
 typedef tn_status (*line_pick)(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals,
                                int64_t *idx, const void *ctx);
 
+/* (values, indices) of a 0-dim self reduced along its one dim: values.copy_(self), indices.zero_(),
+ * as upstream's kernels return before their dtype dispatch */
+static PyObject *
+zero_dim_pick(const tn_op *overload, TensorObject *self)
+{
+    TensorObject *vals = tn_tensor_empty(0, NULL, self->dtype, self->device);
+    TensorObject *idx = vals ? tn_tensor_empty(0, NULL, TN_DTYPE_I64, self->device) : NULL;
+    if (!idx || tn_copy_into(overload, vals, self) < 0) {
+        Py_XDECREF((PyObject *)vals);
+        Py_XDECREF((PyObject *)idx);
+        return NULL;
+    }
+    *(int64_t *)tn_tensor_data(idx) = 0;
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+}
+
 /* The reduced shape along dim d (already wrapped; n > 0 checked by the caller), the results on
  * self's device, and `pick` run over the kept dims. Returns (values, indices), or indices alone
  * when !with_values. `kernel`: upstream's CPU kernel, which refuses uint16..64 by its name
@@ -810,6 +845,9 @@ static PyObject *
 pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, bool with_values, line_pick pick,
            const void *ctx, const char *kernel)
 {
+    /* max.dim / min.dim / mode of a 0-dim uint16..64 self: before the dispatch that refuses them */
+    if (with_values && self->ndim == 0 && tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META)
+        return zero_dim_pick(overload, self);
     uint8_t mask[TN_MAX_NDIM] = {0};
     if (self->ndim)
         mask[d] = 1;
@@ -867,11 +905,24 @@ pick_arg(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, 
 
 static PyObject *
 arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values,
-           const char *name)
+           const char *name, bool dim_given)
 {
     int64_t d, n;
     if (line_dim(self, dim, name, &d, &n) < 0)
         return NULL;
+    if (!with_values && dim_given && self->ndim > 0 && self->sizes[d] == 1 &&
+        tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META) {
+        /* argmax / argmin over a given dim of size 1 fill zeros before the dispatch that refuses
+         * uint16..64 */
+        uint8_t mask[TN_MAX_NDIM] = {0};
+        int64_t shape[TN_MAX_NDIM];
+        mask[d] = 1;
+        int nd = reduced_shape(self, mask, keepdim, shape);
+        TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
+        if (idx)
+            memset(tn_tensor_data(idx), 0, sizeof(int64_t) * (size_t)idx->numel);
+        return (PyObject *)idx;
+    }
     /* max.dim / min.dim's meta: check_unsupported_complex after the dim checks, an empty self too
      * (argmax / argmin refused complex before) */
     if (tn_dtype_is_complex(self->dtype)) {
@@ -884,13 +935,13 @@ arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, i
 PyObject *
 tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(overload, self, 1, dim, keepdim, 1, "max");
+    return arg_reduce(overload, self, 1, dim, keepdim, 1, "max", true);
 }
 
 PyObject *
 tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(overload, self, 0, dim, keepdim, 1, "min");
+    return arg_reduce(overload, self, 0, dim, keepdim, 1, "min", true);
 }
 
 static tn_status
@@ -915,20 +966,13 @@ tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim
         return NULL;
     }
     if (self->ndim == 0 && self->device != TN_DEVICE_META) {
-        /* a 0-dim self returns before the kernel's dtype dispatch: values.copy_(self),
-         * indices.zero_(), whatever the dtype */
-        TensorObject *vals = tn_tensor_empty(0, NULL, self->dtype, self->device);
-        TensorObject *idx = vals ? tn_tensor_empty(0, NULL, TN_DTYPE_I64, self->device) : NULL;
-        if (!idx || tn_copy_into(overload, vals, self) < 0) {
-            Py_XDECREF((PyObject *)vals);
-            Py_XDECREF((PyObject *)idx);
-            return NULL;
-        }
-        *(int64_t *)tn_tensor_data(idx) = 0;
-        return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+        /* a 0-dim self returns before the kernel's dtype dispatch, whatever the dtype */
+        return zero_dim_pick(overload, self);
     }
-    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
-        PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
+    if ((self->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(self->dtype)) && self->device != TN_DEVICE_META) {
+        /* the kernel's dispatch, reached by an empty result too */
+        PyErr_Format(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
     return pick_along(overload, self, d, keepdim, true, pick_kth, &k, "kthvalue");
@@ -970,7 +1014,7 @@ argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keep
         return NULL;
     }
     if (dim.has)
-        return arg_reduce(overload, self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
+        return arg_reduce(overload, self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin", true);
     if (self->numel == 0) {
         PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
                      is_max ? "argmax" : "argmin");
@@ -986,7 +1030,7 @@ argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keep
     (void)shape;
     if (!flat)
         return NULL;
-    PyObject *r = arg_reduce(overload, TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin");
+    PyObject *r = arg_reduce(overload, TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin", false);
     Py_DECREF(flat);
     if (r && keepdim) {
         /* keepdim with dim=None: all dims of size 1 */
@@ -1175,6 +1219,9 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
     if ((!with_indices || self->ndim == 0 || self->numel != 0) &&
         tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
+    /* cummax / cummin of a 0-dim uint16..64 self: before the dispatch that refuses them */
+    if (with_indices && self->ndim == 0 && tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META)
+        return zero_dim_pick(overload, self);
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
     /* upstream's impl_func_cum_ops: a 0-dim self is filled into the result, an empty one

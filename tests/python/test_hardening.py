@@ -2621,6 +2621,11 @@ FUZZ_CLASSES = [
     # seed 2 #20775: count_nonzero over given dims is (self != 0).sum(dims) upstream
     "a0 = torch.tensor([7, 5, 2, 0, 9, 3, 0, 2], dtype=torch.uint16).reshape((4, 2)); out = torch.count_nonzero(a0, -2)",
     "out = torch.count_nonzero(torch.tensor([[7, 0]], dtype=torch.uint32), ())",  # neighbour: no dims is its kernel's refusal
+    # seed 2 #72476: argmax over a given dim of size 1 fills zeros before the dtype dispatch
+    "a0 = torch.tensor([0, 2, 3, 0, 3], dtype=torch.uint16).reshape((5, 1))[1:]; out = a0.argmax(-1, True)",
+    "out = torch.tensor(4, dtype=torch.uint64).max(0)",  # neighbour: a 0-dim self's (self, 0)
+    "out = torch.empty(0, 3, dtype=torch.uint32).sum(0, dtype=torch.uint32)",  # neighbour: an empty self's zeros
+    "out = torch.aminmax(torch.empty(0, 3))",  # neighbour: aminmax's meta message
     "out = torch.tensor([3, 4]).sum(0, dtype=torch.complex64)",  # neighbour: a complex dtype= of a real self
     "out = torch.tensor([3, 4]).var()",  # neighbour: std_var_out's message
 ]

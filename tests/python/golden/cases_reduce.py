@@ -272,3 +272,37 @@ CASES.update({
     "std_mean_int64_error": "out = torch.std_mean(torch.tensor([1, 2, 3]))",
     "var_mean_int8_error": "out = torch.var_mean(torch.tensor([1, 2], dtype=torch.int8), 0)",
 })
+# the paths upstream takes before its kernels' dtype dispatch (so uint16..64 compute there): an
+# empty self's sum / prod (identity) and amax / amin (an empty result, or the dims error), a 0-dim
+# self's max.dim / min.dim / mode / cummax / cummin (self, 0), argmax / argmin over a given dim of
+# size 1 (zeros); kthvalue dispatches even an empty result; aminmax's meta checks, then its kernel
+for _dt in ("uint16", "uint32", "uint64"):
+    CASES.update({
+        f"argmax_{_dt}_size1_dim": f"a = torch.tensor([[0], [2], [3]], dtype=torch.{_dt}); "
+                                   f"out = (a.argmax(1), a.argmin(-1, True), a[0].argmax(0), a[:0].argmax(1))",
+        f"argmax_{_dt}_size1_flat_error": f"out = torch.tensor([9], dtype=torch.{_dt}).argmax()",
+        f"argmax_{_dt}_0dim_error": f"out = torch.tensor(9, dtype=torch.{_dt}).argmax(0)",
+        f"max_dim_{_dt}_size1_error": f"out = torch.tensor([9], dtype=torch.{_dt}).max(0)",
+        f"max_dim_{_dt}_0dim": f"a = torch.tensor(4, dtype=torch.{_dt}); out = (a.max(0), a.min(-1), a.mode(0), a.cummax(0), "
+                               f"a.cummin(0), a.kthvalue(1, 0))",
+        f"max_dim_{_dt}_empty_result": f"a = torch.empty(0, 3, dtype=torch.{_dt}); out = (a.max(1), a.min(1), a.mode(1), "
+                                       f"a.amax(1), a.amin(1, keepdim=True), a.cummax(0), a.argmax(1))",
+        f"amin_{_dt}_empty_all_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).amin()",
+        f"amax_{_dt}_empty_dim_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).amax(0)",
+        f"sum_{_dt}_dtype_self_empty": f"a = torch.empty(0, 3, dtype=torch.{_dt}); out = (a.sum(0, dtype=torch.{_dt}), "
+                                       f"a.prod(0, dtype=torch.{_dt}), a.nansum(1, dtype=torch.{_dt}), a.sum(dtype=torch.{_dt}))",
+        f"kthvalue_{_dt}_empty_result_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).kthvalue(1, 1)",
+        f"aminmax_{_dt}_error": f"out = torch.aminmax(torch.tensor([[1, 2]], dtype=torch.{_dt}), dim=1)",
+        f"aminmax_{_dt}_empty_result_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}), dim=1)",
+        f"aminmax_{_dt}_empty_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}))",
+        f"aminmax_{_dt}_empty_dim_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}), dim=0)",
+    })
+CASES.update({
+    # neighbours: aminmax's meta checks name aminmax (the decomposition's amin named itself), for
+    # every dtype; nanmedian over an empty dim is median_with_indices_impl's check, naming median
+    "aminmax_empty_error": "out = torch.aminmax(torch.empty(0, 3))",
+    "aminmax_empty_dim_error": "out = torch.aminmax(torch.empty(3, 0, dtype=torch.int32), dim=-1, keepdim=True)",
+    "aminmax_0dim_bad_dim_error": "out = torch.aminmax(torch.tensor(2.0), dim=1)",
+    "aminmax_0dim": "out = torch.aminmax(torch.tensor(2.0), dim=0)",
+    "nanmedian_empty_dim_error": "out = torch.nanmedian(torch.empty(0, 3), 0)",
+})
