@@ -167,10 +167,16 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
          * zeros, a product's ones, an empty result, else amax / amin's error (the kernel's
          * TN_ERR_VALUE answer below) */
         if (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD) {
-            int es = tn_dtype_size(compute);
-            memset(tn_tensor_data(out), 0, (size_t)(out->numel * es));
-            for (int64_t i = 0; kop == TN_RED_PROD && i < out->numel; i++)
-                *((unsigned char *)tn_tensor_data(out) + i * es) = 1;  /* little-endian 1 */
+            uint64_t one = kop == TN_RED_PROD;
+            for (int64_t i = 0; i < out->numel; i++) {
+                void *o = tn_tensor_data(out);
+                if (compute == TN_DTYPE_U16)
+                    ((uint16_t *)o)[i] = (uint16_t)one;
+                else if (compute == TN_DTYPE_U32)
+                    ((uint32_t *)o)[i] = (uint32_t)one;
+                else
+                    ((uint64_t *)o)[i] = one;
+            }
             return (PyObject *)out;
         }
         if (out->numel == 0)
