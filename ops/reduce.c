@@ -105,8 +105,10 @@ sum_dtype(int in, int requested)
  * over given dims is (self != 0).sum(dims). So those compute, through a cast, and a result dtype
  * among them is the kernel's refusal in upstream's words ("sum_cpu" not implemented for
  * 'UInt16'), as are max / min / amax / amin of such an input and count_nonzero over all dims
- * (its own kernel). `all`: no dims given. The cast's reference is left in *cast (the caller
- * drops it). */
+ * (its own kernel). Where upstream returns before the dispatch, they compute as it does: an
+ * empty self's sum / prod / amax / amin (reduce), a 0-dim self's max.dim / min.dim / mode /
+ * cummax / cummin (zero_dim_pick), argmax / argmin over a given dim of size 1 (arg_reduce).
+ * `all`: no dims given. The cast's reference is left in *cast (the caller drops it). */
 static int
 barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, bool all, TensorObject **self, int *compute,
                           PyObject **cast)
