@@ -961,10 +961,28 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     return atomic_load(&c.error) ? TN_ERR_VALUE : TN_OK;
 }
 
+/* eq / ne of uint16 / uint32 / uint64 (upstream's comparison kernels take the barebones unsigned
+ * types for these two only): equality of bits, so the same-size signed loop's. A Python-number
+ * operand converts to that signed type by wrapping, as upstream's conversion to the unsigned one
+ * does (uint16 == 65536 compares with 0). Every other op keeps the dtype (its refusal). */
+static int
+bits_dtype(tn_binary_op op, int dtype)
+{
+    if (op != TN_BIN_EQ && op != TN_BIN_NE)
+        return dtype;
+    switch (dtype) {
+    case TN_DTYPE_U16: return TN_DTYPE_I16;
+    case TN_DTYPE_U32: return TN_DTYPE_I32;
+    case TN_DTYPE_U64: return TN_DTYPE_I64;
+    default: return dtype;
+    }
+}
+
 tn_status
 tn_binary(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a, const void *b,
           tn_kscalar alpha)
 {
+    dtype = bits_dtype(op, dtype);
     void *base[3] = {out, (void *)a, (void *)b};
     return binary_run(op, dtype, l, base, 0, alpha);
 }
@@ -988,6 +1006,7 @@ tn_binary_scalar(tn_binary_op op, int dtype, const tn_loop *l, void *out, const 
 {
     tn_loop l3;
     loop_with_scalar(l, &l3, 3);
+    dtype = bits_dtype(op, dtype);
     int reduced = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
     int float_b = reduced && (op == TN_BIN_MUL || op == TN_BIN_DIV || op == TN_BIN_DIV_TRUNC ||
                               op == TN_BIN_DIV_FLOOR);

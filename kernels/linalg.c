@@ -5,6 +5,7 @@
 #include <complex.h>
 #include <lapack.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,49 @@ tn_trsm(int dtype, int64_t batch, int64_t n, int64_t k, bool upper, bool unit, c
  * The double-precision routines serve both dtypes (Note [float32 through double LAPACK]); the
  * entries loop over the batch. LAPACK's integers are 32-bit (lapack_int): sizes above INT32_MAX
  * are TN_ERR_VALUE. Workspaces are sized once per call by LAPACK's own query (lwork = -1). */
+
+/* Note [LAPACK's XERBLA]
+ * A LAPACK routine handed an illegal argument sets INFO = -(its position), calls XERBLA(name,
+ * position) and returns. The reference XERBLA (Debian's liblapack, and libblas's own copy) prints
+ * and executes STOP: the whole Python process exits. This xerbla_ replaces it: it records the
+ * first report on its thread and returns, so the routine returns its negative INFO, which the ops
+ * raise as upstream does for MKL's (whose XERBLA prints and returns): RuntimeError "...: Argument
+ * N has illegal value". A report from a routine nested in another (dgelsd's dlascl of a NaN norm)
+ * may leave the outer INFO nonnegative: every call below folds the recorded report into its info
+ * (xerbla_info), and an entry with no info to answer returns TN_ERR_VALUE.
+ * The replacement binds because liblapack.so calls xerbla_ through its PLT and the module that
+ * links it (the extension, dlopened RTLD_LOCAL, or a test executable) comes first in the lookup
+ * scope of its own dependencies: exported from there (default visibility), this definition wins
+ * over liblapack's and libblas's (tests/kernels/test_linalg.c: xerbla_*). */
+static _Thread_local int xerbla_position;
+
+/* gfortran's interface: SRNAME's length follows as a hidden size_t */
+__attribute__((visibility("default"))) void xerbla_(const char *srname, const lapack_int *info, size_t len);
+
+void
+xerbla_(const char *srname, const lapack_int *info, size_t len)
+{
+    (void)srname;
+    (void)len;
+    if (!xerbla_position)
+        xerbla_position = *info > 0 ? *info : 1;
+}
+
+int
+tn_lapack_xerbla_take(void)
+{
+    int p = xerbla_position;
+    xerbla_position = 0;
+    return p;
+}
+
+/* a LAPACK call's info with this thread's XERBLA report folded in (Note [LAPACK's XERBLA]) */
+static lapack_int
+xerbla_info(lapack_int info)
+{
+    int p = tn_lapack_xerbla_take();
+    return info < 0 || !p ? info : -p;
+}
 
 static bool
 fits(int64_t v)
@@ -130,7 +174,7 @@ getrf_range(void *ctx, int64_t begin, int64_t end)
             continue;
         }
         LAPACK_dgetrf(&j->lm, &j->ln, j->a + b * j->m * j->n, &j->lda, j->piv + b * j->k, &i);
-        j->info[b] = i;
+        j->info[b] = xerbla_info(i);
     }
 }
 
@@ -164,6 +208,7 @@ typedef struct {
     const double *lu;
     const int32_t *piv;
     double *b;
+    atomic_int illegal; /* a call reported an illegal argument (Note [LAPACK's XERBLA]) */
 } getrs_job;
 
 /* Note [getrs without zero skips]
@@ -213,6 +258,8 @@ getrs_range(void *ctx, int64_t begin, int64_t end)
         lapack_int info = 0;
         LAPACK_dgetrs(&j->t, &j->ln, &j->lk, j->lu + i * j->n * j->n, &j->ln, j->piv + i * j->n,
                       j->b + i * j->n * j->k, &j->ln, &info);
+        if (xerbla_info(info) < 0)
+            atomic_store(&j->illegal, 1);
     }
 }
 
@@ -236,9 +283,9 @@ tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, cons
         return TN_ERR_VALUE;
     if (n == 0 || k == 0)
         return TN_OK;
-    getrs_job job = {n, k, (lapack_int)n, (lapack_int)k, trans ? 'T' : 'N', lu, piv, b};
+    getrs_job job = {n, k, (lapack_int)n, (lapack_int)k, trans ? 'T' : 'N', lu, piv, b, 0};
     tn_parallel_for(batch, batch_grain(n, n, k), getrs_range, &job);
-    return TN_OK;
+    return atomic_load(&job.illegal) ? TN_ERR_VALUE : TN_OK;
 }
 
 // potrf
@@ -266,6 +313,7 @@ tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_
         lapack_int i = 0;
         if (n > 0) {
             LAPACK_dpotrf(&uplo, &ln, (double *)ab, &lda, &i);
+            i = xerbla_info(i);
         }
         info[b] = i;
         /* the triangle potrf leaves as it was: zeros (column-major: element (r, c) at r + c n) */
@@ -305,6 +353,7 @@ tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, v
     char jobz = vectors ? 'V' : 'N', uplo = upper ? 'U' : 'L';
     double wq[2] = {0};
     LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)a, &lda, (double *)w, wq, &lwork, &iw, &liwork, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     liwork = iw > 1 ? iw : 1;
     size_t es = tn_dtype_size(dtype);
@@ -319,7 +368,7 @@ tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, v
         char *ab = (char *)a + (size_t)(b * n * n) * es, *wb = (char *)w + (size_t)(b * n) * es;
         i = 0;
         LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)ab, &lda, (double *)wb, work, &lwork, iwork, &liwork, &i);
-        info[b] = i;
+        info[b] = xerbla_info(i);
     }
     free(work);
     free(iwork);
@@ -392,6 +441,7 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
     if (!iwork)
         return TN_ERR_NOMEM;
     LAPACK_dgesdd(&jobz, &lm, &ln, (double *)a, &lda, (double *)s, dummy, &ldu, dummy, &ldvt, wq, &lwork, iwork, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
@@ -411,7 +461,7 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
         }
         i = 0;
         LAPACK_dgesdd(&jobz, &lm, &ln, (double *)ab, &lda, (double *)sb, (double *)ub, &ldu, (double *)vb, &ldvt, work, &lwork, iwork, &i);
-        info[b] = i;
+        info[b] = xerbla_info(i);
     }
     free(work);
     free(iwork);
@@ -444,6 +494,7 @@ tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *t
     lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lwork = -1, i = 0;
     double wq[2] = {0};
     LAPACK_dgeqrf(&lm, &ln, (double *)a, &lm, (double *)tau, wq, &lwork, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
@@ -452,9 +503,11 @@ tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *t
     for (int64_t b = 0; b < batch; b++) {
         char *ab = (char *)a + (size_t)(b * m * n) * es, *tb = (char *)tau + (size_t)(b * k) * es;
         LAPACK_dgeqrf(&lm, &ln, (double *)ab, &lm, (double *)tb, work, &lwork, &i);
+        if ((i = xerbla_info(i)) < 0)
+            break;
     }
     free(work);
-    return TN_OK;
+    return i < 0 ? TN_ERR_VALUE : TN_OK;
 }
 
 // orgqr
@@ -479,6 +532,7 @@ tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void 
     lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, lwork = -1, i = 0;
     double wq[2] = {0};
     LAPACK_dorgqr(&lm, &ln, &lk, (double *)a, &lm, (const double *)tau, wq, &lwork, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
@@ -488,9 +542,11 @@ tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void 
         char *ab = (char *)a + (size_t)(b * m * n) * es;
         const char *tb = (const char *)tau + (size_t)(b * k) * es;
         LAPACK_dorgqr(&lm, &ln, &lk, (double *)ab, &lm, (const double *)tb, work, &lwork, &i);
+        if ((i = xerbla_info(i)) < 0)
+            break;
     }
     free(work);
-    return TN_OK;
+    return i < 0 ? TN_ERR_VALUE : TN_OK;
 }
 
 // sytrf
@@ -519,6 +575,7 @@ tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int3
     char uplo = 'L';
     double wq[2] = {0};
     LAPACK_dsytrf(&uplo, &ln, (double *)a, &ln, piv, wq, &lwork, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     double *work = malloc(sizeof(double) * (size_t)lwork);
     if (!work)
@@ -526,7 +583,7 @@ tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int3
     for (int64_t b = 0; b < batch; b++) {
         i = 0;
         LAPACK_dsytrf(&uplo, &ln, (double *)a + b * n * n, &ln, piv + b * n, work, &lwork, &i);
-        info[b] = i;
+        info[b] = xerbla_info(i);
     }
     free(work);
     return TN_OK;
@@ -553,9 +610,11 @@ tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, 
         return TN_OK;
     lapack_int ln = (lapack_int)n, lk = (lapack_int)k, info = 0;
     char uplo = 'L';
-    for (int64_t i = 0; i < batch; i++)
+    for (int64_t i = 0; i < batch && info >= 0; i++) {
         LAPACK_dsytrs(&uplo, &ln, &lk, (const double *)ld + i * n * n, &ln, piv + i * n, (double *)b + i * n * k, &ln, &info);
-    return TN_OK;
+        info = xerbla_info(info);
+    }
+    return info < 0 ? TN_ERR_VALUE : TN_OK;
 }
 
 // lstsq
@@ -563,7 +622,8 @@ tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, 
 /* Note [lstsq of a NaN]: MKL, under upstream's wheel, refuses a matrix holding a NaN as an illegal
  * argument (info = -(its position): A is gels' 5th, the others' 4th; B gels' 7th, the others' 6th),
  * which upstream raises ("Argument 4 has illegal value"); the reference LAPACK's dgelsd hands the
- * NaN norm to dlascl, whose XERBLA stops the process. So a problem whose A, or else whose B (its
+ * NaN norm to dlascl, whose XERBLA stopped the process (ours returns, Note [LAPACK's XERBLA], but
+ * dgelsd then goes on with the NaN and its info is not MKL's). So a problem whose A, or else whose B (its
  * first m rows), holds a NaN is not handed to LAPACK: its info is MKL's. An infinite element of A
  * with the SVD drivers is not handed over either (TN_LSTSQ_INF): the reference dgelsd scales it into
  * a NaN and stops in dlascl's XERBLA, dgelss never returns, and MKL's answer depends on where the
@@ -668,6 +728,7 @@ lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m
     if (m * n > 0)
         memcpy(aw, a, sizeof(double _Complex) * (size_t)(m * n));
     lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b, sw, rcond, jpvt, &lrank, wq, lwork, rwq, &iwq, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = creal(wq[0]) < 1 ? 1 : (lapack_int)creal(wq[0]);
     /* rwork: 2n (gelsy), 5 min(m, n) (gelss), gelsd's query answer (upstream's sizes) */
     int64_t lrwork = driver == TN_LSTSQ_GELSY ? 2 * n : driver == TN_LSTSQ_GELSS ? 5 * k : (int64_t)rwq[0];
@@ -696,7 +757,7 @@ lstsq_z(tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t m
         lrank = 0;
         lstsq_call_z(driver, lm, ln, lnrhs, aw, bz ? bz : b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work, lwork, rwork,
                      iwork, &i);
-        info[ai] = i;
+        info[ai] = xerbla_info(i);
         if (rank)
             rank[ai] = lrank;
     }
@@ -760,9 +821,9 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         return TN_ERR_NOMEM;
     }
     if (driver == TN_LSTSQ_GELSD && nrhs == 0 && k > 0) {
-        /* dgelsd hands nrhs = 0 to dlalsd, which rejects it through XERBLA, and the reference
-         * XERBLA stops the process: answered as LAPACK's info for its 4th argument instead (MKL
-         * returns that info; upstream raises it) */
+        /* dgelsd hands nrhs = 0 to dlalsd, which rejects it through XERBLA (the reference one
+         * stopped the process; Note [LAPACK's XERBLA]): answered as LAPACK's info for its 4th
+         * argument without the call (MKL returns that info; upstream raises it) */
         for (int64_t p = 0; p < batch; p++)
             info[a_index ? a_index[p] : p] = -4;
         free(aw);
@@ -779,6 +840,7 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         memcpy(aw, a, sizeof(double) * (size_t)(m * n));
     /* the workspace query, once for the batch (every problem has the same sizes) */
     lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b, sw, rcond, jpvt, &lrank, wq, lwork, &iwq, &i);
+    tn_lapack_xerbla_take(); /* a workspace query: the calls repeat its arguments */
     lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     lapack_int liwork = iwq > 1 ? iwq : 1;
     double *work = malloc(sizeof(double) * (size_t)lwork);
@@ -809,7 +871,7 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         lrank = 0;
         lstsq_call(driver, lm, ln, lnrhs, aw, bz ? bz : (double *)b + p * ld * nrhs, sb, rcond, jpvt, &lrank, work,
                    lwork, iwork, &i);
-        info[ai] = i;
+        info[ai] = xerbla_info(i);
         if (rank)
             rank[ai] = lrank;
     }

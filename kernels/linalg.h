@@ -87,4 +87,9 @@ tn_status tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, cons
                           int64_t m, int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank,
                           void *s, int32_t *info);
 
+/* The position of the first illegal argument a LAPACK routine reported through XERBLA on this
+ * thread since the last take (0: none), forgotten by the take. The reference XERBLA stops the
+ * process; kernels/linalg.c defines the xerbla_ that replaces it (Note [LAPACK's XERBLA]). */
+int tn_lapack_xerbla_take(void);
+
 #endif /* TN_KERNELS_LINALG_H */

@@ -233,6 +233,12 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
                      tn_dtype_legacy_name(result));
         goto fail;
     }
+    if (kind == BK_COMPARE && op != TN_BIN_EQ && op != TN_BIN_NE && tn_dtype_is_barebones_unsigned(compute)) {
+        /* upstream's comparison kernels take uint16..64 for eq / ne only */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", tn_binary_names[op],
+                     tn_dtype_legacy_name(compute));
+        goto fail;
+    }
     if (kind == BK_BITWISE && check_bitwise(compute, op) < 0)
         goto fail;
     if (tn_check_dtype(overload, compute) < 0)

@@ -98,6 +98,49 @@ sum_dtype(int in, int requested)
     return tn_dtype_is_integral(in, true) ? TN_DTYPE_I64 : in;
 }
 
+/* Note [Reductions of uint16..64]
+ * upstream's reduction kernels dispatch over uint16 / uint32 / uint64 for none of them, but sum,
+ * nansum, prod and mean cast the input to the result's dtype first (int64 unless dtype= says
+ * otherwise, and the float mean= dtypes), any / all read the input as bool, and count_nonzero
+ * over given dims is (self != 0).sum(dims). So those compute, through a cast, and a result dtype
+ * among them is the kernel's refusal in upstream's words ("sum_cpu" not implemented for
+ * 'UInt16'), as are max / min / amax / amin of such an input and count_nonzero over all dims
+ * (its own kernel). Where upstream returns before the dispatch, they compute as it does: an
+ * empty self's sum / prod / amax / amin (reduce), a 0-dim self's max.dim / min.dim / mode /
+ * cummax / cummin (zero_dim_pick), argmax / argmin over a given dim of size 1 (arg_reduce).
+ * `all`: no dims given. The cast's reference is left in *cast (the caller drops it). */
+static int
+barebones_unsigned_reduce(const tn_op *overload, tn_reduce_op kop, bool all, TensorObject **self, int *compute,
+                          PyObject **cast)
+{
+    static const char *const kernel[TN_NUM_REDUCE] = {
+        [TN_RED_SUM] = "sum_cpu", [TN_RED_NANSUM] = "sum_cpu", [TN_RED_PROD] = "prod_out_cpu",
+        [TN_RED_MAX] = "max_all", [TN_RED_MIN] = "min_all", [TN_RED_AMAX] = "max_values_cpu",
+        [TN_RED_AMIN] = "min_values_cpu", [TN_RED_COUNT_NONZERO] = "nonzero_count_cpu",
+    };
+    int to;
+    if (kop == TN_RED_ANY || kop == TN_RED_ALL || (kop == TN_RED_COUNT_NONZERO && !all)) {
+        if (!tn_dtype_is_barebones_unsigned((*self)->dtype))
+            return 0;
+        to = *compute = TN_DTYPE_BOOL;
+    } else if (tn_dtype_is_barebones_unsigned(*compute)) {
+        if (!kernel[kop])
+            return 0;  /* tn_check_dtype's refusal */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel[kop],
+                     tn_dtype_legacy_name(*compute));
+        return -1;
+    } else if (tn_dtype_is_barebones_unsigned((*self)->dtype) &&
+               (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD || kop == TN_RED_MEAN)) {
+        to = *compute;
+    } else {
+        return 0;
+    }
+    if (!(*cast = tn_op__to_copy(overload, *self, to, -1, NULL, -1, false, -1)))
+        return -1;
+    *self = TN_T(*cast);
+    return 0;
+}
+
 static PyObject *
 reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_dtype,
        double param)
@@ -117,6 +160,34 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     if (out_dtype == TN_DTYPE_BOOL && (op == TN_RED_SUM || op == TN_RED_PROD))
         kop = op == TN_RED_PROD ? TN_RED_ALL : TN_RED_ANY;
     int compute = (kop == TN_RED_ANY || kop == TN_RED_ALL || kop == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
+    PyObject *cast = NULL;
+    tn_status s;
+    if (self->numel == 0 && tn_dtype_is_barebones_unsigned(compute) &&
+        (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD || kop == TN_RED_AMAX || kop == TN_RED_AMIN ||
+         kop == TN_RED_MAX || kop == TN_RED_MIN)) {
+        /* an empty self reaches no kernel upstream (Note [Reductions of uint16..64]): a sum's
+         * zeros, a product's ones, an empty result, else amax / amin's error (the kernel's
+         * TN_ERR_VALUE answer below) */
+        if (kop == TN_RED_SUM || kop == TN_RED_NANSUM || kop == TN_RED_PROD) {
+            uint64_t one = kop == TN_RED_PROD;
+            for (int64_t i = 0; i < out->numel; i++) {
+                void *o = tn_tensor_data(out);
+                if (compute == TN_DTYPE_U16)
+                    ((uint16_t *)o)[i] = (uint16_t)one;
+                else if (compute == TN_DTYPE_U32)
+                    ((uint32_t *)o)[i] = (uint32_t)one;
+                else
+                    ((uint64_t *)o)[i] = one;
+            }
+            return (PyObject *)out;
+        }
+        if (out->numel == 0)
+            return (PyObject *)out;
+        s = TN_ERR_VALUE;
+        goto answered;
+    }
+    if (barebones_unsigned_reduce(overload, kop, dims.none || dims.n == 0, &self, &compute, &cast) < 0)
+        goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     reduce_geom g;
@@ -125,9 +196,10 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
      * element] in kernels/reduce.c) */
     if (op == TN_RED_NORM && self->ndim == 0 && !dims.none && dims.n > 0)
         kop = TN_RED_NORM_FORMULA;
-    tn_status s;
     TN_NOGIL(self->numel, s = tn_reduce(kop, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
+    Py_CLEAR(cast);
+answered:
     if (s == TN_ERR_VALUE) {
         /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0
          * an IndexError naming it */
@@ -148,6 +220,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         goto fail;
     return (PyObject *)out;
 fail:
+    Py_XDECREF(cast);
     Py_DECREF((PyObject *)out);
     return NULL;
 }
@@ -203,10 +276,11 @@ complex_sum(const tn_op *overload, TensorObject *self, tn_ints dims, int keepdim
     return z;
 }
 
+/* a complex self, or a complex dtype= (a real self cast to it first, as upstream's sum does) */
 PyObject *
 tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 {
-    if (tn_dtype_is_complex(self->dtype))
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_complex(dtype))
         return complex_sum(overload, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
 }
@@ -214,7 +288,7 @@ tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 PyObject *
 tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
-    if (tn_dtype_is_complex(self->dtype))
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_complex(dtype))
         return complex_sum(overload, self, dim, keepdim, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
@@ -755,13 +829,33 @@ tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p)
 typedef tn_status (*line_pick)(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals,
                                int64_t *idx, const void *ctx);
 
+/* (values, indices) of a 0-dim self reduced along its one dim: values.copy_(self), indices.zero_(),
+ * as upstream's kernels return before their dtype dispatch */
+static PyObject *
+zero_dim_pick(const tn_op *overload, TensorObject *self)
+{
+    TensorObject *vals = tn_tensor_empty(0, NULL, self->dtype, self->device);
+    TensorObject *idx = vals ? tn_tensor_empty(0, NULL, TN_DTYPE_I64, self->device) : NULL;
+    if (!idx || tn_copy_into(overload, vals, self) < 0) {
+        Py_XDECREF((PyObject *)vals);
+        Py_XDECREF((PyObject *)idx);
+        return NULL;
+    }
+    *(int64_t *)tn_tensor_data(idx) = 0;
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+}
+
 /* The reduced shape along dim d (already wrapped; n > 0 checked by the caller), the results on
  * self's device, and `pick` run over the kept dims. Returns (values, indices), or indices alone
- * when !with_values. */
+ * when !with_values. `kernel`: upstream's CPU kernel, which refuses uint16..64 by its name
+ * ("<kernel>_cpu"; Note [Reductions of uint16..64]). */
 static PyObject *
 pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, bool with_values, line_pick pick,
-           const void *ctx)
+           const void *ctx, const char *kernel)
 {
+    /* max.dim / min.dim / mode of a 0-dim uint16..64 self: before the dispatch that refuses them */
+    if (with_values && self->ndim == 0 && tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META)
+        return zero_dim_pick(overload, self);
     uint8_t mask[TN_MAX_NDIM] = {0};
     if (self->ndim)
         mask[d] = 1;
@@ -772,6 +866,11 @@ pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, b
     if (!idx)
         goto fail;
     if (self->device != TN_DEVICE_META && idx->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(self->dtype)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", kernel,
+                         tn_dtype_legacy_name(self->dtype));
+            goto fail;
+        }
         if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         tn_loop l;
@@ -814,30 +913,43 @@ pick_arg(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, 
 
 static PyObject *
 arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values,
-           const char *name)
+           const char *name, bool dim_given)
 {
     int64_t d, n;
     if (line_dim(self, dim, name, &d, &n) < 0)
         return NULL;
+    if (!with_values && dim_given && self->ndim > 0 && self->sizes[d] == 1 &&
+        tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META) {
+        /* argmax / argmin over a given dim of size 1 fill zeros before the dispatch that refuses
+         * uint16..64 */
+        uint8_t mask[TN_MAX_NDIM] = {0};
+        int64_t shape[TN_MAX_NDIM];
+        mask[d] = 1;
+        int nd = reduced_shape(self, mask, keepdim, shape);
+        TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
+        if (idx)
+            memset(tn_tensor_data(idx), 0, sizeof(int64_t) * (size_t)idx->numel);
+        return (PyObject *)idx;
+    }
     /* max.dim / min.dim's meta: check_unsupported_complex after the dim checks, an empty self too
      * (argmax / argmin refused complex before) */
     if (tn_dtype_is_complex(self->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support complex input", name);
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max);
+    return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max, name);
 }
 
 PyObject *
 tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(overload, self, 1, dim, keepdim, 1, "max");
+    return arg_reduce(overload, self, 1, dim, keepdim, 1, "max", true);
 }
 
 PyObject *
 tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(overload, self, 0, dim, keepdim, 1, "min");
+    return arg_reduce(overload, self, 0, dim, keepdim, 1, "min", true);
 }
 
 static tn_status
@@ -862,23 +974,16 @@ tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim
         return NULL;
     }
     if (self->ndim == 0 && self->device != TN_DEVICE_META) {
-        /* a 0-dim self returns before the kernel's dtype dispatch: values.copy_(self),
-         * indices.zero_(), whatever the dtype */
-        TensorObject *vals = tn_tensor_empty(0, NULL, self->dtype, self->device);
-        TensorObject *idx = vals ? tn_tensor_empty(0, NULL, TN_DTYPE_I64, self->device) : NULL;
-        if (!idx || tn_copy_into(overload, vals, self) < 0) {
-            Py_XDECREF((PyObject *)vals);
-            Py_XDECREF((PyObject *)idx);
-            return NULL;
-        }
-        *(int64_t *)tn_tensor_data(idx) = 0;
-        return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+        /* a 0-dim self returns before the kernel's dtype dispatch, whatever the dtype */
+        return zero_dim_pick(overload, self);
     }
-    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
-        PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
+    if ((self->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(self->dtype)) && self->device != TN_DEVICE_META) {
+        /* the kernel's dispatch, reached by an empty result too */
+        PyErr_Format(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, true, pick_kth, &k);
+    return pick_along(overload, self, d, keepdim, true, pick_kth, &k, "kthvalue");
 }
 
 static tn_status
@@ -901,7 +1006,7 @@ tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    return pick_along(overload, self, d, keepdim, true, pick_mode, NULL);
+    return pick_along(overload, self, d, keepdim, true, pick_mode, NULL, "mode");
 }
 
 /* argmax(dim=None) flattens first; check_argmax_argmin refuses complex, then bool, then wraps dim */
@@ -917,7 +1022,7 @@ argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keep
         return NULL;
     }
     if (dim.has)
-        return arg_reduce(overload, self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
+        return arg_reduce(overload, self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin", true);
     if (self->numel == 0) {
         PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
                      is_max ? "argmax" : "argmin");
@@ -933,7 +1038,7 @@ argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keep
     (void)shape;
     if (!flat)
         return NULL;
-    PyObject *r = arg_reduce(overload, TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin");
+    PyObject *r = arg_reduce(overload, TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin", false);
     Py_DECREF(flat);
     if (r && keepdim) {
         /* keepdim with dim=None: all dims of size 1 */
@@ -1016,8 +1121,11 @@ var_impl(const char *fname, const tn_op *overload, TensorObject *self, tn_ints d
         return complex_var(fname, overload, self, dim, correction, keepdim, take_sqrt, with_mean);
     }
     if (!tn_dtype_is_floating(d)) {
-        PyErr_Format(PyExc_RuntimeError, "%s and %s only support floating point and complex dtypes",
-                     take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");
+        /* std_var_out's check names both ops; std_var_mean_out's its own */
+        if (with_mean)
+            PyErr_Format(PyExc_RuntimeError, "%s only support floating point and complex dtypes", fname);
+        else
+            PyErr_SetString(PyExc_RuntimeError, "std and var only support floating point and complex dtypes");
         return NULL;
     }
     /* upstream's std_var_out: correction.toDouble(), checked (a complex one with an imaginary part
@@ -1119,6 +1227,9 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
     if ((!with_indices || self->ndim == 0 || self->numel != 0) &&
         tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
+    /* cummax / cummin of a 0-dim uint16..64 self: before the dispatch that refuses them */
+    if (with_indices && self->ndim == 0 && tn_dtype_is_barebones_unsigned(self->dtype) && self->device != TN_DEVICE_META)
+        return zero_dim_pick(overload, self);
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
     /* upstream's impl_func_cum_ops: a 0-dim self is filled into the result, an empty one
@@ -1142,6 +1253,16 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
         goto fail;
     PyObject *cast = NULL;  /* upstream casts the input to the result's dtype first (self.to(dtype)) */
     if (self->device != TN_DEVICE_META && self->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(out_dtype)) {
+            /* Note [Reductions of uint16..64]: cumsum / cumprod cast self to a result dtype the
+             * kernels take; their own refusals of the rest, in upstream's words */
+            static const char *const kernel[] = {[TN_SCAN_CUMSUM] = "cumsum_out_cpu", [TN_SCAN_CUMPROD] = "cumprod_out_cpu",
+                                                 [TN_SCAN_CUMMAX] = "cummax_cpu", [TN_SCAN_CUMMIN] = "cummin_cpu",
+                                                 [TN_SCAN_LOGCUMSUMEXP] = "logcumsumexp_out_cpu"};
+            PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel[op],
+                         tn_dtype_legacy_name(out_dtype));
+            goto fail;
+        }
         if (tn_check_dtype(overload, out_dtype) < 0)
             goto fail;
         if (out_dtype != self->dtype && (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD)) {
@@ -1326,6 +1447,11 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         return NULL;
     double lo = tn_scalar_to_double(min), hi = tn_scalar_to_double(max);
     if (lo == hi && self->numel > 0) {
+        if (tn_dtype_is_barebones_unsigned(self->dtype)) {  /* upstream takes self's aminmax here */
+            PyErr_Format(PyExc_NotImplementedError, "\"aminmax_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
         if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)
             return NULL;
     }
@@ -1345,6 +1471,11 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
     /* upstream's linspace_out of the edges converts them to the input dtype, checked, inside
      * linspace's kernel dispatch (which has no uint16/uint32/uint64) */
     tn_value edge_lo = {.tag = TN_V_DOUBLE, .u.d = lo}, edge_hi = {.tag = TN_V_DOUBLE, .u.d = hi};
+    if (tn_dtype_is_barebones_unsigned(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"linspace_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     const tn_op *linspace = tn_op_by_id(TN_OP_linspace);
     if (tn_check_kernel_scalar(linspace, self->dtype, &edge_lo, self->dtype) < 0 ||
         tn_check_kernel_scalar(linspace, self->dtype, &edge_hi, self->dtype) < 0)

@@ -305,12 +305,13 @@ def meshgrid(tensors):
 
 
 def bincount(self, weights=None, minlength=0):
-    """SummaryOps.cpp _bincount_cpu: integer input only (its dtype dispatch), minlength >= 0, an
+    """SummaryOps.cpp _bincount_cpu: integer input only (its dtype dispatch: no uint16..64), minlength >= 0, an
     empty 1-d input gives minlength int64 zeros; else a 1-d non-negative input, weights of its
     length; max + 1 bins (at least minlength), counts in int64, or the weights summed in order
     (float32 weights in float32, any other converted to float64)."""
     torch, aten = _aten()
-    if self.dtype == torch.bool or self.dtype.is_floating_point or self.dtype.is_complex:
+    if (self.dtype in (torch.bool, torch.uint16, torch.uint32, torch.uint64) or self.dtype.is_floating_point
+            or self.dtype.is_complex):
         raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
@@ -2641,7 +2642,7 @@ def median_dim(self, dim, keepdim=False):
 def nanmedian_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
     torch, aten = _aten()
-    d = _reduced_dim(self, dim, "nanmedian")
+    d = _reduced_dim(self, dim, "median")  # median_with_indices_impl's check names median
     _median_dtype_check(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
@@ -3764,6 +3765,25 @@ def heaviside(self, values):
     if self.dtype != values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return decomposition_table[aten.heaviside.default](self, values)
+
+
+def aminmax(self, *, dim=None, keepdim=False):
+    """TensorCompare.cpp aminmax: its meta's checks of an empty self (amin's, in torch._decomp's
+    decomposition, name amin), then the decomposition, amin and amax; a uint16..64 self on the
+    CPU is aminmax_cpu's dispatch's refusal (its amin would name its own kernel, or return an
+    empty result; Note [Reductions of uint16..64] in ops/reduce.c)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    if dim is not None:
+        (d,) = _wrap_dims([dim], self.dim())
+        if self.dim() and self.size(d) == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+    elif self.numel() == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+    if self.dtype in (torch.uint16, torch.uint32, torch.uint64) and self.device.type == "cpu":
+        raise NotImplementedError(f'"aminmax_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    return decomposition_table[aten.aminmax.default](self, dim=dim, keepdim=keepdim)
 
 
 def index_fill_(self, dim, index, value):
@@ -5316,6 +5336,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 
 
 COMPOSITIONS["group_norm"] = group_norm
+COMPOSITIONS["aminmax"] = aminmax
 COMPOSITIONS["trace"] = trace
 COMPOSITIONS["affine_grid_generator"] = affine_grid_generator
 COMPOSITIONS["affine_grid_generator_backward"] = affine_grid_generator_backward

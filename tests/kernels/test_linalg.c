@@ -7,8 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernels/linalg.h"
+
+#include <lapack.h>
 
 /* A = [[1, 0], [0, 1], [1, 1]] (column-major), b = [1, 2, 3]: the normal equations give x = [1, 2]
  * exactly, A x = b, so the residual row is 0; A's singular values are sqrt(3) and 1 */
@@ -133,4 +136,39 @@ Test(linalg, lstsq_nan_gets_mkls_info_and_an_infinite_a_is_not_handed_to_the_svd
         if (d == TN_LSTSQ_GELSD || d == TN_LSTSQ_GELSS)
             cr_expect_eq(info, TN_LSTSQ_INF, "driver %d", d);
     }
+}
+
+// xerbla
+
+/* the reference XERBLA's STOP is exit(0), which Criterion would count as a pass: an exit while
+ * inside LAPACK is turned into a failing status */
+static volatile int inside_lapack;
+
+static void
+exit_inside_lapack(void)
+{
+    if (inside_lapack)
+        _exit(3);
+}
+
+Test(linalg, xerbla_returns_to_the_caller_with_the_illegal_argument)
+{
+    /* the reference XERBLA prints and STOPs: this process would exit here unless
+     * kernels/linalg.c's xerbla_ binds in place of liblapack's (Note [LAPACK's XERBLA]) */
+    atexit(exit_inside_lapack);
+    inside_lapack = 1;
+    lapack_int m = -1, n = 2, lda = 1, piv[2] = {0}, info = 0;
+    double a[4] = {0};
+    tn_lapack_xerbla_take();
+    LAPACK_dgetrf(&m, &n, a, &lda, piv, &info);
+    cr_expect_eq(info, -1);
+    cr_expect_eq(tn_lapack_xerbla_take(), 1);
+    cr_expect_eq(tn_lapack_xerbla_take(), 0, "the take forgets the report");
+    /* a character argument: dpotrf's UPLO */
+    char uplo = 'X';
+    n = 1;
+    LAPACK_dpotrf(&uplo, &n, a, &lda, &info);
+    inside_lapack = 0;
+    cr_expect_eq(info, -1);
+    cr_expect_eq(tn_lapack_xerbla_take(), 1);
 }

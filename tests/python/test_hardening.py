@@ -2625,6 +2625,25 @@ FUZZ_CLASSES = [
     "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 1, [-1, -1])",
     "out = torch.unflatten(torch.empty(2, 3, 0), 1, [3, -2])",
     "a0 = torch.tensor([], dtype=torch.float32).reshape((2, 3, 0)).requires_grad_(); out = torch.unflatten(a0, 0, [2, 0, 4])",
+    # session 30 s30h4: uint16..64 eq / ne compute (their bits), sum / nansum / prod / mean through a
+    # cast to the result dtype, any / all as bool; the rest refused in upstream's kernel's words
+    "a = torch.tensor([0, 65535, 3], dtype=torch.uint16); out = (a == 65535, a != -1, a.eq(65536), a == 3.5)",
+    "a = torch.tensor([1, 2**32 - 1], dtype=torch.uint32); out = torch.eq(a, a, out=torch.empty(2, dtype=torch.uint32))",
+    "a = torch.tensor([1, 2**63 + 1], dtype=torch.uint64); out = (a.sum(), a.prod(), a.nansum(0), a.any(), a.all(0))",
+    "out = torch.tensor([[1, 2]], dtype=torch.uint16).sum(1, dtype=torch.uint16)",
+    "out = torch.tensor([1, 2], dtype=torch.uint32).lt(2)",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).max(0)",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).cumsum(0, dtype=torch.uint32)",
+    # seed 2 #20775: count_nonzero over given dims is (self != 0).sum(dims) upstream
+    "a0 = torch.tensor([7, 5, 2, 0, 9, 3, 0, 2], dtype=torch.uint16).reshape((4, 2)); out = torch.count_nonzero(a0, -2)",
+    "out = torch.count_nonzero(torch.tensor([[7, 0]], dtype=torch.uint32), ())",  # neighbour: no dims is its kernel's refusal
+    # seed 2 #72476: argmax over a given dim of size 1 fills zeros before the dtype dispatch
+    "a0 = torch.tensor([0, 2, 3, 0, 3], dtype=torch.uint16).reshape((5, 1))[1:]; out = a0.argmax(-1, True)",
+    "out = torch.tensor(4, dtype=torch.uint64).max(0)",  # neighbour: a 0-dim self's (self, 0)
+    "out = torch.empty(0, 3, dtype=torch.uint32).sum(0, dtype=torch.uint32)",  # neighbour: an empty self's zeros
+    "out = torch.aminmax(torch.empty(0, 3))",  # neighbour: aminmax's meta message
+    "out = torch.tensor([3, 4]).sum(0, dtype=torch.complex64)",  # neighbour: a complex dtype= of a real self
+    "out = torch.tensor([3, 4]).var()",  # neighbour: std_var_out's message
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2829,3 +2848,54 @@ def test_rss_is_flat_over_10_5_calls():
     assert "ok" in res, res
     before, after = (v["int"] for v in res["ok"]["tuple"])
     assert after - before <= 1 << 20, f"RSS grew {(after - before) / 2**20:.2f} MiB over 25,000 rounds"
+
+
+# ---- LAPACK's XERBLA (Note [LAPACK's XERBLA] in kernels/linalg.c) ----
+
+def test_lapack_xerbla_returns_instead_of_exiting():
+    """The reference XERBLA prints and STOPs (exit status 0: the whole process ends). The
+    extension's own xerbla_ binds in place of liblapack's for liblapack's calls, even though
+    Python loads the extension RTLD_LOCAL: an illegal argument comes back as LAPACK's info."""
+    snippet = ("import ctypes; lib = ctypes.CDLL('liblapack.so.3'); I = ctypes.c_int; "
+               "m, n, lda, info = I(-1), I(2), I(1), I(0); a = (ctypes.c_double * 4)(); piv = (I * 2)(); "
+               "lib.dgetrf_(ctypes.byref(m), ctypes.byref(n), a, ctypes.byref(lda), piv, ctypes.byref(info)); "
+               "out = info.value")
+    res = run_side("ours", [snippet, "out = 1"])
+    assert res[0] == {"ok": {"int": -1}}, res[0]
+    assert res[1] == {"ok": {"int": 1}}, res[1]
+
+
+def _nasty_linalg_calls():
+    mats = {
+        "nan": "torch.full((3, 3), float('nan'), dtype=torch.float64)",
+        "inf": "torch.full((3, 3), float('inf'))",
+        "-inf1": "torch.eye(3, dtype=torch.float64).index_put_((torch.tensor(1), torch.tensor(2)), torch.tensor(-float('inf'), dtype=torch.float64))",
+        "nan1": "torch.eye(3).index_put_((torch.tensor(0), torch.tensor(1)), torch.tensor(float('nan')))",
+        "huge": "torch.randn(2, 3, 3, dtype=torch.float64) * 1e308",
+        "tiny": "torch.randn(3, 3, dtype=torch.float64) * 1e-310",
+        "empty": "torch.empty(0, 0)",
+        "empty3": "torch.empty(2, 0, 0)",
+        "wide": "torch.full((2, 4), float('nan'))",
+        "tall0": "torch.empty(3, 0)",
+    }
+    ops = ["torch.linalg.eigh(A)", "torch.linalg.eigvalsh(A)", "torch.linalg.svd(A)", "torch.linalg.svdvals(A)",
+           "torch.linalg.qr(A)", "torch.linalg.cholesky_ex(A)", "torch.linalg.inv_ex(A)", "torch.linalg.det(A)",
+           "torch.linalg.slogdet(A)", "torch.linalg.lu(A)", "torch.linalg.lu_factor_ex(A)", "torch.linalg.pinv(A)",
+           "torch.linalg.pinv(A, hermitian=True)", "torch.linalg.matrix_rank(A)", "torch.linalg.matrix_norm(A, 'nuc')",
+           "torch.linalg.cond(A)", "torch.linalg.ldl_factor_ex(A)", "torch.geqrf(A)", "torch.cholesky_inverse(A)",
+           "torch.linalg.solve_ex(A, A)", "torch.linalg.solve_triangular(A, A, upper=True)",
+           "torch.cholesky_solve(A, A)", "torch.linalg.lu_solve(*torch.linalg.lu_factor(torch.eye(A.shape[-1], dtype=A.dtype)), A)",
+           "torch.linalg.ldl_solve(*torch.linalg.ldl_factor(torch.eye(A.shape[-1], dtype=A.dtype)), A)",
+           "torch.linalg.householder_product(A, torch.ones(A.shape[:-2] + (min(A.shape[-2:]),), dtype=A.dtype))"]
+    ops += [f"torch.linalg.lstsq(A, A, driver='{d}')" for d in ("gels", "gelsy", "gelsd", "gelss")]
+    return [f"A = {m}; out = {op}" for op in ops for m in mats.values()]
+
+
+def test_linalg_of_nonfinite_or_empty_matrices_never_exits():
+    """NaN, infinite, huge, subnormal and empty matrices through every LAPACK-backed op: each
+    call returns or raises (Note [LAPACK's XERBLA]; Note [lstsq of a NaN]; Note [gesdd of an
+    infinite element]); none ends or hangs the process."""
+    cases = _nasty_linalg_calls()
+    res = run_side("ours", cases)
+    bad = [(c, r) for c, r in zip(cases, res) if "crash" in r or "hang" in r]
+    assert not bad, bad[:5]

@@ -83,3 +83,32 @@ OPS = [
 ]
 
 CASES = expand_all(OPS)
+
+# --- session 30 h4: eq / ne of uint16 / uint32 / uint64 (upstream's comparison kernels take the
+# barebones unsigned types for these two only: kernels/binary.c bits_dtype); a Python number
+# wraps into the dtype (uint16 == 65536 is == 0), a float one promotes to float32
+UC = "torch.tensor([[0, 1, 3], [65535, 40000, 3]], dtype=torch.{})"
+UC2 = "torch.tensor([[65535, 1, 3], [0, 40000, 2]], dtype=torch.{})"  # (flip(0) of a 2-d uint16 refuses in ours)
+for _dt in ("uint16", "uint32", "uint64"):
+    _u, _v = UC.format(_dt), UC2.format(_dt)
+    CASES.update({
+        f"eq_{_dt}": f"out = torch.eq({_u}, {_u}.flip(1))",
+        f"ne_{_dt}": f"out = torch.ne({_u}, {_v})",
+        f"eq_{_dt}_operator_broadcast": f"out = {_u} == {_u}[:1]",
+        f"ne_{_dt}_operator_strided": f"out = {_u}.t() != {_u}.t()[:, :1]",
+        f"eq_{_dt}_scalars": f"a = {_u}; out = (a == 3, a == -1, a != 65536, a == 2**32, a == 3.0, a == 3.5, a != True, a == 1j)",
+        f"eq_{_dt}_zero_dim": f"a = {_u}; out = (torch.eq(a, torch.tensor(3)), torch.ne(a, torch.tensor(3, dtype=torch.{_dt})), "
+                              f"torch.eq(a, torch.tensor(1, dtype=torch.uint8)), torch.eq(a, torch.tensor(3.5)))",
+        f"eq_{_dt}_out_bool": f"o = torch.empty(0, dtype=torch.bool); r = torch.eq({_u}, 3, out=o); out = (r, o)",
+        f"ne_{_dt}_out_self_dtype": f"o = torch.empty(2, 3, dtype=torch.{_dt}); r = torch.ne({_u}, {_u}.flip(1), out=o); out = (r, o)",
+        f"eq_{_dt}_inplace": f"a = {_u}; r = a.eq_(3); out = (r, a)",
+        f"ne_{_dt}_inplace_tensor": f"a = {_u}; r = a.ne_({_v}); out = (r, a)",
+        f"eq_{_dt}_int64_tensor_error": f"out = torch.eq({_u}, torch.tensor([[3]]))",
+        f"eq_{_dt}_meta": f"out = torch.eq({_u}.to('meta'), 3)",
+        f"lt_{_dt}_error": f"out = torch.lt({_u}, {_u})",
+        f"ge_{_dt}_scalar_error": f"out = {_u} >= 3",
+        f"le_{_dt}_inplace_error": f"out = {_u}.le_(3)",
+        f"gt_{_dt}_meta": f"out = {_u}.to('meta') > 3",
+        f"where_{_dt}": f"a = {_u}; out = (torch.where(a == 3, a, a.flip(1)), torch.where(a != 0, a, 7), torch.where(a == 1, 5, a))",
+        f"unique_{_dt}": f"out = torch.unique({_u}, return_inverse=True, return_counts=True)",
+    })

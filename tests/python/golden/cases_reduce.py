@@ -206,3 +206,103 @@ CASES.update({
     "cumsum_int8_dtype_wraps": "out = torch.tensor([100, 100, 100], dtype=torch.int8).cumsum(0, dtype=torch.int8)",
     "sum_uint8_dtype_wraps": "out = torch.tensor([200, 100], dtype=torch.uint8).sum(dtype=torch.uint8)",
 })
+
+# --- session 30 h4: uint16 / uint32 / uint64 reductions (Note [Reductions of uint16..64]): no
+# reduction kernel upstream dispatches them, but sum / nansum / prod / mean cast the input to the
+# result dtype first and any / all read it as bool; a result dtype among them is refused in the
+# kernel's words, as are the reductions that keep self's dtype
+UR = "torch.tensor([[5, 1, 40000], [7, 0, 65535]], dtype=torch.{})"
+for _dt in ("uint16", "uint32", "uint64"):
+    _u = UR.format(_dt)
+    CASES.update({
+        f"sum_{_dt}": f"out = {_u}.sum()",
+        f"sum_{_dt}_dim_keepdim": f"out = {_u}.sum(1, keepdim=True)",
+        f"sum_{_dt}_noncontig": f"out = {_u}.t().sum(1)",
+        f"sum_{_dt}_empty": f"out = {_u}[:0].sum(0)",
+        f"sum_{_dt}_dtype_int8_wraps": f"out = {_u}.sum(1, dtype=torch.int8)",
+        f"sum_{_dt}_dtype_float16": f"out = {_u}.sum(0, dtype=torch.float16)",
+        f"sum_{_dt}_dtype_complex64": f"out = {_u}.sum(dtype=torch.complex64)",
+        f"sum_{_dt}_dtype_bool": f"out = {_u}.sum(0, dtype=torch.bool)",
+        f"sum_{_dt}_out_int64": f"o = torch.empty(0, dtype=torch.int64); r = torch.sum({_u}, 0, out=o); out = (r, o)",
+        f"sum_{_dt}_dtype_self_error": f"out = {_u}.sum(dtype=torch.{_dt})",
+        f"sum_{_dt}_out_self_error": f"out = torch.sum({_u}, 1, out=torch.empty(2, dtype=torch.{_dt}))",
+        f"sum_int32_dtype_{_dt}_error": f"out = torch.tensor([1, 2], dtype=torch.int32).sum(dtype=torch.{_dt})",
+        f"nansum_{_dt}": f"out = {_u}.nansum(0)",
+        f"nansum_{_dt}_dtype_self_error": f"out = {_u}.nansum(dtype=torch.{_dt})",
+        f"prod_{_dt}": f"out = {_u}.prod()",
+        f"prod_{_dt}_dim_keepdim": f"out = {_u}.prod(0, keepdim=True)",
+        f"prod_{_dt}_dtype_bool": f"out = {_u}.prod(1, dtype=torch.bool)",
+        f"prod_{_dt}_dtype_self_error": f"out = {_u}.prod(dtype=torch.{_dt})",
+        f"prod_{_dt}_out_self_error": f"out = torch.prod({_u}, 0, out=torch.empty(3, dtype=torch.{_dt}))",
+        f"mean_{_dt}_dtype_float64": f"out = {_u}.mean(1, dtype=torch.float64)",
+        f"mean_{_dt}_dtype_complex64": f"out = {_u}.mean(dtype=torch.complex64)",
+        f"mean_{_dt}_error": f"out = {_u}.mean()",
+        f"any_{_dt}": f"out = ({_u}.any(), {_u}.any(1), torch.any({_u}, (0, 1), keepdim=True))",
+        f"all_{_dt}": f"out = ({_u}.all(), {_u}.all(0), {_u}[:0].all(), torch.all({_u}, ()))",
+        f"any_{_dt}_out_bool": f"o = torch.empty(0, dtype=torch.bool); r = torch.any({_u}, 1, out=o); out = (r, o)",
+        f"any_{_dt}_out_self_error": f"out = torch.any({_u}, 1, out=torch.empty(2, dtype=torch.{_dt}))",
+        f"cumsum_{_dt}_dtype_self_error": f"out = {_u}.cumsum(0, dtype=torch.{_dt})",
+        f"cummax_{_dt}_error": f"out = {_u}.cummax(1)",
+        f"amax_{_dt}_error": f"out = {_u}.amax(0)",
+        f"max_{_dt}_error": f"out = {_u}.max()",
+        f"max_dim_{_dt}_error": f"out = {_u}.max(1)",
+        f"argmin_{_dt}_error": f"out = {_u}.argmin()",
+        f"mode_{_dt}_error": f"out = {_u}.mode(0)",
+        f"kthvalue_{_dt}_error": f"out = {_u}.kthvalue(1, 1)",
+        f"count_nonzero_{_dt}_error": f"out = torch.count_nonzero({_u})",
+        f"count_nonzero_{_dt}_empty_dims_error": f"out = torch.count_nonzero({_u}, ())",
+        f"count_nonzero_{_dt}_dims": f"out = (torch.count_nonzero({_u}, 0), torch.count_nonzero({_u}.t(), [0, 1]), "
+                                     f"torch.count_nonzero({_u}[:0], 0))",
+        f"std_{_dt}_error": f"out = {_u}.std()",
+        f"histc_{_dt}_error": f"out = torch.histc({_u})",
+        f"histc_{_dt}_range_error": f"out = torch.histc({_u}, 4, 0, 10)",
+        f"bincount_{_dt}_error": f"out = torch.bincount({_u}[0])",
+        f"var_mean_{_dt}_error": f"out = torch.var_mean({_u}, 0)",
+    })
+CASES.update({
+    "sum_uint64_top_bit_wraps": "out = torch.tensor([2**63, 2**63 + 5, 2**64 - 1], dtype=torch.uint64).sum()",
+    "prod_uint16_into_int64": "out = torch.tensor([2**15, 2**15, 2**15], dtype=torch.uint16).prod()",
+    "sum_uint32_meta": "out = torch.empty(2, 3, dtype=torch.uint32, device='meta').sum(1)",
+    # neighbours: a complex dtype= for a real self (the sum casts first); std / var's messages
+    "sum_int32_dtype_complex64": "out = torch.tensor([[1, 2], [3, 4]], dtype=torch.int32).sum(0, dtype=torch.complex64)",
+    "sum_float_dtype_complex128": "out = torch.tensor([0.5, 1.25]).sum(dtype=torch.complex128)",
+    "sum_bool_dtype_complex64": "out = torch.tensor([True, True, False]).sum(dtype=torch.complex64)",
+    "std_int64_error": "out = torch.tensor([1, 2, 3]).std()",
+    "var_bool_dim_error": "out = torch.tensor([True, False]).var(0)",
+    "std_mean_int64_error": "out = torch.std_mean(torch.tensor([1, 2, 3]))",
+    "var_mean_int8_error": "out = torch.var_mean(torch.tensor([1, 2], dtype=torch.int8), 0)",
+})
+# the paths upstream takes before its kernels' dtype dispatch (so uint16..64 compute there): an
+# empty self's sum / prod (identity) and amax / amin (an empty result, or the dims error), a 0-dim
+# self's max.dim / min.dim / mode / cummax / cummin (self, 0), argmax / argmin over a given dim of
+# size 1 (zeros); kthvalue dispatches even an empty result; aminmax's meta checks, then its kernel
+for _dt in ("uint16", "uint32", "uint64"):
+    CASES.update({
+        f"argmax_{_dt}_size1_dim": f"a = torch.tensor([[0], [2], [3]], dtype=torch.{_dt}); "
+                                   f"out = (a.argmax(1), a.argmin(-1, True), a[0].argmax(0), a[:0].argmax(1))",
+        f"argmax_{_dt}_size1_flat_error": f"out = torch.tensor([9], dtype=torch.{_dt}).argmax()",
+        f"argmax_{_dt}_0dim_error": f"out = torch.tensor(9, dtype=torch.{_dt}).argmax(0)",
+        f"max_dim_{_dt}_size1_error": f"out = torch.tensor([9], dtype=torch.{_dt}).max(0)",
+        f"max_dim_{_dt}_0dim": f"a = torch.tensor(4, dtype=torch.{_dt}); out = (a.max(0), a.min(-1), a.mode(0), a.cummax(0), "
+                               f"a.cummin(0), a.kthvalue(1, 0))",
+        f"max_dim_{_dt}_empty_result": f"a = torch.empty(0, 3, dtype=torch.{_dt}); out = (a.max(1), a.min(1), a.mode(1), "
+                                       f"a.amax(1), a.amin(1, keepdim=True), a.cummax(0), a.argmax(1))",
+        f"amin_{_dt}_empty_all_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).amin()",
+        f"amax_{_dt}_empty_dim_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).amax(0)",
+        f"sum_{_dt}_dtype_self_empty": f"a = torch.empty(0, 3, dtype=torch.{_dt}); out = (a.sum(0, dtype=torch.{_dt}), "
+                                       f"a.prod(0, dtype=torch.{_dt}), a.nansum(1, dtype=torch.{_dt}), a.sum(dtype=torch.{_dt}))",
+        f"kthvalue_{_dt}_empty_result_error": f"out = torch.empty(0, 3, dtype=torch.{_dt}).kthvalue(1, 1)",
+        f"aminmax_{_dt}_error": f"out = torch.aminmax(torch.tensor([[1, 2]], dtype=torch.{_dt}), dim=1)",
+        f"aminmax_{_dt}_empty_result_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}), dim=1)",
+        f"aminmax_{_dt}_empty_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}))",
+        f"aminmax_{_dt}_empty_dim_error": f"out = torch.aminmax(torch.empty(0, 3, dtype=torch.{_dt}), dim=0)",
+    })
+CASES.update({
+    # neighbours: aminmax's meta checks name aminmax (the decomposition's amin named itself), for
+    # every dtype; nanmedian over an empty dim is median_with_indices_impl's check, naming median
+    "aminmax_empty_error": "out = torch.aminmax(torch.empty(0, 3))",
+    "aminmax_empty_dim_error": "out = torch.aminmax(torch.empty(3, 0, dtype=torch.int32), dim=-1, keepdim=True)",
+    "aminmax_0dim_bad_dim_error": "out = torch.aminmax(torch.tensor(2.0), dim=1)",
+    "aminmax_0dim": "out = torch.aminmax(torch.tensor(2.0), dim=0)",
+    "nanmedian_empty_dim_error": "out = torch.nanmedian(torch.empty(0, 3), 0)",
+})
