@@ -79,8 +79,9 @@ tn_check_write_overlap(const tn_op *functional, const struct tn_schema *fs, cons
             const TensorObject *self = TN_T(fargs[0].u.t);
             if (self->ndim != dst->ndim || memcmp(self->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim))
                 return 0;  /* resized first: see Note [Overlap rules] */
-            if (dst->dtype == TN_DTYPE_BOOL && self->ndim > 0 && self->numel > 0)
-                return 0;  /* the kernel's dtype dispatch (no bool) refuses before its iterator checks */
+            if ((dst->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(dst->dtype)) && self->ndim > 0 &&
+                self->numel > 0)
+                return 0;  /* the kernel's dtype dispatch (no bool, no uint16..64) refuses before its iterator checks */
         }
         if (tn_check_no_internal_overlap(dst) < 0)
             return -1;

@@ -4107,7 +4107,7 @@ def _pad_circular(self, pad):
         # out[dst:dst+n] = out[src:src+n] along dim in upstream's copy_ order. The slices span
         # the dims after dim whole, so TensorIterator runs dim and those as one contiguous row:
         # here flat, f[j] is the position whose value (before this copy) row element j receives.
-        if n <= 0 or dst == src:
+        if n <= 0 or dst == src or out.is_meta:  # a meta copy_ writes nothing and checks no overlap
             return
         if max(dst, src) < out_shape[dim] and _copy_overlaps_partially(_slice(out, dim, dst, dst + n),
                                                                       _slice(out, dim, src, src + n)):

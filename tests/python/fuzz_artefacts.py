@@ -841,49 +841,59 @@ def det_exactly_singular(kind, code, op, ours, up, tol):
 
 
 def lu_exactly_singular(kind, code, op, ours, up, tol):
-    """lu_factor(_ex) of a matrix singular in exact arithmetic (_exact_rank): a pivot is 0 exactly
-    in ours's LU and a rounding residue in upstream's (MKL's order), so the factors past it and
-    info (the first zero pivot) differ. Explained when every matrix holding a difference is exactly
-    singular, each side's answer is an LU factorization of it (P L U is a0 within n u max(|L| |U|),
-    P from the pivots' row swaps), and each side's info names the first exactly zero pivot of its U
-    (0 when none)."""
-    if kind != "value" or name(op) not in ("linalg_lu_factor_ex", "linalg_lu_factor", "lu_factor", "lu_factor_ex"):
+    """lu_factor(_ex), or a solve through its LU (_linalg_solve_ex), of a matrix singular in exact
+    arithmetic (_exact_rank): a pivot is 0 exactly in ours's LU and a rounding residue in
+    upstream's (MKL's order), so the factors past it, info (the first zero pivot) and a solve's
+    answer (a division by that pivot: inf or NaN by the residue) differ. Explained when every
+    matrix holding a difference is exactly singular, each side's answer is an LU factorization of
+    it or, for a solve, of its transpose (the LU of a row-major A needs no copy then): P L U within
+    n u max(|L| |U|), P from the pivots' row swaps; each side's info names the first exactly zero
+    pivot of its U (0 when none), and a solve's answer differs only where that info is not 0."""
+    layout = {"linalg_lu_factor_ex": (None, 0), "linalg_lu_factor": (None, 0), "lu_factor": (None, 0),
+              "lu_factor_ex": (None, 0), "_linalg_solve_ex": (0, 1), "linalg_solve_ex": (0, 1)}.get(name(op))
+    if kind != "value" or layout is None:
         return None
     import numpy as np
+    solved, at = layout
     a = inputs(code).get("a0")
     to, tu = tensors(ours), tensors(up)
     if a is None or a.dim() < 2 or a.shape[-1] != a.shape[-2] or a.is_complex() or not _finite(a) \
-            or len(to) < 2 or not _same_but_values(to, tu):
+            or len(to) < at + 2 or not _same_but_values(to, tu) or any(t["shape"][:a.dim() - 2] != list(a.shape[:-2]) for t in to):
         return None
     n = a.shape[-1]
     mats = a.detach().double().reshape(-1, n, n).tolist()
-    nb = min(len(to[0]["values"]) // (n * n), len(to[1]["values"]) // n, len(mats))
+    per = [math.prod(t["shape"][a.dim() - 2:]) for t in to]
+    nb = min([len(t["values"]) // p for t, p in zip(to, per) if p] + [len(mats)])
     u = _UNIT.get(str(a.dtype), 2.0 ** -24)
-    differs = set()
-    for t, per in zip(range(len(to)), (n * n, n, 1)):
-        for i, (p, q) in enumerate(zip(to[t]["values"], tu[t]["values"])):
+    differs = {}  # batch -> the outputs that differ there
+    for k, (x, y) in enumerate(zip(to, tu)):
+        for i, (p, q) in enumerate(zip(x["values"], y["values"])):
             if _differs(p, q, tol):
-                differs.add(i // per)
+                differs.setdefault(i // per[k] if per[k] else 0, set()).add(k)
     if not differs or max(differs) >= nb:
         return None
-    for b in differs:
+    for b, outs in differs.items():
         if _exact_rank(mats[b]) >= n:
             return None
         A = np.array(mats[b])
         for side in (to, tu):
-            lu = np.array([_num(x) for x in side[0]["values"][b * n * n:(b + 1) * n * n]]).reshape(n, n)
-            piv = [int(x) for x in side[1]["values"][b * n:(b + 1) * n]]
+            lu = np.array([_num(x) for x in side[at]["values"][b * n * n:(b + 1) * n * n]]).reshape(n, n)
+            piv = [int(x) for x in side[at + 1]["values"][b * n:(b + 1) * n]]
             L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
             P = np.eye(n)
             for i, pv in enumerate(piv):
                 P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
-            if not np.abs(P @ L @ U - A).max() <= max(tol, n * u) * n * max(1.0, float((np.abs(L) @ np.abs(U)).max())):
+            lim = max(tol, n * u) * n * max(1.0, float((np.abs(L) @ np.abs(U)).max()))
+            if not any(np.abs(P @ L @ U - x).max() <= lim for x in ((A, A.T) if solved is not None else (A,))):
                 return None
-            if len(side) > 2:
-                zero = [i + 1 for i in range(n) if U[i, i] == 0]
-                if _num(side[2]["values"][b]) != (zero[0] if zero else 0):
-                    return None
-    return "lu_factor of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; both are LU factorizations"
+            zero = [i + 1 for i in range(n) if U[i, i] == 0]
+            info = _num(side[at + 2]["values"][b]) if len(side) > at + 2 else None
+            if info is not None and info != (zero[0] if zero else 0):
+                return None
+            if solved in outs and not info:
+                return None  # the answer differs where no pivot is zero
+    return ("lu_factor or solve of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; "
+            "both are LU factorizations, and the solve divides by that pivot")
 
 
 def cholesky_incomplete(kind, code, op, ours, up, tol):

@@ -2644,6 +2644,16 @@ FUZZ_CLASSES = [
     "out = torch.aminmax(torch.empty(0, 3))",  # neighbour: aminmax's meta message
     "out = torch.tensor([3, 4]).sum(0, dtype=torch.complex64)",  # neighbour: a complex dtype= of a real self
     "out = torch.tensor([3, 4]).var()",  # neighbour: std_var_out's message
+    # --- session 30 lead (2): circular pad of mixed signs on meta copies nothing, so checks no
+    # overlap (seed 6 #224461); cumsum_/cumprod_ of uint16..64 into an expanded self: the kernel's
+    # dtype dispatch refuses before its iterator's overlap check, as for bool (seed 6 #89696)
+    "out = F.pad(torch.empty((1, 4), dtype=torch.int16, device='meta'), (-2, 4), mode='circular')",
+    "out = F.pad(torch.empty((1, 4), dtype=torch.int16, device='meta'), (-3, 4), mode='circular')",
+    "out = F.pad(torch.empty((1, 4), dtype=torch.int16), (-2, 4), mode='circular')",  # neighbour: cpu refuses
+    "a0 = torch.tensor([9, 3], dtype=torch.uint16).reshape((2, 1)).expand((2, 3)); out = a0[..., ::2].cumprod_(1)",
+    "a0 = torch.tensor([9, 3], dtype=torch.uint32).reshape((2, 1)).expand((2, 3)); out = a0.cumsum_(1)",
+    "a0 = torch.tensor([9, 3], dtype=torch.uint64).reshape((2, 1)).expand((2, 3)); out = torch.cumprod(a0, 1, out=a0)",
+    "a0 = torch.tensor([9, 3], dtype=torch.int64).reshape((2, 1)).expand((2, 3)); out = a0.cumsum_(1)",  # neighbour: overlap
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
