@@ -575,6 +575,17 @@ matmul(PyObject *tensor1, PyObject *tensor2)
     }
     if (d1 == 2 && d2 == 2)
         return at_mm(tensor1, tensor2);
+    /* Note [matmul squeezes a batch of one] in ops/matmul.c */
+    if (d1 == 3 && d2 == 3 && x->sizes[0] != y->sizes[0]) {
+        int sq1 = x->sizes[0] == 1 && (tn_requires_grad(tensor1) || x->device == TN_DEVICE_META);
+        int sq2 = !sq1 && y->sizes[0] == 1 && (tn_requires_grad(tensor2) || y->device == TN_DEVICE_META);
+        if (sq1 || sq2) {
+            PyObject *s = call(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(sq1 ? tensor1 : tensor2), tn_value_int(0)});
+            PyObject *r = s ? matmul(sq1 ? s : tensor1, sq1 ? tensor2 : s) : NULL;
+            Py_XDECREF(s);
+            return r;
+        }
+    }
     if (should_fold(x, y)) {
         int transpose = d2 > d1;
         PyObject *t1 = transpose ? call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(tensor2), tn_value_int(-2),

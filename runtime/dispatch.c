@@ -806,13 +806,20 @@ meta_twins(const tn_schema *fs, const tn_value *fargs, tn_value *margs, PyObject
     return 1;
 }
 
-/* our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
+/* Note [Meta twins]
+ * our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
  * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
- * integers to float there, the CPU meta does not) */
+ * integers to float there, the CPU meta does not). A kernel whose meta path also stands in for
+ * a Python meta registration (matmul's bmm path: meta_bmm compares the operands' dtypes, the C++
+ * bmm meta function does not and gives batch2's) reads tn_tls.meta_twin, set while it computes
+ * a CPU call's result on meta twins. */
 static PyObject *
 meta_result(tn_op *f, tn_value *margs)
 {
+    int prev = tn_tls.meta_twin;
+    tn_tls.meta_twin = 1;
     PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
+    tn_tls.meta_twin = prev;
     if (!r) {  /* a kernel that checks the dtype before its meta result: the door's meta path */
         PyErr_Clear();
         r = tn_dispatch(f, margs);

@@ -2609,6 +2609,29 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # --- session 30 s30h1 (seed 4's check-order classes)
+    # Note [Meta twins]: a CPU bmm's C++ meta function compares no operand dtypes (the result is
+    # batch2's), so out='s dtype is refused before the kernel's dtype dispatch; meta keeps meta_bmm's check
+    "a0 = torch.tensor([True, True, True, False, False, True], dtype=torch.bool).reshape((2, 3))[1:]; "
+    "a1 = torch.tensor([5, 3, 3, 3, 3, 3, 200, 0, 200], dtype=torch.uint8).reshape((1, 1, 3, 3)); "
+    "a2 = torch.tensor([False, True, False, True, True, False, False, True, False], dtype=torch.bool).reshape((1, 1, 3, 3)); "
+    "r = torch.matmul(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.matmul(torch.ones(3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.uint8), out=torch.zeros(2, 3, dtype=torch.bool))",
+    "out = torch.bmm(torch.ones(2, 1, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.uint8), out=torch.zeros(2, 1, 3, dtype=torch.bool))",
+    "out = torch.baddbmm(torch.ones(2, 1, 3, dtype=torch.bool), torch.ones(2, 1, 3, dtype=torch.bool), "
+    "torch.ones(2, 3, 3, dtype=torch.uint8), out=torch.zeros(2, 1, 3, dtype=torch.bool))",
+    "out = torch.bmm(torch.empty(2, 1, 3, dtype=torch.uint16), torch.empty(2, 3, 3, dtype=torch.uint16), out=torch.zeros(2, 1, 3, dtype=torch.uint8))",  # neighbour
+    "out = torch.matmul(torch.ones(2, 1, 3, dtype=torch.bool, device='meta'), torch.ones(2, 3, 3, dtype=torch.uint8, device='meta'))",  # neighbour
+    "out = torch.matmul(torch.ones(2, 3, dtype=torch.bool), torch.ones(3, 3, dtype=torch.uint8), out=torch.zeros(2, 3, dtype=torch.bool))",  # neighbour
+    # Note [matmul squeezes a batch of one]: a meta (tensor-subclass-like) batch-1 operand of a
+    # 3-D @ 3-D matmul is squeezed, and mm's meta function gives a CPU self's device and dtype
+    "a0 = torch.tensor(([2.0, 0.0, -1.25, -1.25, -2.0, -2.0, -2.0, 3.75, 3.75, -1.25, -1.25, 2.0] * 2)[:18], dtype=torch.float16).reshape((3, 3, 2)); "
+    "a1 = torch.empty((1, 2, 4), dtype=torch.bool, device='meta'); r = a0.matmul(a1); out = (str(r.device), r.dtype, r.shape, r.stride())",
+    "r = torch.matmul(torch.ones(3, 3, 2), torch.empty(1, 2, 4, device='meta')); out = (str(r.device), r.dtype, r.shape, r.stride())",
+    "r = torch.matmul(torch.ones(3, 3, 2), torch.ones(1, 2, 4, device='meta', requires_grad=True)); out = (str(r.device), r.dtype, r.shape)",
+    "r = torch.matmul(torch.empty(1, 3, 2, device='meta'), torch.ones(3, 2, 4)); out = (str(r.device), r.dtype, r.shape, r.stride())",  # neighbour
+    "r = torch.matmul(torch.ones(3, 3, 2).transpose(0, 1), torch.ones(1, 2, 4, device='meta')); out = (str(r.device), r.shape)",  # neighbour
+    "out = torch.matmul(torch.ones(1, 3, 2, requires_grad=True), torch.ones(3, 2, 4, dtype=torch.float64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
