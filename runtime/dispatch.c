@@ -677,8 +677,13 @@ tn_dispatch(tn_op *op, tn_value *args)
          * input tensors to be on the same device", quantile's "out tensor must be on the same
          * device") */
         if (!((op->flags & TN_OPF_CIA) && !op->kernel && !via_f && !cia) &&
-            check_mixed_devices(op, s, args, s->nparams) < 0)
+            check_mixed_devices(op, s, args, s->nparams) < 0) {
+            /* a CIA out= that checks its arguments before its out= op (nanmean_out's count on the
+             * CPU): their error comes before that op's device check (Note [CIA out= under autograd]) */
+            if (op->flags & TN_OPF_CIA_CHECKS_FIRST)
+                tn_dispatch_cia_out_argument_error_first(op, args);
             return NULL;
+        }
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);

@@ -2662,6 +2662,20 @@ FUZZ_CLASSES = [
     "out = torch.stack([torch.ones(2)], 3, out=torch.zeros(1).expand(2, 1))",  # neighbour
     "out = torch.cat([torch.ones(2, 2), torch.ones(3, 2)], 0, out=torch.zeros(1, 1).expand(5, 2))",  # neighbour
     "a = torch.ones(4); out = torch.cat([a[:2]], 0, out=a[1:3])",  # neighbour
+    # a structured reduction's resize_reduction wraps every dim before make_dim_mask refuses a
+    # repeat (mean.out's meta, nanmean_out's count, nansum's sum.out into an integer dtype=); a
+    # CIA out= that checks its arguments first does so before its out= op's device check
+    "a0 = torch.tensor([-0.0, 1.0, 0.5, 0.5, 3.75, -0.0, 3.75, 1.0, 2.0, 1.0, 1.0, -2.0], dtype=torch.float64).reshape((4, 3)); "
+    "a1 = torch.tensor([1, 5, -3, 7, 300, 7, 1, -3, -8, -8, 300, -1], dtype=torch.int64).reshape((3, 4)).transpose(-1, -2); "
+    "r = torch.nanmean(a0, [1, 1, 2**31], False, out=a1); out = (r, a1, r is a1)",
+    "out = torch.nansum(torch.ones(4, 3), [1, 1, 5], dtype=torch.int64, out=torch.zeros(4, dtype=torch.int64))",
+    "out = torch.mean(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, dtype=torch.int64))",
+    "out = torch.mean(torch.ones(4, 3), [1, 1, 5], dtype=torch.float64, out=torch.zeros(4, dtype=torch.int64))",
+    "out = torch.nanmean(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, device='meta'))",
+    "out = torch.nanmean(torch.ones(4, 3, device='meta'), [1, 1, 5], out=torch.zeros(4))",
+    "out = torch.nansum(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, dtype=torch.int64))",  # neighbour: make_reduction's
+    "out = torch.nanmean(torch.ones(4, 3), [1], out=torch.zeros(4, device='meta'))",  # neighbour
+    "out = torch.sum(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, dtype=torch.int64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
