@@ -110,6 +110,7 @@ class Op:
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
+    meta_any_device: bool = False  # in META_ANY_DEVICE_OUT: on meta, CPU inputs beside a meta self
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
@@ -187,6 +188,12 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
 OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out"}
+# Structured out= overloads that reach no Python meta function on the meta device but their C++
+# meta function, which compares no devices (scatter_meta_impl, gather's): with a meta self, CPU
+# index and src are taken (TN_OPF_META_ANY_DEVICE; the functionals' Python meta functions take
+# them too)
+META_ANY_DEVICE_OUT = {"scatter.src_out", "scatter.value_out", "scatter.reduce_out", "scatter.value_reduce_out",
+                       "scatter_add.out", "gather.out"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
@@ -366,6 +373,7 @@ class Model:
                 quiet_resize=kind.name == "out" and name in QUIET_RESIZE_OUT,
                 cia_checks_first=str(f.func.name) in CIA_OUT_CHECKS_FIRST,
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
+                meta_any_device=str(f.func.name) in META_ANY_DEVICE_OUT,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 concrete_not_meta=str(f.func.name) in concrete_meta_free and str(f.func.arguments.flat_all[0].type) == "Tensor",
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT

@@ -2069,16 +2069,21 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
     int64_t n = in->sizes[d];
     if (n == 1)
         return Py_NewRef(grad);
+    /* upstream takes the composite-compliant O(n^2) path for tensor-subclass-like arguments
+     * (areAnyTensorSubclassLike: a meta tensor is), reading no element to choose */
+    int subclass = in->device == TN_DEVICE_META || TN_T(grad)->device == TN_DEVICE_META ||
+                   TN_T(output)->device == TN_DEVICE_META;
     PyObject *w = at_mul(output, grad), *is_zero = NULL, *any = NULL, *r = NULL;
-    tn_value has_zero;
-    if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))) || !(any = at_1(TN_OP_any, is_zero)) ||
-        tn_ag_scalar_of_tensor(&has_zero, any) < 0)
+    tn_value has_zero = tn_value_int(1);
+    if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))))
+        goto done;
+    if (!subclass && (!(any = at_1(TN_OP_any, is_zero)) || tn_ag_scalar_of_tensor(&has_zero, any) < 0))
         goto done;
     if (!has_zero.u.i) {
         PyObject *rc = reversed_cumsum(w, d);
         r = rc ? at_div(rc, input) : NULL;
         Py_XDECREF(rc);
-    } else if (!tn_ag_grad_mode()) {
+    } else if (!tn_ag_grad_mode() && !subclass) {
         r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
     } else {
         /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result

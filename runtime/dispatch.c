@@ -488,6 +488,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
         }
         return 0;
     }
+    if (!written_cpu && lead->device == TN_DEVICE_META && (op->flags & TN_OPF_META_ANY_DEVICE))
+        return 0;
     if (written_cpu) {
         /* upstream answers per op here (its Meta fallback's NotImplementedError, a meta
          * function's device check, or a cross-device copy_ as a RuntimeError) */

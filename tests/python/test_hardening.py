@@ -2676,6 +2676,28 @@ FUZZ_CLASSES = [
     "out = torch.nansum(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, dtype=torch.int64))",  # neighbour: make_reduction's
     "out = torch.nanmean(torch.ones(4, 3), [1], out=torch.zeros(4, device='meta'))",  # neighbour
     "out = torch.sum(torch.ones(4, 3), [1, 1, 5], out=torch.zeros(4, dtype=torch.int64))",  # neighbour
+    # cumprod_backward takes the composite-compliant path for a tensor-subclass-like (meta)
+    # argument, reading no element (grad.slice() of a 0-dim grad refuses first)
+    "a0 = torch.tensor([-2.0], dtype=torch.float32).reshape(()).requires_grad_(); a1 = torch.tensor([-1.25, float('inf'), 0.5, 1.0], dtype=torch.float16).reshape((4,))[..., ::2]; "
+    "a2 = torch.empty((2, 2), dtype=torch.float32, device='meta'); out = torch.ops.aten.cumprod_backward.default(a0, a1, 0, a2)",
+    "a0 = torch.tensor([200], dtype=torch.uint8).reshape(()); a1 = torch.tensor([float('-inf'), 3.75, 3.75, 1.0, -2.0], dtype=torch.float32).reshape((5,))[1:]; "
+    "a2 = torch.empty((4,), dtype=torch.float32, device='meta'); out = torch.ops.aten.cumprod_backward.default(a0, a1, 0, a2)",
+    "out = torch.ops.aten.cumprod_backward.default(torch.empty(2, 3, device='meta'), torch.empty(2, 3, device='meta'), 1, torch.empty(2, 3, device='meta'))",
+    "out = torch.ops.aten.cumprod_backward.default(torch.empty(2, 3, device='meta', dtype=torch.float64), torch.empty(2, 3, device='meta'), 0, torch.empty(2, 3, device='meta'))",
+    "out = torch.ops.aten.cumprod_backward.default(torch.ones(2, 3), torch.ones(2, 3), 1, torch.empty(2, 3, device='meta'))",  # neighbour
+    "out = torch.ops.aten.cumprod_backward.default(torch.ones(2, 3), torch.tensor([[1., 0., 2.], [3., 4., 0.]]), 1, torch.ones(2, 3))",  # neighbour
+    # scatter / scatter_add / gather(out=) on the meta device: their C++ meta functions compare no
+    # devices (TN_OPF_META_ANY_DEVICE), so a CPU index or src is taken and the dim wrapped first
+    "a0 = torch.empty((2, 2), dtype=torch.float64, device='meta'); a1 = torch.tensor([1.0, -2.0, 2.0, 1e-30], dtype=torch.float64).reshape((2, 2)); "
+    "a2 = torch.tensor([0.5, -1.25], dtype=torch.bfloat16).reshape((2,)); a3 = torch.empty((3, 3), dtype=torch.int16, device='meta'); "
+    "r = torch.scatter_add(a0, -2**63, a1, a2, out=a3); out = (r, a3, r is a3)",
+    "out = torch.scatter_add(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, 2, dtype=torch.long), torch.ones(2, 2), out=torch.empty(3, 3, device='meta'))",
+    "out = torch.scatter(torch.empty(2, 2, device='meta'), 5, torch.zeros(2, 2, dtype=torch.long), 1.0, out=torch.empty(2, 2, device='meta'))",
+    "out = torch.scatter(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, 2, dtype=torch.long), torch.ones(2, 2), reduce='add', out=torch.empty(2, 2, device='meta'))",
+    "out = torch.gather(torch.empty(2, 2, device='meta'), 0, torch.zeros(3, 2, dtype=torch.long), out=torch.empty(2, 2, device='meta'))",
+    "out = torch.scatter_add(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, 2), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
+    "out = torch.index_add(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, dtype=torch.long), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
+    "out = torch.add(torch.empty(2, 2, device='meta'), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
