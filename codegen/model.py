@@ -180,7 +180,8 @@ DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 # structured sort.values_stable; matmul_out calls mm/bmm's; nll_loss_out the structured
 # nll_loss_forward.output; index_select_out_cpu_, where_self_out and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
-             "where.self_out", "mv.out", "argsort.stable_out", "take_along_dim.out", "nll_loss.out"}
+             "where.self_out", "mv.out", "argsort.stable_out", "take_along_dim.out", "nll_loss.out",
+             "linalg_matmul.out"}
 # Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
 # calls _softmax.out, log_softmax_out _log_softmax.out; argsort_out_stable hands self to
@@ -272,7 +273,7 @@ OUT_ALIASES = {
     "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv", "special_gammaln": "lgamma",
     "special_digamma": "digamma", "special_psi": "digamma", "special_i0": "i0", "special_logit": "logit",
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
-    "concat": "cat", "concatenate": "cat",
+    "concat": "cat", "concatenate": "cat", "linalg_matmul": "matmul",
 }
 
 # the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->

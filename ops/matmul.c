@@ -585,6 +585,14 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     return (PyObject *)out;
 }
 
+/* torch.linalg.matmul: upstream's linalg_matmul is at::matmul (its out=, matmul_out; the meta
+ * device and autograd take matmul itself: codegen/model.py OUT_ALIASES) */
+PyObject *
+tn_op_linalg_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return tn_op_matmul(overload, self, other);
+}
+
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
  * f16 and bf16 with a contiguous row-major W take tn_linear; everything else is a strided GEMM. */
 PyObject *

@@ -866,7 +866,8 @@ fail:
  * integers to float there, the CPU meta does not). A kernel whose meta path also stands in for
  * a Python meta registration (matmul's bmm path: meta_bmm compares the operands' dtypes, the C++
  * bmm meta function does not and gives batch2's) reads tn_tls.meta_twin, set while it computes
- * a CPU call's result on meta twins. */
+ * a CPU call's result on meta twins; so does one that treats a meta tensor as tensor-subclass-like
+ * (matmul's squeeze of a batch of one): a twin stands for a CPU tensor. */
 static PyObject *
 meta_result(tn_op *f, tn_value *margs)
 {

@@ -2698,6 +2698,10 @@ FUZZ_CLASSES = [
     "out = torch.scatter_add(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, 2), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
     "out = torch.index_add(torch.empty(2, 2, device='meta'), 0, torch.zeros(2, dtype=torch.long), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
     "out = torch.add(torch.empty(2, 2, device='meta'), torch.ones(2, 2), out=torch.empty(2, 2, device='meta'))",  # neighbour
+    # torch.linalg.matmul is at::matmul (it was refused by name): the classes above through it
+    "out = torch.linalg.matmul(torch.ones(2, 1, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.uint8), out=torch.zeros(2, 1, 3, dtype=torch.bool))",
+    "r = torch.linalg.matmul(torch.ones(3, 3, 2), torch.empty(1, 2, 4, device='meta')); out = (str(r.device), r.shape)",
+    "out = torch.linalg.matmul(torch.ones(2, 3), torch.ones(3), out=torch.empty(()))",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
