@@ -4046,6 +4046,17 @@ glue_linalg_lu_solve(tn_value *a)
     );
 }
 
+/* aten::linalg_matmul(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_linalg_matmul(tn_value *a)
+{
+    return tn_op_linalg_matmul(
+        &tn_ops[TN_OP_linalg_matmul],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
 static PyObject *
 glue_linalg_qr(tn_value *a)
@@ -8091,6 +8102,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_linalg_lstsq, glue_linalg_lstsq, 0, "float32,float64,complex64,complex128", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_matmul, glue_linalg_matmul, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_qr, glue_linalg_qr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_solve_triangular, glue_linalg_solve_triangular, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_vector_norm, glue_linalg_vector_norm, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
@@ -8426,6 +8438,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_lerp__Scalar, tn_out_check_lerp_tensor},
     {TN_OP_lerp__Tensor, tn_out_check_lerp_tensor},
     {TN_OP_linalg_lstsq, tn_out_check_linalg_lstsq},
+    {TN_OP_linalg_matmul, tn_out_check_mv_out},
     {TN_OP_log_softmax__int, tn_out_check_log_softmax_out},
     {TN_OP_logical_not, tn_out_check_logical_not},
     {TN_OP_masked_select, tn_out_check_masked_select},

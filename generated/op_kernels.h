@@ -675,6 +675,8 @@ PyObject *tn_op_linalg_lstsq(const tn_op *overload, TensorObject *self, TensorOb
 PyObject *tn_op_linalg_lu_factor_ex(const tn_op *overload, TensorObject *A, bool pivot, bool check_errors);
 /* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
 PyObject *tn_op_linalg_lu_solve(const tn_op *overload, TensorObject *LU, TensorObject *pivots, TensorObject *B, bool left, bool adjoint);
+/* aten::linalg_matmul(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_linalg_matmul(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
 PyObject *tn_op_linalg_qr(const tn_op *overload, TensorObject *A, const char *mode);
 /* aten::linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor */

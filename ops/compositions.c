@@ -536,6 +536,17 @@ matmul(PyObject *tensor1, PyObject *tensor2)
     }
     if (d1 == 2 && d2 == 2)
         return at_mm(tensor1, tensor2);
+    /* Note [matmul squeezes a batch of one] in ops/matmul.c */
+    if (d1 == 3 && d2 == 3 && x->sizes[0] != y->sizes[0]) {
+        int sq1 = x->sizes[0] == 1 && (tn_requires_grad(tensor1) || x->device == TN_DEVICE_META);
+        int sq2 = !sq1 && y->sizes[0] == 1 && (tn_requires_grad(tensor2) || y->device == TN_DEVICE_META);
+        if (sq1 || sq2) {
+            PyObject *s = call(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(sq1 ? tensor1 : tensor2), tn_value_int(0)});
+            PyObject *r = s ? matmul(sq1 ? s : tensor1, sq1 ? tensor2 : s) : NULL;
+            Py_XDECREF(s);
+            return r;
+        }
+    }
     if (should_fold(x, y)) {
         int transpose = d2 > d1;
         PyObject *t1 = transpose ? call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(tensor2), tn_value_int(-2),
@@ -2019,16 +2030,21 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
     int64_t n = in->sizes[d];
     if (n == 1)
         return Py_NewRef(grad);
+    /* upstream takes the composite-compliant O(n^2) path for tensor-subclass-like arguments
+     * (areAnyTensorSubclassLike: a meta tensor is), reading no element to choose */
+    int subclass = in->device == TN_DEVICE_META || TN_T(grad)->device == TN_DEVICE_META ||
+                   TN_T(output)->device == TN_DEVICE_META;
     PyObject *w = at_mul(output, grad), *is_zero = NULL, *any = NULL, *r = NULL;
-    tn_value has_zero;
-    if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))) || !(any = at_1(TN_OP_any, is_zero)) ||
-        tn_ag_scalar_of_tensor(&has_zero, any) < 0)
+    tn_value has_zero = tn_value_int(1);
+    if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))))
+        goto done;
+    if (!subclass && (!(any = at_1(TN_OP_any, is_zero)) || tn_ag_scalar_of_tensor(&has_zero, any) < 0))
         goto done;
     if (!has_zero.u.i) {
         PyObject *rc = reversed_cumsum(w, d);
         r = rc ? at_div(rc, input) : NULL;
         Py_XDECREF(rc);
-    } else if (!tn_ag_grad_mode()) {
+    } else if (!tn_ag_grad_mode() && !subclass) {
         r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
     } else {
         /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result

@@ -285,6 +285,9 @@ index_add_rows(const tn_op *overload, TensorObject *out, int64_t d, const char *
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
             return -1;
         }
+        /* the add kernel converts alpha (Note [Scalar overflow]) once the first index passed */
+        if (i == 0 && tn_check_scalar_fits(alpha, out->dtype) < 0)
+            return -1;
         PyObject *dst = tn_op_select__int(overload, out, d, k);
         PyObject *src = dst ? tn_op_select__int(overload, source, d, i) : NULL;
         int rc = -1;
@@ -345,7 +348,18 @@ tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorOb
         return (PyObject *)out;
     if (tn_check_dtype(overload, self->dtype) < 0 || (out->numel && tn_copy_into(overload, out, self) < 0))
         goto fail;
-    if (index->numel == 0 || (self->ndim > 1 && out->numel == 0))
+    /* 2 or more dims return at once for no index or no element; 0 or 1 dims check source's dims
+     * and convert alpha (Scalar::to<scalar_t>, Note [Scalar overflow]) before reading an index */
+    if (self->ndim > 1 && (index->numel == 0 || out->numel == 0))
+        return (PyObject *)out;
+    if (self->ndim <= 1 && source->ndim > 1) {
+        PyErr_Format(PyExc_RuntimeError, "source.dim() (%d) must one or zero for given self.dim() (%d)", source->ndim,
+                     self->ndim);
+        goto fail;
+    }
+    if (self->ndim <= 1 && tn_check_scalar_fits(alpha, out->dtype) < 0)
+        goto fail;
+    if (index->numel == 0)
         return (PyObject *)out;
     PyObject *ix = tn_tensor_is_contiguous(index) ? Py_NewRef((PyObject *)index) : tn_op_clone(overload, index, -1);
     if (!ix)
@@ -357,10 +371,6 @@ tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorOb
                       index->dtype == TN_DTYPE_I64;
         rc = scatter ? index_add_scatter(out, d, idx, index->dtype, source)
                      : index_add_rows(overload, out, d, idx, index->dtype, source, alpha);
-    } else if (source->ndim > 1) {
-        PyErr_Format(PyExc_RuntimeError, "source.dim() (%d) must one or zero for given self.dim() (%d)", source->ndim,
-                     self->ndim);
-        rc = -1;
     } else {
         rc = index_add_scalars(out, idx, index->dtype, index->numel, source, alpha);
     }

@@ -8,6 +8,7 @@
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
+#include "runtime/tls.h"
 #include "generated/op_kernels.h"
 #include "generated/autograd_helpers.h"
 #include "runtime/autograd.h"
@@ -24,7 +25,7 @@ same_dtype(TensorObject *a, TensorObject *b, const char *what)
 {
     if (a->dtype != b->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected %s to have the same dtype, but got: %s != %s", what,
-                     tn_dtype_name(a->dtype), tn_dtype_name(b->dtype));
+                     tn_dtype_cpp_name(a->dtype), tn_dtype_cpp_name(b->dtype));
         return -1;
     }
     return 0;
@@ -91,13 +92,13 @@ tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
  * neither and gives the result batch2's dtype, and bmm_out_or_baddbmm_ returns before its
  * dispatch for an empty result, zero-fills (bmm) or scales self (baddbmm) with no contraction:
  * so there the operands' dtypes may differ (matmul's bmm path too). The meta device keeps the
- * dtype equality check (upstream's meta kernel has it). */
+ * dtype equality check (upstream's Python meta_bmm has it), but not for a CPU call's meta twin. */
 static int
 bmm_operand_dtypes(const char *kname, const TensorObject *batch1, const TensorObject *batch2, int64_t numel,
                    int64_t k, int meta)
 {
-    if (meta)
-        return same_dtype((TensorObject *)batch1, (TensorObject *)batch2, "batch1 and batch2");
+    if (meta)  /* a CPU call's meta twin: the C++ meta function compares no dtype (Note [Meta twins]) */
+        return tn_tls.meta_twin ? 0 : same_dtype((TensorObject *)batch1, (TensorObject *)batch2, "batch1 and batch2");
     if (numel == 0 || k == 0)
         return 0;
     int d = batch1->dtype;
@@ -471,6 +472,26 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
         return tn_op_mv(overload, self, other);
     if (d1 == 2 && d2 == 2)
         return tn_op_mm(overload, self, other);
+    /* Note [matmul squeezes a batch of one]: upstream's _matmul_impl squeezes the batch dim of a
+     * 3-D @ 3-D product whose batch sizes differ when the batch-1 operand requires grad or is
+     * tensor-subclass-like (isTensorSubclassLike: a meta tensor is), then takes the 2-D @ 3-D or
+     * 3-D @ 2-D paths (should_fold's mm: mm's dtype and device rules, a CPU result for a CPU
+     * self). The meta device takes ops/compositions.c's matmul; a CPU call's meta twin stands
+     * for a CPU tensor (Note [Meta twins] in runtime/dispatch.c). */
+    if (d1 == 3 && d2 == 3 && self->sizes[0] != other->sizes[0]) {
+        int sq1 = self->sizes[0] == 1 && (tn_requires_grad((PyObject *)self) ||
+                                          (self->device == TN_DEVICE_META && !tn_tls.meta_twin));
+        int sq2 = !sq1 && other->sizes[0] == 1 &&
+                  (tn_requires_grad((PyObject *)other) || (other->device == TN_DEVICE_META && !tn_tls.meta_twin));
+        if (sq1 || sq2) {
+            PyObject *s = tn_op_squeeze__dim(overload, sq1 ? self : other, 0);
+            if (!s)
+                return NULL;
+            PyObject *r = tn_op_matmul(overload, sq1 ? TN_T(s) : self, sq1 ? other : TN_T(s));
+            Py_DECREF(s);
+            return r;
+        }
+    }
     /* upstream reaches mm (a 2-D operand folded in, its meta compares the dtypes) or bmm on the
      * expanded operands (its kernel's dtype dispatch first, after the shapes: bmm_operand_dtypes) */
     int via_bmm = !(d1 <= 2 && d2 <= 2) && !matmul_should_fold(self, other);
@@ -562,6 +583,14 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
         return NULL;
     }
     return (PyObject *)out;
+}
+
+/* torch.linalg.matmul: upstream's linalg_matmul is at::matmul (its out=, matmul_out; the meta
+ * device and autograd take matmul itself: codegen/model.py OUT_ALIASES) */
+PyObject *
+tn_op_linalg_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return tn_op_matmul(overload, self, other);
 }
 
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,

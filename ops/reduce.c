@@ -1502,17 +1502,27 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
 
 /* ---- out= checks (Note [Out checks] in runtime/dispatch.c) ---- */
 
-/* the dims of a dim= argument of the call, wrapped against self (IndexError as make_reduction's) */
+/* the dims of a dim= argument of the call, wrapped against self (IndexError as make_reduction's);
+ * repeats: 0 unchecked, DIMS_EACH refused dim by dim as make_dim_mask does (make_reduction),
+ * DIMS_WRAP_FIRST after every dim is wrapped (a structured reduction's resize_reduction) */
+enum { DIMS_EACH = 1, DIMS_WRAP_FIRST = 2 };
+
 static int
-wrap_dim_args(const tn_out_call *c, const TensorObject *self, int check_repeats)
+wrap_dim_args(const tn_out_call *c, const TensorObject *self, int repeats)
 {
     uint8_t seen[TN_MAX_NDIM] = {0};
     int i = tn_schema_param(c->s, "dim");
+    for (Py_ssize_t k = 0; repeats == DIMS_WRAP_FIRST && i >= 0 && c->args[i].tag == TN_V_INTLIST && k < c->args[i].n;
+         k++) {
+        int64_t w;
+        if (tn_wrap_dim(c->args[i].u.ints[k], self->ndim, &w) < 0)
+            return -1;
+    }
     for (Py_ssize_t k = 0; i >= 0 && c->args[i].tag == TN_V_INTLIST && k < c->args[i].n; k++) {
         int64_t w;
         if (tn_wrap_dim(c->args[i].u.ints[k], self->ndim, &w) < 0)
             return -1;
-        if (check_repeats && w < TN_MAX_NDIM && seen[w]++) {
+        if (repeats && w < TN_MAX_NDIM && seen[w]++) {
             PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)w);
             return -1;
         }
@@ -1545,7 +1555,7 @@ tn_out_check_mean(tn_out_call *c)
     /* mean(out=<integral or bool>) of a floating self: the meta function passes (it checks self's
      * dtype) and wraps the dims; mean_out then sums into out and divides it in place, a true
      * division whose Float result cannot be cast back into out */
-    if (wrap_dim_args(c, self, 1) < 0)
+    if (wrap_dim_args(c, self, DIMS_WRAP_FIRST) < 0)
         return -1;
     int i = tn_schema_param(c->s, "dtype");
     if (tn_schema_param(c->s, "dim") < 0 && !tn_can_cast(self->dtype, out->dtype)) {
@@ -1603,7 +1613,7 @@ tn_out_check_nansum_out(tn_out_call *c)
         /* into an integer or bool dtype= nansum is sum.out of nan_to_num(self) (see tn_op_nansum):
          * sum's meta wraps and checks the dims, then its resize_out wants out of exactly that
          * dtype; the functional computes the rest */
-        if (wrap_dim_args(c, self, 1) < 0)
+        if (wrap_dim_args(c, self, DIMS_WRAP_FIRST) < 0)
             return -1;
         if (given == out->dtype)
             return 0;
@@ -1628,8 +1638,10 @@ tn_out_check_nansum_out(tn_out_call *c)
     if (!mismatch && (!tn_dtype_is_integral(out->dtype, true) || self->numel == 0))
         return 0;
     /* nansum_out's get_dtype_from_result refuses the dtype before make_reduction wraps the dims
-     * (make_dim_mask: wrap and repeat checks); nanmean's count wrapped them already */
-    if ((c->op->id == TN_OP_nanmean__out || !mismatch) && wrap_dim_args(c, self, 1) < 0)
+     * (make_dim_mask: wrap and repeat checks); nanmean's count (a structured sum) wrapped them all
+     * already */
+    int nanmean = c->op->id == TN_OP_nanmean__out;
+    if ((nanmean || !mismatch) && wrap_dim_args(c, self, nanmean ? DIMS_WRAP_FIRST : DIMS_EACH) < 0)
         return -1;
     if (mismatch) {
         PyErr_Format(PyExc_RuntimeError, "nansum: provided dtype must match dtype of result. Got %s and %s.",

@@ -488,6 +488,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
         }
         return 0;
     }
+    if (!written_cpu && lead->device == TN_DEVICE_META && (op->flags & TN_OPF_META_ANY_DEVICE))
+        return 0;
     if (written_cpu) {
         /* upstream answers per op here (its Meta fallback's NotImplementedError, a meta
          * function's device check, or a cross-device copy_ as a RuntimeError) */
@@ -677,8 +679,13 @@ tn_dispatch(tn_op *op, tn_value *args)
          * input tensors to be on the same device", quantile's "out tensor must be on the same
          * device") */
         if (!((op->flags & TN_OPF_CIA) && !op->kernel && !via_f && !cia) &&
-            check_mixed_devices(op, s, args, s->nparams) < 0)
+            check_mixed_devices(op, s, args, s->nparams) < 0) {
+            /* a CIA out= that checks its arguments before its out= op (nanmean_out's count on the
+             * CPU): their error comes before that op's device check (Note [CIA out= under autograd]) */
+            if (op->flags & TN_OPF_CIA_CHECKS_FIRST)
+                tn_dispatch_cia_out_argument_error_first(op, args);
             return NULL;
+        }
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);
@@ -781,38 +788,93 @@ restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObjec
  * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
  * same computation on meta tensors of the same dtypes gives the result dtype, and a failing
  * out= rule (exact, same, can_cast) replaces the refusal. */
-/* margs: fargs with every tensor replaced by an empty meta tensor of its shape and dtype (owned
- * holds the new references); 0 when a tensor list makes that impossible */
-static int
-meta_twins(const tn_schema *fs, const tn_value *fargs, tn_value *margs, PyObject **owned, int *nowned)
+/* A call's arguments with every tensor, in a list too, replaced by an empty meta tensor of its
+ * shape and dtype (the meta twins); twins_free drops what twins_make made. */
+typedef struct {
+    tn_value v[64];
+    PyObject *owned[64];
+    int nowned;
+    PyObject **lists[4];   /* the twin lists' arrays (their tensors are theirs) */
+    Py_ssize_t nlist[4];
+    int nlists;
+} meta_twin_args;
+
+static void
+twins_free(meta_twin_args *tw)
 {
-    *nowned = 0;
+    for (int i = 0; i < tw->nowned; i++)
+        Py_DECREF(tw->owned[i]);
+    for (int k = 0; k < tw->nlists; k++) {
+        for (Py_ssize_t i = 0; i < tw->nlist[k]; i++)
+            Py_XDECREF(tw->lists[k][i]);
+        PyMem_Free(tw->lists[k]);
+    }
+    tw->nowned = tw->nlists = 0;
+}
+
+static TensorObject *
+meta_twin(const TensorObject *t)
+{
+    TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+    if (m)
+        m->wrapped_number = t->wrapped_number;
+    return m;
+}
+
+/* 1 with tw filled, 0 when impossible (too many arguments or lists, out of memory: no error set) */
+static int
+twins_make(const tn_schema *fs, const tn_value *fargs, meta_twin_args *tw)
+{
+    tw->nowned = tw->nlists = 0;
+    if (fs->nparams > 64)
+        return 0;
     for (int j = 0; j < fs->nparams; j++) {
-        margs[j] = fargs[j];
+        tw->v[j] = fargs[j];
         if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device != TN_DEVICE_META) {
-            TensorObject *t = TN_T(fargs[j].u.t);
-            TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+            TensorObject *m = meta_twin(TN_T(fargs[j].u.t));
             if (!m)
-                return 0;
-            m->wrapped_number = t->wrapped_number;
-            owned[(*nowned)++] = (PyObject *)m;
-            margs[j].u.t = (PyObject *)m;
+                goto fail;
+            tw->owned[tw->nowned++] = (PyObject *)m;
+            tw->v[j].u.t = (PyObject *)m;
         } else if (fargs[j].tag == TN_V_TENSORLIST) {
-            for (Py_ssize_t k = 0; k < fargs[j].n; k++)
-                if (fargs[j].u.tensors[k] && TN_T(fargs[j].u.tensors[k])->device != TN_DEVICE_META)
-                    return 0;  /* lists: no meta twin here (a list of meta tensors is its own) */
+            Py_ssize_t n = fargs[j].n;
+            PyObject **list = tw->nlists < 4 ? PyMem_Calloc((size_t)n + 1, sizeof(PyObject *)) : NULL;
+            if (!list)
+                goto fail;
+            tw->lists[tw->nlists] = list;
+            tw->nlist[tw->nlists++] = n;
+            for (Py_ssize_t k = 0; k < n; k++) {
+                TensorObject *t = fargs[j].u.tensors[k] ? TN_T(fargs[j].u.tensors[k]) : NULL;
+                if (t && t->device == TN_DEVICE_META)
+                    list[k] = Py_NewRef((PyObject *)t);
+                else if (t && !(list[k] = (PyObject *)meta_twin(t)))
+                    goto fail;
+            }
+            tw->v[j].u.tensors = list;
         }
     }
     return 1;
+fail:
+    PyErr_Clear();
+    twins_free(tw);
+    return 0;
 }
 
-/* our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
+/* Note [Meta twins]
+ * our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
  * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
- * integers to float there, the CPU meta does not) */
+ * integers to float there, the CPU meta does not). A kernel whose meta path also stands in for
+ * a Python meta registration (matmul's bmm path: meta_bmm compares the operands' dtypes, the C++
+ * bmm meta function does not and gives batch2's) reads tn_tls.meta_twin, set while it computes
+ * a CPU call's result on meta twins; so does one that treats a meta tensor as tensor-subclass-like
+ * (matmul's squeeze of a batch of one): a twin stands for a CPU tensor. */
 static PyObject *
 meta_result(tn_op *f, tn_value *margs)
 {
+    int prev = tn_tls.meta_twin;
+    tn_tls.meta_twin = 1;
     PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
+    tn_tls.meta_twin = prev;
     if (!r) {  /* a kernel that checks the dtype before its meta result: the door's meta path */
         PyErr_Clear();
         r = tn_dispatch(f, margs);
@@ -895,29 +957,24 @@ done:
 static void
 argument_error_first(tn_op *f, const tn_schema *fs, const tn_value *fargs)
 {
-    tn_value margs[64];
-    PyObject *owned[64];
-    int nowned = 0;
-    if (fs->nparams > 64)
-        return;
+    meta_twin_args tw;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
     PyObject *r = NULL;
-    if (meta_twins(fs, fargs, margs, owned, &nowned)) {
-        r = f->kernel && f->meta_ok ? f->kernel(margs) : tn_dispatch(f, margs);
+    if (twins_make(fs, fargs, &tw)) {
+        r = f->kernel && f->meta_ok ? f->kernel(tw.v) : tn_dispatch(f, tw.v);
         if (!r && PyErr_Occurred() && is_argument_check_error()) {
             Py_XDECREF(type);  /* the argument check's error stands */
             Py_XDECREF(value);
             Py_XDECREF(tb);
-            goto done;
+            twins_free(&tw);
+            return;
         }
+        twins_free(&tw);
     }
     Py_XDECREF(r);
     PyErr_Clear();
     PyErr_Restore(type, value, tb);
-done:
-    for (int i = 0; i < nowned; i++)
-        Py_DECREF(owned[i]);
 }
 
 void
@@ -926,24 +983,28 @@ tn_out_call_argument_error_first(const tn_out_call *c)
     argument_error_first((tn_op *)c->f, c->fs, c->fargs);
 }
 
+/* dsts: the tensors written, in the order of the functional's results (one, or a tuple's) */
 static void
-precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
-                      int kind, int castable)
+precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *const *dsts,
+                      int ndst, int kind, int castable)
 {
-    tn_value margs[64];
-    PyObject *owned[64];
-    int nowned = 0;
-    if (!meta_twins(fs, fargs, margs, owned, &nowned)) {
-        PyErr_Clear();
-        goto done;
-    }
+    meta_twin_args tw;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    PyObject *r = meta_result(f, margs);
+    if (!twins_make(fs, fargs, &tw)) {
+        PyErr_Restore(type, value, tb);
+        return;
+    }
+    PyObject *r = meta_result(f, tw.v);
     int replaced = 0;
-    if (r && tn_tensor_check(r)) {
-        int rd = TN_T(r)->dtype;
-        if ((kind == TN_OPK_OUT && check_out_dtype(op, castable, dst, r) < 0) ||
+    int tuple = r && ndst > 1 && PyTuple_Check(r) && PyTuple_Size(r) == ndst;
+    for (int k = 0; r && (ndst == 1 || tuple) && k < ndst && !replaced; k++) {
+        PyObject *rk = tuple ? PyTuple_GetItem(r, k) : r;
+        TensorObject *dst = dsts[k];
+        if (!tn_tensor_check(rk))
+            break;
+        int rd = TN_T(rk)->dtype;
+        if ((kind == TN_OPK_OUT && check_out_dtype(op, castable, dst, rk) < 0) ||
             (kind == TN_OPK_INPLACE && (op->flags & TN_OPF_OUT_EXACT) && rd != dst->dtype &&
              (PyErr_Format(PyExc_RuntimeError,
                            "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
@@ -964,9 +1025,7 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
         PyErr_Clear();
         PyErr_Restore(type, value, tb);
     }
-done:
-    for (int i = 0; i < nowned; i++)
-        Py_DECREF(owned[i]);
+    twins_free(&tw);
 }
 
 /* An out= of another shape than the result's (on meta twins) is resized to it before the checks of
@@ -984,44 +1043,19 @@ resized_first(tn_op *f, const tn_schema *fs, const tn_value *fargs, const Tensor
             if (v->u.tensors[k] && TN_T(v->u.tensors[k])->storage == dst->storage)
                 return 0;
     }
-    tn_value margs[64];
-    PyObject *owned[64], **list = NULL;
-    int nowned = 0, differs = 0, ok = 1;
-    Py_ssize_t nlist = 0;
-    if (fs->nparams > 64)
-        return 0;
+    meta_twin_args tw;
+    int differs = 0;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    /* meta_twins takes no list: cat's tensors get theirs here */
-    tn_value plain[64];
-    for (int j = 0; j < fs->nparams; j++) {
-        plain[j] = fargs[j];
-        if (fargs[j].tag != TN_V_TENSORLIST)
-            continue;
-        if (list || !(list = calloc((size_t)fargs[j].n + 1, sizeof(PyObject *)))) {
-            ok = 0;
-            break;
-        }
-        for (nlist = 0; nlist < fargs[j].n && ok; nlist++) {
-            TensorObject *t = fargs[j].u.tensors[nlist] ? TN_T(fargs[j].u.tensors[nlist]) : NULL;
-            list[nlist] = t ? (PyObject *)tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META) : NULL;
-            ok = !t || list[nlist];
-        }
-        plain[j].u.tensors = list;
-    }
-    PyObject *r = ok && meta_twins(fs, plain, margs, owned, &nowned) ? meta_result(f, margs) : NULL;
+    PyObject *r = twins_make(fs, fargs, &tw) ? meta_result(f, tw.v) : NULL;
     if (r && tn_tensor_check(r)) {
         const TensorObject *t = TN_T(r);
         differs = t->ndim != dst->ndim || memcmp(t->sizes, dst->sizes, sizeof(int64_t) * (size_t)t->ndim);
     }
     Py_XDECREF(r);
+    twins_free(&tw);
     PyErr_Clear();
     PyErr_Restore(type, value, tb);
-    for (int i = 0; i < nowned; i++)
-        Py_DECREF(owned[i]);
-    for (Py_ssize_t i = 0; list && i < nlist; i++)
-        Py_XDECREF(list[i]);
-    free(list);
     return differs;
 }
 
@@ -1255,9 +1289,21 @@ via_functional(tn_op *op, tn_value *args)
     tn_elementwise_written_first(prev_written);
     Py_XDECREF(self_conv);
     if (!result) {
-        /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
-        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
-            precheck_result_dtype(op, f, fs, fargs, dst, kind, c.out_castable);
+        /* a meta function's own NotImplementedError (clamp of a complex limit) stands; a
+         * structured out='s meta function (or a TensorIterator's build) sets the output, its dtype
+         * check, before the impl's own errors (index_add's "index out of range in self",
+         * cholesky_ex's LinAlgError): an error its meta twins do not raise came from the impl */
+        TensorObject *dsts[8];
+        int ndst = dst ? 1 : 0;
+        if (dst)
+            dsts[0] = dst;
+        else if (kind == TN_OPK_OUT && nout > 1)
+            for (ndst = 0; ndst < nout; ndst++)
+                dsts[ndst] = TN_T(args[outs[ndst]].u.t);
+        if (ndst && (PyErr_ExceptionMatches(PyExc_NotImplementedError) ? !is_argument_check_error()
+                                                                       : kind == TN_OPK_OUT &&
+                                                                             (op->flags & TN_OPF_OUT_STRUCTURED)))
+            precheck_result_dtype(op, f, fs, fargs, dsts, ndst, kind, c.out_castable);
         return NULL;
     }
     PyObject *ret = NULL;

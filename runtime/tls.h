@@ -25,6 +25,9 @@ typedef struct {
     PyObject *stash;         /* dict for _stash_obj_in_tls */
     int dispatch_disabled;   /* _DisableTorchDispatch */
     int below_autograd;      /* inside an op autograd already recorded: nested calls record nothing */
+    int meta_twin;           /* a CPU call's meta function computed on meta twins (Note [Meta twins]
+                              * in dispatch.c): a kernel's meta path checks what upstream's C++
+                              * meta function checks, not torch's Python meta registration */
 } tn_tls_state;
 
 extern _Thread_local tn_tls_state tn_tls;

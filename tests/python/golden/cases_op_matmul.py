@@ -22,6 +22,10 @@ OPS = [
         "vec_vec": ((T((4,)), T((4,))), None), "mat_vec": ((A, T((4,))), None), "vec_mat": ((T((3,)), A), None),
         "batched": ((T((2, 3, 4)), B), None), "bcast_batch": ((T((2, 1, 3, 4)), T((5, 4, 2))), None),
         "batch_vec": ((T((2, 3, 4)), T((4,))), None)}, spell_extra={"operator": "{0} @ {1}"}),
+    # torch.linalg.matmul is at::matmul upstream
+    Op("linalg_matmul", A, B, tol=D, zerodim=False, extra={
+        "vec_vec": ((T((4,)), T((4,))), None), "batched": ((T((2, 3, 4)), B), None),
+        "bcast_batch": ((T((2, 1, 3, 4)), T((5, 4, 2))), None), "shape_error": ((A, A), None)}),
     Op("linear", A, T((5, 4)), T((5,)), tol=D, zerodim=False, extra={"no_bias": ((A, T((5, 4))), None),
                                                                      "batched": ((T((2, 3, 4)), T((5, 4)), T((5,))), None)}),
     # upstream's kernel reads q/k/v as if their last stride were 1 (garbage otherwise; the
