@@ -37,6 +37,16 @@
  *  - Causal is top-left aligned (key j <= query i), as torch 2.13's flash kernel: keys past the
  *    last row's limit are never visited. Fully masked rows: m stays -inf, l stays 0, and the
  *    output is 0 with logsumexp 0 (upstream sets max to 0 and sum to 1 for them).
+ *  - Note [Flash attention's NaN]: a row's max ignores NaN scores without a mask (upstream's
+ *    _mul_reduce_max_fusion_kernel ends in std::max, which drops a NaN second operand) and
+ *    takes them with one (reduce_all over vec::maximum, which propagates NaN): there a NaN score
+ *    makes its row NaN. A row whose scores are all NaN is therefore 0 without a mask, NaN with
+ *    one. The causal -inf is written before the mask is added, so a NaN or +inf in the mask
+ *    where causal hides the key still gives NaN (causal_visited_end: which keys upstream scores).
+ *    Not matched: a +inf mask on a visible key makes the max inf and its exp(inf - inf) NaN;
+ *    upstream's vectorised exp_u20 turns that NaN into a finite value in its vector lanes (only
+ *    its scalar tail keeps it), so some such rows are NaN here and finite upstream (measured:
+ *    4 of 60 random causal masks holding NaN/+inf, scripts/sdpa_nan_mask_sweep.py 3).
  * The L×S score matrix never exists: a task holds ROWS×512 scores at a time.
  */
 
@@ -128,6 +138,25 @@ select_rows(void)
         exp_sum = exp_sum__avx2;
     }
 #endif
+}
+
+/* Note [Flash attention's NaN]: with is_causal, upstream's flash kernel scores for query row i
+ * the key blocks (kv_split = min(512, S) keys each) up to the one holding its query block's last
+ * visible key (query blocks of q_split = 32, 64 or 256 rows by L, at most L), writes -inf past i
+ * in that last block, then adds the mask to every scored key: a NaN or +inf there makes a NaN
+ * score. Keys past that block are never scored. Returns the end of the scored keys. */
+static int64_t
+causal_visited_end(int64_t L, int64_t S, int64_t i)
+{
+    if (S <= 0)
+        return 0;
+    int64_t qs = L >= 768 ? 256 : L >= 192 ? 64 : 32;
+    qs = qs < L ? qs : L;
+    int64_t kv = S < 512 ? S : 512;
+    int64_t m = i / qs * qs, rows = L - m < qs ? L - m : qs;
+    int64_t keys = m + rows < S ? m + rows : S;
+    int64_t end = (keys - 1) / kv * kv + kv;
+    return end < S ? end : S;
 }
 
 /* s[j] += mask[j] (float masks, converted to f32 as upstream does) or s[j] = -inf where a bool
@@ -308,16 +337,22 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
         for (int64_t r = 0; r < R; r++) {
             int64_t h = t->hkv * j->G + r / t->nq, i = t->i0 + r % t->nq;
             float *s = bf->sbuf + r * KV_BLOCK;
+            /* Note [Flash attention's NaN]: causal's -inf first, then the mask added to it (a NaN
+             * or +inf mask there makes NaN), as upstream's kernel orders them */
+            if (j->causal && n0 + kb - 1 > i)
+                for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
+                    s[q] = -INFINITY;
             if (j->mask)
                 mask_row(j->mask_dtype,
                          j->mask + (t->b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + n0 * j->ms[3]) *
                                        tn_dtype_size(j->mask_dtype),
                          j->ms[3], kb, s);
-            if (j->causal && n0 + kb - 1 > i)
-                for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
-                    s[q] = -INFINITY;
+            if (j->causal && j->mask)
+                for (int64_t q = causal_visited_end(j->L, j->S, i) - n0; q < kb; q++)
+                    if (q >= 0)
+                        s[q] = -INFINITY;  /* never scored upstream */
             float bmax = row_max(s, kb);
-            for (int64_t q = 0; j->nan_rows && bmax == bmax && q < kb; q++)
+            for (int64_t q = 0; (j->nan_rows || j->mask) && bmax == bmax && q < kb; q++)
                 if (s[q] != s[q])
                     bmax = NAN;
             float mnew = bf->m[r] > bmax ? bf->m[r] : bmax;
@@ -363,6 +398,8 @@ task_key_end(const sdpa_job *j, const task_rows *t)
 {
     if (!j->causal)
         return j->S;
+    if (j->mask && t->nq > 0)  /* Note [Flash attention's NaN]: the mask reaches keys causal hides */
+        return causal_visited_end(j->L, j->S, t->i0 + t->nq - 1);
     int64_t end = t->i0 + t->nq;
     return end < j->S ? end : j->S;
 }
@@ -519,7 +556,9 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                     d = ov;                                                                       \
                 else                                                                              \
                     d *= j->scale_d;                                                              \
-                if (j->mask) {                                                                    \
+                if (j->causal && s > i)  /* Note [Flash attention's NaN] */                     \
+                    d = -INFINITY;                                                                \
+                if (j->mask && !(j->causal && s >= causal_visited_end(j->L, j->S, i))) {          \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
                     switch (j->mask_dtype) {                                                      \
@@ -530,10 +569,8 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                     default: d += tn_bf16_to_f32(*(const uint16_t *)mp); break;                   \
                     }                                                                             \
                 }                                                                                 \
-                if (j->causal && s > i)                                                           \
-                    d = -INFINITY;                                                                \
                 sc[s] = d;                                                                        \
-                m = d > m || (j->nan_rows && d != d) ? d : m;                                     \
+                m = d > m || ((j->nan_rows || j->mask) && d != d) ? d : m;                        \
             }                                                                                     \
             double l = 0.0;                                                                       \
             for (int64_t e = 0; e < j->Ev; e++)                                                   \

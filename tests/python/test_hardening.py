@@ -2747,6 +2747,20 @@ FUZZ_CLASSES = [
     "out = torch.linalg.matmul(torch.ones(2, 1, 3, dtype=torch.bool), torch.ones(2, 3, 3, dtype=torch.uint8), out=torch.zeros(2, 1, 3, dtype=torch.bool))",
     "r = torch.linalg.matmul(torch.ones(3, 3, 2), torch.empty(1, 2, 4, device='meta')); out = (str(r.device), r.shape)",
     "out = torch.linalg.matmul(torch.ones(2, 3), torch.ones(3), out=torch.empty(()))",
+    # --- session 30 lead (3): Note [Flash attention's NaN]: with a mask, a NaN score makes its row
+    # NaN (upstream's max there propagates NaN; without a mask it drops it); with is_causal too,
+    # the mask is added to causal's -inf over the keys upstream's query block visits (seed 6
+    # #186253, #304393)
+    "q = torch.tensor([[[[float('nan'), 1.], [1., 1.]]]]); k = torch.tensor([[[[1., 1.], [2., 0.]]]]); v = torch.tensor([[[[1., 2.], [3., 4.]]]]); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, attn_mask=torch.zeros(1, 1, 2, 2))",
+    "q = torch.tensor([[[[float('nan'), 1.], [1., 1.]]]]); k = torch.tensor([[[[1., 1.], [2., 0.]]]]); v = torch.tensor([[[[1., 2.], [3., 4.]]]]); "
+    "out = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.zeros(1, 1, 2, 2))",
+    "q = torch.tensor([[[[float('nan'), 1.], [1., 1.]]]]); k = torch.tensor([[[[1., 1.], [2., 0.]]]]); v = torch.tensor([[[[1., 2.], [3., 4.]]]]); "
+    "out = F.scaled_dot_product_attention(q, k, v)",  # neighbour: no mask, the NaN is dropped
+    "m = torch.zeros(1, 1, 3, 3); m[0, 0, 0, 2] = float('nan'); m[0, 0, 1, 2] = float('inf'); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 2), torch.ones(1, 1, 3, 2), torch.ones(1, 1, 3, 2), is_causal=True, attn_mask=m)",
+    "m = torch.zeros(1, 1, 40, 40); m[0, 0, 0, 35] = float('nan'); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 40, 2), torch.ones(1, 1, 40, 2), torch.ones(1, 1, 40, 2), is_causal=True, attn_mask=m)[0][0, 0, :2]",  # neighbour: key 35 is past row 0's block of 32
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
