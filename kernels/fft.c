@@ -547,103 +547,161 @@ real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
     }
 }
 
-/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]). */
+/* Note [FFT non-finite lines]: which bins of a transform of inf or NaN are inf or NaN follows
+ * the algorithm's arithmetic (inf - inf, 0 * inf), so there is no one answer; the plain one,
+ * pocketfft's (numpy) and, for most lengths, MKL's (upstream), transforms a real signal at its
+ * own length. Packing it as a complex signal of half the length mixes samples that the plain
+ * algorithm keeps apart (rfft([-inf, 0.5]) is NaN in both bins, not -inf), so a line of r2c or
+ * c2r holding a non-finite value (in its gathered samples: the ignored imaginary parts of c2r's
+ * bins 0 and n/2 are not read) is transformed again at full length through the complex plan
+ * of n. The check is one pass over the gathered line, in cache; finite lines are untouched. */
+
+/* For each of the nl lanes of len gathered points, whether it holds inf or NaN; 1 if any does. */
+static int
+nonfinite_lanes(const cplx *x, int64_t len, int64_t nl, uint8_t *bad)
+{
+    double acc[FFT_MAX_LANES] = {0};
+    for (int64_t k = 0; k < len; k++)
+        for (int64_t l = 0; l < nl; l++)
+            acc[l] += x[k * nl + l].re * 0.0 + x[k * nl + l].im * 0.0;  /* NaN once one is not finite */
+    int any = 0;
+    for (int64_t l = 0; l < nl; l++) {
+        bad[l] = acc[l] != 0.0;
+        any |= bad[l];
+    }
+    return any;
+}
+
+/* One group of nl lines (offsets ioff, ooff) through plan p, which is c->plan or, for a line
+ * transformed at full length (Note [FFT non-finite lines]), the complex plan of n. x and y hold
+ * n * nl points, work plan_work(p). With a real plan, bad[l] tells whether lane l held a
+ * non-finite value (its output is then to be redone); returns whether any did. */
+static int
+group(const line_ctx *c, const fft_plan *p, int64_t nl, const int64_t *ioff, const int64_t *ooff, cplx *x,
+      cplx *y, cplx *work, uint8_t *bad)
+{
+    int64_t n = c->n, h = n / 2, is = c->in->strides[c->dim], os = c->out->strides[c->dim];
+    int dt_in = c->in->dtype, dt_out = c->out->dtype, any = 0;
+    double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
+    const char *ib = c->in->data;
+    char *ob = c->out->data;
+    const cplx *spec;
+    if (c->kind == TN_FFT_C2R) {
+        /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
+         * not part of it */
+        for (int64_t k = 0; k <= h; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
+        for (int64_t l = 0; l < nl; l++) {
+            x[l].im = 0;
+            if (n % 2 == 0)
+                x[h * nl + l].im = 0;
+        }
+        if (p->real) {
+            any = nonfinite_lanes(x, h + 1, nl, bad);
+            real_pack(p, nl, x, y);
+            const cplx *z = plan_forward(p->half, nl, y, x, work);
+            for (int64_t j = 0; j < h; j++)
+                for (int64_t l = 0; l < nl; l++) {
+                    cplx v = z[j * nl + l];
+                    store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
+                    store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
+                }
+            return any;
+        }
+        /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
+        for (int64_t k = h + 1; k < n; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l] = x[(n - k) * nl + l];
+        for (int64_t k = 1; k <= h; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l].im = -x[k * nl + l].im;
+        spec = plan_forward(p, nl, x, y, work);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t l = 0; l < nl; l++)
+                store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
+        return 0;
+    }
+    if (c->kind == TN_FFT_R2C && p->real) {
+        for (int64_t j = 0; j < h; j++)
+            for (int64_t l = 0; l < nl; l++) {
+                x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
+                x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
+            }
+        any = nonfinite_lanes(x, h, nl, bad);
+        const cplx *z = plan_forward(p->half, nl, x, y, work);
+        cplx *full = z == x ? y : x;
+        real_unpack(p, nl, z, full);
+        spec = full;
+    } else {
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t l = 0; l < nl; l++) {
+                cplx v = load(dt_in, ib, ioff[l] + j * is);
+                x[j * nl + l] = (cplx){v.re, v.im * conj};
+            }
+        spec = plan_forward(p, nl, x, y, work);
+    }
+    if (c->kind == TN_FFT_R2C) {
+        /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
+         * lower (written as exact conjugates, as upstream fills it) */
+        cplx *sp = (cplx *)spec;
+        for (int64_t l = 0; l < nl; l++) {
+            sp[l].im = 0;
+            if (n % 2 == 0)
+                sp[h * nl + l].im = 0;
+        }
+        for (int64_t k = h + 1; k < c->out_len; k++)
+            for (int64_t l = 0; l < nl; l++)
+                sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
+    }
+    for (int64_t k = 0; k < c->out_len; k++)
+        for (int64_t l = 0; l < nl; l++) {
+            cplx v = spec[k * nl + l];
+            store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
+        }
+    return any;
+}
+
+/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]); a line of a real plan
+ * that holds inf or NaN again at full length (Note [FFT non-finite lines]). */
 static void
 lines(void *vctx, int64_t begin, int64_t end)
 {
     line_ctx *c = vctx;
     const fft_plan *p = c->plan;
-    int64_t n = c->n, h = n / 2, L = c->lanes;
-    int dt_in = c->in->dtype, dt_out = c->out->dtype;
-    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx));
+    int64_t n = c->n, L = c->lanes;
+    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx)), *fbuf = NULL;
+    fft_plan *full = NULL;
     if (!buf) {
         c->error = 1;
         return;
     }
     cplx *x = buf, *y = buf + n * L, *work = buf + 2 * n * L;
-    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim], ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
-    double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
-    const char *ib = c->in->data;
-    char *ob = c->out->data;
+    int64_t ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
+    uint8_t bad[FFT_MAX_LANES];
     for (int64_t b0 = begin; b0 < end; b0 += L) {
         int64_t nl = end - b0 < L ? end - b0 : L;  /* lanes of this group */
         for (int64_t l = 0; l < nl; l++) {
             ioff[l] = line_offset(c->in, c->dim, b0 + l);
             ooff[l] = line_offset(c->out, c->dim, b0 + l);
         }
-        const cplx *spec;
-        if (c->kind == TN_FFT_C2R) {
-            /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
-             * not part of it */
-            for (int64_t k = 0; k <= h; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
-            for (int64_t l = 0; l < nl; l++) {
-                x[l].im = 0;
-                if (n % 2 == 0)
-                    x[h * nl + l].im = 0;
-            }
-            if (p->real) {
-                real_pack(p, nl, x, y);
-                const cplx *z = plan_forward(p->half, nl, y, x, work);
-                for (int64_t j = 0; j < h; j++)
-                    for (int64_t l = 0; l < nl; l++) {
-                        cplx v = z[j * nl + l];
-                        store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
-                        store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
-                    }
-                continue;
-            }
-            /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
-            for (int64_t k = h + 1; k < n; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l] = x[(n - k) * nl + l];
-            for (int64_t k = 1; k <= h; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l].im = -x[k * nl + l].im;
-            spec = plan_forward(p, nl, x, y, work);
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t l = 0; l < nl; l++)
-                    store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
+        if (!group(c, p, nl, ioff, ooff, x, y, work, bad))
             continue;
-        }
-        if (c->kind == TN_FFT_R2C && p->real) {
-            for (int64_t j = 0; j < h; j++)
-                for (int64_t l = 0; l < nl; l++) {
-                    x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
-                    x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
-                }
-            const cplx *z = plan_forward(p->half, nl, x, y, work);
-            cplx *full = z == x ? y : x;
-            real_unpack(p, nl, z, full);
-            spec = full;
-        } else {
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t l = 0; l < nl; l++) {
-                    cplx v = load(dt_in, ib, ioff[l] + j * is);
-                    x[j * nl + l] = (cplx){v.re, v.im * conj};
-                }
-            spec = plan_forward(p, nl, x, y, work);
-        }
-        if (c->kind == TN_FFT_R2C) {
-            /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
-             * lower (written as exact conjugates, as upstream fills it) */
-            cplx *sp = (cplx *)spec;
-            for (int64_t l = 0; l < nl; l++) {
-                sp[l].im = 0;
-                if (n % 2 == 0)
-                    sp[h * nl + l].im = 0;
+        if (!full) {
+            full = plan_get(n, 0);
+            fbuf = full ? malloc((size_t)(2 * n + plan_work(full)) * sizeof(cplx)) : NULL;
+            if (!fbuf) {
+                c->error = 1;
+                break;
             }
-            for (int64_t k = h + 1; k < c->out_len; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
         }
-        for (int64_t k = 0; k < c->out_len; k++)
-            for (int64_t l = 0; l < nl; l++) {
-                cplx v = spec[k * nl + l];
-                store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
-            }
+        for (int64_t l = 0; l < nl; l++)
+            if (bad[l])
+                group(c, full, 1, ioff + l, ooff + l, fbuf, fbuf + n, fbuf + 2 * n, NULL);
     }
+    if (full)
+        plan_put(full);
+    free(fbuf);
     free(buf);
 }
 
