@@ -1,8 +1,8 @@
 /* Discrete Fourier transforms: a mixed-radix Stockham transform for lengths whose prime
  * factors are small, Bluestein's chirp-z convolution for the others, a real signal of even
  * length as a complex one of half its length, and the strided line loops of tn_fft (fft.h).
- * Adding a radix needs nothing: every prime factor up to FFT_MAX_DIRECT_PRIME goes through the
- * generic butterfly; 2 and 4 have their own.
+ * Adding a radix needs nothing: every odd prime factor up to FFT_MAX_DIRECT_PRIME goes through
+ * the odd butterfly (pass_odd); 2 and 4 have their own.
  *
  * Note [FFT precision]: every line is gathered into a double-precision buffer, transformed and
  * scattered back, for float32 too. Upstream's float32 transforms run in float32 (MKL or
@@ -44,7 +44,7 @@ typedef struct {
 typedef struct {
     int64_t radix, m, s;
     const cplx *tw;                    /* tw[j (p - 1) + k - 1] = e^{-2 pi i jk / (p m)} */
-    cplx roots[FFT_MAX_DIRECT_PRIME];  /* e^{-2 pi i t / p}, t < p (the generic butterfly) */
+    cplx roots[FFT_MAX_DIRECT_PRIME];  /* e^{-2 pi i t / p}, t < p (pass_odd's coefficients) */
 } fft_pass;
 
 typedef struct fft_plan {
@@ -161,7 +161,8 @@ plan_work(const fft_plan *p)
 
 static const cplx *plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work);
 
-/* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): fours first. */
+/* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): a 2,
+ * then the fours, then the odd primes ascending (pocketfft's order, Note [FFT non-finite lines]). */
 static int
 passes_init(fft_plan *p)
 {
@@ -171,7 +172,13 @@ passes_init(fft_plan *p)
         factors[nf++] = 4;
         rest /= 4;
     }
-    for (int64_t f = 2; rest > 1; f++)
+    if (rest % 2 == 0) {  /* the 2 before the fours, as pocketfft orders them */
+        memmove(factors + 1, factors, (size_t)nf * sizeof *factors);
+        factors[0] = 2;
+        nf++;
+        rest /= 2;
+    }
+    for (int64_t f = 3; rest > 1; f += 2)
         while (rest % f == 0) {
             factors[nf++] = f;
             rest /= f;
@@ -339,7 +346,7 @@ plan_put(fft_plan *p)
 
 /* ---- transforms ---- */
 
-/* The passes of radix 2 and 4, and the generic one for the other primes. Each does j = 0, where
+/* The passes of radix 2 and 4, and pass_odd for the other primes. Each does j = 0, where
  * every twiddle factor is 1, without multiplying (so an infinite input stays a clean infinity
  * in the bins it reaches), then the rest. */
 static void
@@ -377,22 +384,42 @@ pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
     }
 }
 
+/* An odd prime p: pairs r, p - r as their sum and difference, so output u and p - u are
+ * ca +- cb with ca = x_0 + sum_r cos(2 pi ur/p) (x_r + x_{p-r}) and cb = -i sum_r sin(2 pi ur/p)
+ * (x_r - x_{p-r}): real coefficients times each part, as pocketfft's butterflies (a fourth of
+ * the generic complex products; and where an input is inf, 0 * inf does not make NaN of the
+ * bins the plain algorithm leaves inf, Note [FFT non-finite lines]). */
 static void
-pass_generic(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+pass_odd(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
 {
-    int64_t p = ps->radix, m = ps->m, xs = s * m;
-    cplx in[FFT_MAX_DIRECT_PRIME];
+    int64_t p = ps->radix, m = ps->m, xs = s * m, half = (p - 1) / 2;
+    cplx sum[FFT_MAX_DIRECT_PRIME / 2 + 1], dif[FFT_MAX_DIRECT_PRIME / 2 + 1];
     for (int64_t j = 0; j < m; j++) {
         const cplx *w = ps->tw + j * (p - 1);
         for (int64_t q = 0; q < s; q++) {
-            for (int64_t r = 0; r < p; r++)
-                in[r] = x[q + s * j + r * xs];
+            const cplx *a = x + q + s * j;
+            cplx x0 = a[0], y0 = x0;
+            for (int64_t r = 1; r <= half; r++) {
+                cplx u = a[r * xs], v = a[(p - r) * xs];
+                sum[r] = cadd(u, v);
+                dif[r] = csub(u, v);
+                y0 = cadd(y0, sum[r]);
+            }
             cplx *b = y + q + s * p * j;
-            for (int64_t k = 0; k < p; k++) {
-                cplx acc = in[0];
-                for (int64_t r = 1, t = k; r < p; r++, t = t + k >= p ? t + k - p : t + k)
-                    acc = cadd(acc, cmul(in[r], ps->roots[t]));
-                b[k * s] = k && j ? cmul(acc, w[k - 1]) : acc;
+            b[0] = y0;
+            for (int64_t k = 1; k <= half; k++) {
+                cplx ca = x0, sb = {0, 0};
+                for (int64_t r = 1, t = k; r <= half; r++, t = t + k >= p ? t + k - p : t + k) {
+                    double c = ps->roots[t].re, sn = ps->roots[t].im;  /* cos, -sin */
+                    ca.re += c * sum[r].re;
+                    ca.im += c * sum[r].im;
+                    sb.re += sn * dif[r].re;
+                    sb.im += sn * dif[r].im;
+                }
+                cplx cb = {-sb.im, sb.re};  /* i sb */
+                cplx lo = cadd(ca, cb), hi = csub(ca, cb);
+                b[k * s] = j ? cmul(lo, w[k - 1]) : lo;
+                b[(p - k) * s] = j ? cmul(hi, w[p - k - 1]) : hi;
             }
         }
     }
@@ -408,7 +435,7 @@ pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
     switch (ps->radix) {
     case 2: pass2(ps, s, x, y); break;
     case 4: pass4(ps, s, x, y); break;
-    default: pass_generic(ps, s, x, y); break;
+    default: pass_odd(ps, s, x, y); break;
     }
 }
 
