@@ -2609,6 +2609,16 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # --- session 30 s30h3: an FFT of inf/NaN placed inf and NaN by ours's own arithmetic (a real
+    # signal packed as a complex one of half its length; odd radices' complex products, 0 * inf);
+    # now such r2c/c2r lines run at full length and odd radices as pair butterflies (Note [FFT
+    # non-finite lines]), as upstream and pocketfft do
+    "a0 = torch.tensor([-float('inf'), 0.5]); out = torch.ops.aten.fft_rfft.default(a0)",
+    "out = torch.ops.aten._fft_r2c.default(torch.tensor([[1.0, float('inf'), 2.0, 0.5], [2.0, 3.0, 1.0, 1.0]]), [1], 0, False)",
+    "out = torch.ops.aten._fft_c2r.default(torch.tensor([1+0j, complex(float('inf'), 0), 0.5j]), [0], 0, 4)",  # neighbour: c2r
+    "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), 2+4j]))",  # neighbour: c2c, radix 3
+    "out = torch.fft.ifft(torch.tensor([0.5, -1.25, 2.0, float('nan'), 0.75], dtype=torch.complex128))",  # radix 5
+    "out = torch.fft.rfft2(torch.tensor([[0.5, float('inf')], [-1.0, 2.0]], dtype=torch.float64))",  # neighbour: 2-D
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
