@@ -384,6 +384,26 @@ pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
     }
 }
 
+/* pass_odd for p = 3, unrolled (its arrays and loops cost more than the butterfly) */
+static void
+pass3(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t m = ps->m, xs = s * m;
+    double c = ps->roots[1].re, sn = ps->roots[1].im;  /* cos, -sin of 2 pi / 3 */
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j, *w = ps->tw + 2 * j;
+        cplx *b = y + 3 * s * j, w1 = w[0], w2 = w[1];
+        for (int64_t q = 0; q < s; q++) {
+            cplx x0 = a[q], t = cadd(a[q + xs], a[q + 2 * xs]), d = csub(a[q + xs], a[q + 2 * xs]);
+            cplx ca = {x0.re + c * t.re, x0.im + c * t.im}, cb = {-sn * d.im, sn * d.re};
+            cplx lo = cadd(ca, cb), hi = csub(ca, cb);
+            b[q] = cadd(x0, t);
+            b[q + s] = j ? cmul(lo, w1) : lo;
+            b[q + 2 * s] = j ? cmul(hi, w2) : hi;
+        }
+    }
+}
+
 /* An odd prime p: pairs r, p - r as their sum and difference, so output u and p - u are
  * ca +- cb with ca = x_0 + sum_r cos(2 pi ur/p) (x_r + x_{p-r}) and cb = -i sum_r sin(2 pi ur/p)
  * (x_r - x_{p-r}): real coefficients times each part, as pocketfft's butterflies (a fourth of
@@ -434,6 +454,7 @@ pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
     int64_t s = ps->s * lanes;
     switch (ps->radix) {
     case 2: pass2(ps, s, x, y); break;
+    case 3: pass3(ps, s, x, y); break;
     case 4: pass4(ps, s, x, y); break;
     default: pass_odd(ps, s, x, y); break;
     }
