@@ -2,7 +2,7 @@
  * factors are small, Bluestein's chirp-z convolution for the others, a real signal of even
  * length as a complex one of half its length, and the strided line loops of tn_fft (fft.h).
  * Adding a radix needs nothing: every odd prime factor up to FFT_MAX_DIRECT_PRIME goes through
- * the odd butterfly (pass_odd); 2 and 4 have their own.
+ * the odd butterfly (pass_odd); 2, 3, 4 and 8 have their own.
  *
  * Note [FFT precision]: every line is gathered into a double-precision buffer, transformed and
  * scattered back, for float32 too. Upstream's float32 transforms run in float32 (MKL or
@@ -162,17 +162,22 @@ plan_work(const fft_plan *p)
 static const cplx *plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work);
 
 /* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): a 2,
- * then the fours, then the odd primes ascending (pocketfft's order, Note [FFT non-finite lines]). */
+ * then the eights, a four, then the odd primes ascending (pocketfft's order and radices, so an
+ * inf meets the same sums and products: Note [FFT non-finite lines]). */
 static int
 passes_init(fft_plan *p)
 {
     int64_t n = p->n, rest = n, factors[64];
     int nf = 0;
+    while (rest % 8 == 0) {
+        factors[nf++] = 8;
+        rest /= 8;
+    }
     while (rest % 4 == 0) {
         factors[nf++] = 4;
         rest /= 4;
     }
-    if (rest % 2 == 0) {  /* the 2 before the fours, as pocketfft orders them */
+    if (rest % 2 == 0) {  /* the 2 before the eights and fours, as pocketfft orders them */
         memmove(factors + 1, factors, (size_t)nf * sizeof *factors);
         factors[0] = 2;
         nf++;
@@ -346,7 +351,7 @@ plan_put(fft_plan *p)
 
 /* ---- transforms ---- */
 
-/* The passes of radix 2 and 4, and pass_odd for the other primes. Each does j = 0, where
+/* The passes of radix 2, 3, 4 and 8, and pass_odd for the other primes. Each does j = 0, where
  * every twiddle factor is 1, without multiplying (so an infinite input stays a clean infinity
  * in the bins it reaches), then the rest. */
 static void
@@ -380,6 +385,44 @@ pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
             b[q + s] = j ? cmul(y1, w1) : y1;
             b[q + 2 * s] = j ? cmul(y2, w2) : y2;
             b[q + 3 * s] = j ? cmul(y3, w3) : y3;
+        }
+    }
+}
+
+static inline cplx
+rot_m90(cplx a)  /* -i a */
+{
+    return (cplx){a.im, -a.re};
+}
+
+/* Radix 8 as pocketfft's: a DFT of 4 over the even points and one over the odd points turned
+ * by the eighth roots, those turns as sums and differences of the parts times sqrt(1/2) (no
+ * complex product, so an inf input makes no 0 * inf). */
+static void
+pass8(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    const double h = 0.70710678118654752440;
+    int64_t m = ps->m, xs = s * m;
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j, *w = ps->tw + 7 * j;
+        cplx *b = y + 8 * s * j;
+        for (int64_t q = 0; q < s; q++) {
+            const cplx *c = a + q;
+            cplx a1 = cadd(c[xs], c[5 * xs]), a5 = csub(c[xs], c[5 * xs]);
+            cplx a3 = cadd(c[3 * xs], c[7 * xs]), a7 = rot_m90(csub(c[3 * xs], c[7 * xs]));
+            cplx o0 = cadd(a1, a3), o2 = rot_m90(csub(a1, a3));
+            cplx p5 = cadd(a5, a7), p7 = csub(a5, a7);
+            cplx o1 = {h * (p5.re + p5.im), h * (p5.im - p5.re)};   /* e^{-i pi/4} p5 */
+            cplx o3 = {h * (p7.im - p7.re), h * (-p7.re - p7.im)};  /* e^{-3i pi/4} p7 */
+            cplx a0 = cadd(c[0], c[4 * xs]), a4 = csub(c[0], c[4 * xs]);
+            cplx a2 = cadd(c[2 * xs], c[6 * xs]), a6 = rot_m90(csub(c[2 * xs], c[6 * xs]));
+            cplx e0 = cadd(a0, a2), e2 = csub(a0, a2), e1 = cadd(a4, a6), e3 = csub(a4, a6);
+            cplx r[8] = {cadd(e0, o0), cadd(e1, o1), cadd(e2, o2), cadd(e3, o3),
+                         csub(e0, o0), csub(e1, o1), csub(e2, o2), csub(e3, o3)};
+            cplx *d = b + q;
+            d[0] = r[0];
+            for (int k = 1; k < 8; k++)
+                d[k * s] = j ? cmul(r[k], w[k - 1]) : r[k];
         }
     }
 }
@@ -456,6 +499,7 @@ pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
     case 2: pass2(ps, s, x, y); break;
     case 3: pass3(ps, s, x, y); break;
     case 4: pass4(ps, s, x, y); break;
+    case 8: pass8(ps, s, x, y); break;
     default: pass_odd(ps, s, x, y); break;
     }
 }
@@ -602,7 +646,13 @@ real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
  * algorithm keeps apart (rfft([-inf, 0.5]) is NaN in both bins, not -inf), so a line of r2c or
  * c2r holding a non-finite value (in its gathered samples: the ignored imaginary parts of c2r's
  * bins 0 and n/2 are not read) is transformed again at full length through the complex plan
- * of n. The check is one pass over the gathered line, in cache; finite lines are untouched. */
+ * of n. The check is one pass over the gathered line, in cache; finite lines are untouched.
+ * The complex passes follow pocketfft's too (its factor order; radix 8 and the odd radices as
+ * its butterflies, whose turns are sums and real products, never 0 * inf), so a c2c transform
+ * places inf and NaN as numpy.fft does, bin for bin on every small length. Still apart: pocketfft
+ * transforms a real signal with its own real radix passes (rfftp), ours with the complex
+ * transform of n, so some r2c/c2r of lengths 5, 6, 8, 9 differ (tests/python/fuzz_artefacts.py's
+ * fft_nonfinite does not excuse those). */
 
 /* For each of the nl lanes of len gathered points, whether it holds inf or NaN; 1 if any does. */
 static int

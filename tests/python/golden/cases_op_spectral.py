@@ -67,6 +67,8 @@ CASES.update({
     "fft_nonfinite_fft5": {"code": "out = torch.fft.ifft(torch.tensor([0.5+1.5j, -1.25-0.25j, complex(0, float('inf')), 0.75+1j, -3-2.5j]))", "tol": "derived"},
     "fft_nonfinite_fft7": {"code": "out = torch.fft.fft(torch.tensor([0.5, -1.25, 2.0, float('nan'), 0.75, -3.0, 1.5], dtype=torch.complex128), norm='forward')", "tol": "derived"},
     "fft_nonfinite_fft9": {"code": "out = torch.fft.fft(torch.tensor([0.5, -1.25, 2.0, 1.0, 0.75, -3.0, 1.5, -float('inf'), 4.0], dtype=torch.complex64))", "tol": "derived"},
+    "fft_nonfinite_fft8": {"code": "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), complex(-float('inf'), 0), 0.75+1j, -3-2.5j, 1.5+0.125j, -0.25+3.5j, 4-0.5j], dtype=torch.complex64))", "tol": "derived"},
+    "fft_nonfinite_rfft8": {"code": "out = torch.fft.rfft(torch.tensor([0.5, -1.25, float('inf'), 0.75, -3.0, 1.5, -0.25, 4.0], dtype=torch.float64))", "tol": "derived"},
     "fft_nonfinite_hfft": {"code": "out = torch.fft.hfft(torch.tensor([1+1j, 0.5-2j, complex(float('inf'), 0)]), n=4)", "tol": "derived"},
     "fft_nonfinite_rfft2d": {"code": "out = torch.fft.rfft2(torch.tensor([[0.5, -1.25, 2.0, 0.75], [float('inf'), -3.0, 1.5, -0.25], [4.0, 1.0, -2.5, 0.125]]))", "tol": "derived"},
     "fft_nonfinite_fftn": {"code": "out = torch.fft.fftn(torch.tensor([[0.5, -1.25, 2.0], [float('inf'), -3.0, 1.5], [4.0, float('nan'), -2.5]], dtype=torch.complex128))", "tol": "derived"},
