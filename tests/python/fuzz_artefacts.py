@@ -444,7 +444,7 @@ def fft_nonfinite(kind, code, op, ours, up, tol):
     if a is None or a.device.type == "meta":
         return None
     to, tu = tensors(ours), tensors(up)
-    if not _finite(a):
+    if _nonfinite(a):
         ref = _np_fft_call(code, op)
         o = _array(to[0]) if len(to) == 1 else None
         if ref is None or o is None or not _same_nonfinite(o, ref, tol * max(1.0, _finite_abs_sum(a))):

@@ -210,6 +210,13 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["-inf", "-inf"]), c2(["-inf", "nan"]), tol)
     assert not explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["nan", "nan"]), c2(["-inf", "-inf"]), tol)
     assert not explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["-inf", "inf"]), c2(["-inf", "nan"]), tol)
+    cin = "a0 = torch.tensor([complex(float('inf'), 0), 0.5+1j, 2-1j]); out = torch.ops.aten.fft_fft.default(a0)"
+    c3 = lambda v: {"ok": _t(v, [3], "torch.complex64")}  # noqa: E731
+    r3 = 1.299038052558899  # pocketfft: inf, inf + r3 i, inf - r3 i (a complex input: no isfinite needed)
+    assert explain("value", cin, "torch.ops.aten.fft_fft.default", c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]),
+                   c3([["inf", "nan"], ["inf", r3], ["inf", -r3]]), tol)
+    assert not explain("value", cin, "torch.ops.aten.fft_fft.default", c3([["inf", 0.0], ["nan", r3], ["inf", -r3]]),
+                       c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]), tol)
     assert not explain("value", ninf.replace("fft_rfft", "stft"), "torch.ops.aten.stft.default", c2(["-inf", "-inf"]),
                        c2(["-inf", "nan"]), tol)  # no reference
 
