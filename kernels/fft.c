@@ -651,8 +651,9 @@ real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
  * its butterflies, whose turns are sums and real products, never 0 * inf), so a c2c transform
  * places inf and NaN as numpy.fft does, bin for bin on every small length. Still apart: pocketfft
  * transforms a real signal with its own real radix passes (rfftp), ours with the complex
- * transform of n, so some r2c/c2r of lengths 5, 6, 8, 9 differ (tests/python/fuzz_artefacts.py's
- * fft_nonfinite does not excuse those). */
+ * transform of n, so some r2c of 9 points and c2r to 16 still differ from both pocketfft and
+ * MKL (scripts/fft_nonfinite_sweep.py; tests/python/fuzz_artefacts.py's fft_nonfinite does not
+ * excuse them). */
 
 /* For each of the nl lanes of len gathered points, whether it holds inf or NaN; 1 if any does. */
 static int
