@@ -1,8 +1,8 @@
 /* Discrete Fourier transforms: a mixed-radix Stockham transform for lengths whose prime
  * factors are small, Bluestein's chirp-z convolution for the others, a real signal of even
  * length as a complex one of half its length, and the strided line loops of tn_fft (fft.h).
- * Adding a radix needs nothing: every prime factor up to FFT_MAX_DIRECT_PRIME goes through the
- * generic butterfly; 2 and 4 have their own.
+ * Adding a radix needs nothing: every odd prime factor up to FFT_MAX_DIRECT_PRIME goes through
+ * the odd butterfly (pass_odd); 2, 3, 4 and 8 have their own.
  *
  * Note [FFT precision]: every line is gathered into a double-precision buffer, transformed and
  * scattered back, for float32 too. Upstream's float32 transforms run in float32 (MKL or
@@ -44,7 +44,7 @@ typedef struct {
 typedef struct {
     int64_t radix, m, s;
     const cplx *tw;                    /* tw[j (p - 1) + k - 1] = e^{-2 pi i jk / (p m)} */
-    cplx roots[FFT_MAX_DIRECT_PRIME];  /* e^{-2 pi i t / p}, t < p (the generic butterfly) */
+    cplx roots[FFT_MAX_DIRECT_PRIME];  /* e^{-2 pi i t / p}, t < p (pass_odd's coefficients) */
 } fft_pass;
 
 typedef struct fft_plan {
@@ -161,17 +161,29 @@ plan_work(const fft_plan *p)
 
 static const cplx *plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work);
 
-/* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): fours first. */
+/* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): a 2,
+ * then the eights, a four, then the odd primes ascending (pocketfft's order and radices, so an
+ * inf meets the same sums and products: Note [FFT non-finite lines]). */
 static int
 passes_init(fft_plan *p)
 {
     int64_t n = p->n, rest = n, factors[64];
     int nf = 0;
+    while (rest % 8 == 0) {
+        factors[nf++] = 8;
+        rest /= 8;
+    }
     while (rest % 4 == 0) {
         factors[nf++] = 4;
         rest /= 4;
     }
-    for (int64_t f = 2; rest > 1; f++)
+    if (rest % 2 == 0) {  /* the 2 before the eights and fours, as pocketfft orders them */
+        memmove(factors + 1, factors, (size_t)nf * sizeof *factors);
+        factors[0] = 2;
+        nf++;
+        rest /= 2;
+    }
+    for (int64_t f = 3; rest > 1; f += 2)
         while (rest % f == 0) {
             factors[nf++] = f;
             rest /= f;
@@ -339,7 +351,7 @@ plan_put(fft_plan *p)
 
 /* ---- transforms ---- */
 
-/* The passes of radix 2 and 4, and the generic one for the other primes. Each does j = 0, where
+/* The passes of radix 2, 3, 4 and 8, and pass_odd for the other primes. Each does j = 0, where
  * every twiddle factor is 1, without multiplying (so an infinite input stays a clean infinity
  * in the bins it reaches), then the rest. */
 static void
@@ -377,22 +389,100 @@ pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
     }
 }
 
-static void
-pass_generic(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+static inline cplx
+rot_m90(cplx a)  /* -i a */
 {
-    int64_t p = ps->radix, m = ps->m, xs = s * m;
-    cplx in[FFT_MAX_DIRECT_PRIME];
+    return (cplx){a.im, -a.re};
+}
+
+/* Radix 8 as pocketfft's: a DFT of 4 over the even points and one over the odd points turned
+ * by the eighth roots, those turns as sums and differences of the parts times sqrt(1/2) (no
+ * complex product, so an inf input makes no 0 * inf). */
+static void
+pass8(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    const double h = 0.70710678118654752440;
+    int64_t m = ps->m, xs = s * m;
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j, *w = ps->tw + 7 * j;
+        cplx *b = y + 8 * s * j;
+        for (int64_t q = 0; q < s; q++) {
+            const cplx *c = a + q;
+            cplx a1 = cadd(c[xs], c[5 * xs]), a5 = csub(c[xs], c[5 * xs]);
+            cplx a3 = cadd(c[3 * xs], c[7 * xs]), a7 = rot_m90(csub(c[3 * xs], c[7 * xs]));
+            cplx o0 = cadd(a1, a3), o2 = rot_m90(csub(a1, a3));
+            cplx p5 = cadd(a5, a7), p7 = csub(a5, a7);
+            cplx o1 = {h * (p5.re + p5.im), h * (p5.im - p5.re)};   /* e^{-i pi/4} p5 */
+            cplx o3 = {h * (p7.im - p7.re), h * (-p7.re - p7.im)};  /* e^{-3i pi/4} p7 */
+            cplx a0 = cadd(c[0], c[4 * xs]), a4 = csub(c[0], c[4 * xs]);
+            cplx a2 = cadd(c[2 * xs], c[6 * xs]), a6 = rot_m90(csub(c[2 * xs], c[6 * xs]));
+            cplx e0 = cadd(a0, a2), e2 = csub(a0, a2), e1 = cadd(a4, a6), e3 = csub(a4, a6);
+            cplx r[8] = {cadd(e0, o0), cadd(e1, o1), cadd(e2, o2), cadd(e3, o3),
+                         csub(e0, o0), csub(e1, o1), csub(e2, o2), csub(e3, o3)};
+            cplx *d = b + q;
+            d[0] = r[0];
+            for (int k = 1; k < 8; k++)
+                d[k * s] = j ? cmul(r[k], w[k - 1]) : r[k];
+        }
+    }
+}
+
+/* pass_odd for p = 3, unrolled (its arrays and loops cost more than the butterfly) */
+static void
+pass3(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t m = ps->m, xs = s * m;
+    double c = ps->roots[1].re, sn = ps->roots[1].im;  /* cos, -sin of 2 pi / 3 */
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j, *w = ps->tw + 2 * j;
+        cplx *b = y + 3 * s * j, w1 = w[0], w2 = w[1];
+        for (int64_t q = 0; q < s; q++) {
+            cplx x0 = a[q], t = cadd(a[q + xs], a[q + 2 * xs]), d = csub(a[q + xs], a[q + 2 * xs]);
+            cplx ca = {x0.re + c * t.re, x0.im + c * t.im}, cb = {-sn * d.im, sn * d.re};
+            cplx lo = cadd(ca, cb), hi = csub(ca, cb);
+            b[q] = cadd(x0, t);
+            b[q + s] = j ? cmul(lo, w1) : lo;
+            b[q + 2 * s] = j ? cmul(hi, w2) : hi;
+        }
+    }
+}
+
+/* An odd prime p: pairs r, p - r as their sum and difference, so output u and p - u are
+ * ca +- cb with ca = x_0 + sum_r cos(2 pi ur/p) (x_r + x_{p-r}) and cb = -i sum_r sin(2 pi ur/p)
+ * (x_r - x_{p-r}): real coefficients times each part, as pocketfft's butterflies (a fourth of
+ * the generic complex products; and where an input is inf, 0 * inf does not make NaN of the
+ * bins the plain algorithm leaves inf, Note [FFT non-finite lines]). */
+static void
+pass_odd(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t p = ps->radix, m = ps->m, xs = s * m, half = (p - 1) / 2;
+    cplx sum[FFT_MAX_DIRECT_PRIME / 2 + 1], dif[FFT_MAX_DIRECT_PRIME / 2 + 1];
     for (int64_t j = 0; j < m; j++) {
         const cplx *w = ps->tw + j * (p - 1);
         for (int64_t q = 0; q < s; q++) {
-            for (int64_t r = 0; r < p; r++)
-                in[r] = x[q + s * j + r * xs];
+            const cplx *a = x + q + s * j;
+            cplx x0 = a[0], y0 = x0;
+            for (int64_t r = 1; r <= half; r++) {
+                cplx u = a[r * xs], v = a[(p - r) * xs];
+                sum[r] = cadd(u, v);
+                dif[r] = csub(u, v);
+                y0 = cadd(y0, sum[r]);
+            }
             cplx *b = y + q + s * p * j;
-            for (int64_t k = 0; k < p; k++) {
-                cplx acc = in[0];
-                for (int64_t r = 1, t = k; r < p; r++, t = t + k >= p ? t + k - p : t + k)
-                    acc = cadd(acc, cmul(in[r], ps->roots[t]));
-                b[k * s] = k && j ? cmul(acc, w[k - 1]) : acc;
+            b[0] = y0;
+            for (int64_t k = 1; k <= half; k++) {
+                cplx ca = x0, sb = {0, 0};
+                for (int64_t r = 1, t = k; r <= half; r++, t = t + k >= p ? t + k - p : t + k) {
+                    double c = ps->roots[t].re, sn = ps->roots[t].im;  /* cos, -sin */
+                    ca.re += c * sum[r].re;
+                    ca.im += c * sum[r].im;
+                    sb.re += sn * dif[r].re;
+                    sb.im += sn * dif[r].im;
+                }
+                cplx cb = {-sb.im, sb.re};  /* i sb */
+                cplx lo = cadd(ca, cb), hi = csub(ca, cb);
+                b[k * s] = j ? cmul(lo, w[k - 1]) : lo;
+                b[(p - k) * s] = j ? cmul(hi, w[p - k - 1]) : hi;
             }
         }
     }
@@ -407,8 +497,10 @@ pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
     int64_t s = ps->s * lanes;
     switch (ps->radix) {
     case 2: pass2(ps, s, x, y); break;
+    case 3: pass3(ps, s, x, y); break;
     case 4: pass4(ps, s, x, y); break;
-    default: pass_generic(ps, s, x, y); break;
+    case 8: pass8(ps, s, x, y); break;
+    default: pass_odd(ps, s, x, y); break;
     }
 }
 
@@ -547,103 +639,168 @@ real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
     }
 }
 
-/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]). */
+/* Note [FFT non-finite lines]: which bins of a transform of inf or NaN are inf or NaN follows
+ * the algorithm's arithmetic (inf - inf, 0 * inf), so there is no one answer; the plain one,
+ * pocketfft's (numpy) and, for most lengths, MKL's (upstream), transforms a real signal at its
+ * own length. Packing it as a complex signal of half the length mixes samples that the plain
+ * algorithm keeps apart (rfft([-inf, 0.5]) is NaN in both bins, not -inf), so a line of r2c or
+ * c2r holding a non-finite value (in its gathered samples: the ignored imaginary parts of c2r's
+ * bins 0 and n/2 are not read) is transformed again at full length through the complex plan
+ * of n. The check is one pass over the gathered line, in cache; finite lines are untouched.
+ * The complex passes follow pocketfft's too (its factor order; radix 8 and the odd radices as
+ * its butterflies, whose turns are sums and real products, never 0 * inf), so a c2c transform
+ * places inf and NaN as numpy.fft does, bin for bin on every small length. Still apart: pocketfft
+ * transforms a real signal with its own real radix passes (rfftp), ours with the complex
+ * transform of n, so some r2c of 9 points and c2r to 16 still differ from both pocketfft and
+ * MKL (scripts/fft_nonfinite_sweep.py; tests/python/fuzz_artefacts.py's fft_nonfinite does not
+ * excuse them). */
+
+/* For each of the nl lanes of len gathered points, whether it holds inf or NaN; 1 if any does. */
+static int
+nonfinite_lanes(const cplx *x, int64_t len, int64_t nl, uint8_t *bad)
+{
+    double acc[FFT_MAX_LANES] = {0};
+    for (int64_t k = 0; k < len; k++)
+        for (int64_t l = 0; l < nl; l++)
+            acc[l] += x[k * nl + l].re * 0.0 + x[k * nl + l].im * 0.0;  /* NaN once one is not finite */
+    int any = 0;
+    for (int64_t l = 0; l < nl; l++) {
+        bad[l] = acc[l] != 0.0;
+        any |= bad[l];
+    }
+    return any;
+}
+
+/* One group of nl lines (offsets ioff, ooff) through plan p, which is c->plan or, for a line
+ * transformed at full length (Note [FFT non-finite lines]), the complex plan of n. x and y hold
+ * n * nl points, work plan_work(p). With a real plan, bad[l] tells whether lane l held a
+ * non-finite value (its output is then to be redone); returns whether any did. */
+static int
+group(const line_ctx *c, const fft_plan *p, int64_t nl, const int64_t *ioff, const int64_t *ooff, cplx *x,
+      cplx *y, cplx *work, uint8_t *bad)
+{
+    int64_t n = c->n, h = n / 2, is = c->in->strides[c->dim], os = c->out->strides[c->dim];
+    int dt_in = c->in->dtype, dt_out = c->out->dtype, any = 0;
+    double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
+    const char *ib = c->in->data;
+    char *ob = c->out->data;
+    const cplx *spec;
+    if (c->kind == TN_FFT_C2R) {
+        /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
+         * not part of it */
+        for (int64_t k = 0; k <= h; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
+        for (int64_t l = 0; l < nl; l++) {
+            x[l].im = 0;
+            if (n % 2 == 0)
+                x[h * nl + l].im = 0;
+        }
+        if (p->real) {
+            any = nonfinite_lanes(x, h + 1, nl, bad);
+            real_pack(p, nl, x, y);
+            const cplx *z = plan_forward(p->half, nl, y, x, work);
+            for (int64_t j = 0; j < h; j++)
+                for (int64_t l = 0; l < nl; l++) {
+                    cplx v = z[j * nl + l];
+                    store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
+                    store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
+                }
+            return any;
+        }
+        /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
+        for (int64_t k = h + 1; k < n; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l] = x[(n - k) * nl + l];
+        for (int64_t k = 1; k <= h; k++)
+            for (int64_t l = 0; l < nl; l++)
+                x[k * nl + l].im = -x[k * nl + l].im;
+        spec = plan_forward(p, nl, x, y, work);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t l = 0; l < nl; l++)
+                store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
+        return 0;
+    }
+    if (c->kind == TN_FFT_R2C && p->real) {
+        for (int64_t j = 0; j < h; j++)
+            for (int64_t l = 0; l < nl; l++) {
+                x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
+                x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
+            }
+        any = nonfinite_lanes(x, h, nl, bad);
+        const cplx *z = plan_forward(p->half, nl, x, y, work);
+        cplx *full = z == x ? y : x;
+        real_unpack(p, nl, z, full);
+        spec = full;
+    } else {
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t l = 0; l < nl; l++) {
+                cplx v = load(dt_in, ib, ioff[l] + j * is);
+                x[j * nl + l] = (cplx){v.re, v.im * conj};
+            }
+        spec = plan_forward(p, nl, x, y, work);
+    }
+    if (c->kind == TN_FFT_R2C) {
+        /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
+         * lower (written as exact conjugates, as upstream fills it) */
+        cplx *sp = (cplx *)spec;
+        for (int64_t l = 0; l < nl; l++) {
+            sp[l].im = 0;
+            if (n % 2 == 0)
+                sp[h * nl + l].im = 0;
+        }
+        for (int64_t k = h + 1; k < c->out_len; k++)
+            for (int64_t l = 0; l < nl; l++)
+                sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
+    }
+    for (int64_t k = 0; k < c->out_len; k++)
+        for (int64_t l = 0; l < nl; l++) {
+            cplx v = spec[k * nl + l];
+            store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
+        }
+    return any;
+}
+
+/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]); a line of a real plan
+ * that holds inf or NaN again at full length (Note [FFT non-finite lines]). */
 static void
 lines(void *vctx, int64_t begin, int64_t end)
 {
     line_ctx *c = vctx;
     const fft_plan *p = c->plan;
-    int64_t n = c->n, h = n / 2, L = c->lanes;
-    int dt_in = c->in->dtype, dt_out = c->out->dtype;
-    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx));
+    int64_t n = c->n, L = c->lanes;
+    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx)), *fbuf = NULL;
+    fft_plan *full = NULL;
     if (!buf) {
         c->error = 1;
         return;
     }
     cplx *x = buf, *y = buf + n * L, *work = buf + 2 * n * L;
-    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim], ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
-    double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
-    const char *ib = c->in->data;
-    char *ob = c->out->data;
+    int64_t ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
+    uint8_t bad[FFT_MAX_LANES];
     for (int64_t b0 = begin; b0 < end; b0 += L) {
         int64_t nl = end - b0 < L ? end - b0 : L;  /* lanes of this group */
         for (int64_t l = 0; l < nl; l++) {
             ioff[l] = line_offset(c->in, c->dim, b0 + l);
             ooff[l] = line_offset(c->out, c->dim, b0 + l);
         }
-        const cplx *spec;
-        if (c->kind == TN_FFT_C2R) {
-            /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
-             * not part of it */
-            for (int64_t k = 0; k <= h; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
-            for (int64_t l = 0; l < nl; l++) {
-                x[l].im = 0;
-                if (n % 2 == 0)
-                    x[h * nl + l].im = 0;
-            }
-            if (p->real) {
-                real_pack(p, nl, x, y);
-                const cplx *z = plan_forward(p->half, nl, y, x, work);
-                for (int64_t j = 0; j < h; j++)
-                    for (int64_t l = 0; l < nl; l++) {
-                        cplx v = z[j * nl + l];
-                        store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
-                        store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
-                    }
-                continue;
-            }
-            /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
-            for (int64_t k = h + 1; k < n; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l] = x[(n - k) * nl + l];
-            for (int64_t k = 1; k <= h; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    x[k * nl + l].im = -x[k * nl + l].im;
-            spec = plan_forward(p, nl, x, y, work);
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t l = 0; l < nl; l++)
-                    store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
+        if (!group(c, p, nl, ioff, ooff, x, y, work, bad))
             continue;
-        }
-        if (c->kind == TN_FFT_R2C && p->real) {
-            for (int64_t j = 0; j < h; j++)
-                for (int64_t l = 0; l < nl; l++) {
-                    x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
-                    x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
-                }
-            const cplx *z = plan_forward(p->half, nl, x, y, work);
-            cplx *full = z == x ? y : x;
-            real_unpack(p, nl, z, full);
-            spec = full;
-        } else {
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t l = 0; l < nl; l++) {
-                    cplx v = load(dt_in, ib, ioff[l] + j * is);
-                    x[j * nl + l] = (cplx){v.re, v.im * conj};
-                }
-            spec = plan_forward(p, nl, x, y, work);
-        }
-        if (c->kind == TN_FFT_R2C) {
-            /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
-             * lower (written as exact conjugates, as upstream fills it) */
-            cplx *sp = (cplx *)spec;
-            for (int64_t l = 0; l < nl; l++) {
-                sp[l].im = 0;
-                if (n % 2 == 0)
-                    sp[h * nl + l].im = 0;
+        if (!full) {
+            full = plan_get(n, 0);
+            fbuf = full ? malloc((size_t)(2 * n + plan_work(full)) * sizeof(cplx)) : NULL;
+            if (!fbuf) {
+                c->error = 1;
+                break;
             }
-            for (int64_t k = h + 1; k < c->out_len; k++)
-                for (int64_t l = 0; l < nl; l++)
-                    sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
         }
-        for (int64_t k = 0; k < c->out_len; k++)
-            for (int64_t l = 0; l < nl; l++) {
-                cplx v = spec[k * nl + l];
-                store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
-            }
+        for (int64_t l = 0; l < nl; l++)
+            if (bad[l])
+                group(c, full, 1, ioff + l, ooff + l, fbuf, fbuf + n, fbuf + 2 * n, NULL);
     }
+    if (full)
+        plan_put(full);
+    free(fbuf);
     free(buf);
 }
 

@@ -203,8 +203,22 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", fft, "torch.fft.fft", c([1e30, 1e30, 1e30, 0.0]), c([1e30, 1e30, 1e30, 1e23]), tol)
     assert not explain("value", fft, "torch.fft.fft", c([1e30, 1e30, 1e30, 1e30]), c([1e30, 1e30, 1e30, 2e30]), tol)
     fin = fft.replace("1e30", "float('nan')")
-    assert explain("value", fin, "torch.fft.fft", c(["nan"] * 4), c(["nan", "nan", "nan", 1.0]), tol)
     assert not explain("value", fin, "torch.fft.fftshift", c(["nan"] * 4), c(["nan", "nan", "nan", 1.0]), tol)
+    # inf/NaN input: explained only where ours places them as numpy.fft's pocketfft does
+    ninf = "a0 = torch.tensor([-float('inf'), 0.5]); out = torch.ops.aten.fft_rfft.default(a0)"
+    c2 = lambda v: {"ok": _t([[x, 0.0] for x in v], [2], "torch.complex64")}  # noqa: E731
+    assert explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["-inf", "-inf"]), c2(["-inf", "nan"]), tol)
+    assert not explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["nan", "nan"]), c2(["-inf", "-inf"]), tol)
+    assert not explain("value", ninf, "torch.ops.aten.fft_rfft.default", c2(["-inf", "inf"]), c2(["-inf", "nan"]), tol)
+    cin = "a0 = torch.tensor([complex(float('inf'), 0), 0.5+1j, 2-1j]); out = torch.ops.aten.fft_fft.default(a0)"
+    c3 = lambda v: {"ok": _t(v, [3], "torch.complex64")}  # noqa: E731
+    r3 = 1.299038052558899  # pocketfft: inf, inf + r3 i, inf - r3 i (a complex input: no isfinite needed)
+    assert explain("value", cin, "torch.ops.aten.fft_fft.default", c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]),
+                   c3([["inf", "nan"], ["inf", r3], ["inf", -r3]]), tol)
+    assert not explain("value", cin, "torch.ops.aten.fft_fft.default", c3([["inf", 0.0], ["nan", r3], ["inf", -r3]]),
+                       c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]), tol)
+    assert not explain("value", ninf.replace("fft_rfft", "stft"), "torch.ops.aten.stft.default", c2(["-inf", "-inf"]),
+                       c2(["-inf", "nan"]), tol)  # no reference
 
     neg = "a0 = torch.ones(()); out = a0.expand(0, -2)"
     rej = {"exc": "RuntimeError", "msg": "negative"}

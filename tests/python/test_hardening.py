@@ -2761,6 +2761,16 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 2), torch.ones(1, 1, 3, 2), torch.ones(1, 1, 3, 2), is_causal=True, attn_mask=m)",
     "m = torch.zeros(1, 1, 40, 40); m[0, 0, 0, 35] = float('nan'); "
     "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 40, 2), torch.ones(1, 1, 40, 2), torch.ones(1, 1, 40, 2), is_causal=True, attn_mask=m)[0][0, 0, :2]",  # neighbour: key 35 is past row 0's block of 32
+    # --- session 30 s30h3: an FFT of inf/NaN placed inf and NaN by ours's own arithmetic (a real
+    # signal packed as a complex one of half its length; odd radices' complex products, 0 * inf);
+    # now such r2c/c2r lines run at full length and odd radices as pair butterflies (Note [FFT
+    # non-finite lines]), as upstream and pocketfft do
+    "a0 = torch.tensor([-float('inf'), 0.5]); out = torch.ops.aten.fft_rfft.default(a0)",
+    "out = torch.ops.aten._fft_r2c.default(torch.tensor([[1.0, float('inf'), 2.0, 0.5], [2.0, 3.0, 1.0, 1.0]]), [1], 0, False)",
+    "out = torch.ops.aten._fft_c2r.default(torch.tensor([1+0j, complex(float('inf'), 0), 0.5j]), [0], 0, 4)",  # neighbour: c2r
+    "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), 2+4j]))",  # neighbour: c2c, radix 3
+    "out = torch.fft.ifft(torch.tensor([0.5, -1.25, 2.0, float('nan'), 0.75], dtype=torch.complex128))",  # radix 5
+    "out = torch.fft.rfft2(torch.tensor([[0.5, float('inf')], [-1.0, 2.0]], dtype=torch.float64))",  # neighbour: 2-D
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)

@@ -55,6 +55,24 @@ CASES = expand_all(OPS)
 
 Z = "torch.complex(torch.randn(3, 4, generator=torch.Generator().manual_seed(1)), torch.randn(3, 4, generator=torch.Generator().manual_seed(2)))"
 CASES.update({
+    # inf/NaN input where upstream (MKL) places inf and NaN as numpy.fft's pocketfft does (Note [FFT
+    # non-finite lines] in kernels/fft.c: such r2c/c2r lines at full length, odd radices as pair
+    # butterflies); a batch whose other lines stay on the packed path
+    "fft_nonfinite_rfft2": {"code": "out = torch.fft.rfft(torch.tensor([-float('inf'), 0.5]))", "tol": "derived"},
+    "fft_nonfinite_rfft4": {"code": "out = torch.fft.rfft(torch.tensor([0.5, float('inf'), -1.25, 2.0], dtype=torch.float64), norm='ortho')", "tol": "derived"},
+    "fft_nonfinite_rfft6": {"code": "out = torch.fft.rfft(torch.tensor([0.5, -1.25, float('nan'), 2.0, 0.75, -3.0]))", "tol": "derived"},
+    "fft_nonfinite_rfft_batch": {"code": "x = torch.arange(60.).reshape(10, 6).sin(); x[3, 2] = float('inf'); x[7, 0] = float('nan'); out = torch.fft.rfft(x)", "tol": "derived"},
+    "fft_nonfinite_irfft_batch": {"code": "x = torch.randn(9, 3, dtype=torch.complex128, generator=torch.Generator().manual_seed(3)); x[2, 1] = -float('inf'); out = torch.fft.irfft(x, n=4, norm='forward')", "tol": "derived"},
+    "fft_nonfinite_fft3": {"code": "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), 2+4j]))", "tol": "derived"},
+    "fft_nonfinite_fft5": {"code": "out = torch.fft.ifft(torch.tensor([0.5+1.5j, -1.25-0.25j, complex(0, float('inf')), 0.75+1j, -3-2.5j]))", "tol": "derived"},
+    "fft_nonfinite_fft7": {"code": "out = torch.fft.fft(torch.tensor([0.5, -1.25, 2.0, float('nan'), 0.75, -3.0, 1.5], dtype=torch.complex128), norm='forward')", "tol": "derived"},
+    "fft_nonfinite_fft9": {"code": "out = torch.fft.fft(torch.tensor([0.5, -1.25, 2.0, 1.0, 0.75, -3.0, 1.5, -float('inf'), 4.0], dtype=torch.complex64))", "tol": "derived"},
+    "fft_nonfinite_fft8": {"code": "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), complex(-float('inf'), 0), 0.75+1j, -3-2.5j, 1.5+0.125j, -0.25+3.5j, 4-0.5j], dtype=torch.complex64))", "tol": "derived"},
+    "fft_nonfinite_rfft8": {"code": "out = torch.fft.rfft(torch.tensor([0.5, -1.25, float('inf'), 0.75, -3.0, 1.5, -0.25, 4.0], dtype=torch.float64))", "tol": "derived"},
+    "fft_nonfinite_hfft": {"code": "out = torch.fft.hfft(torch.tensor([1+1j, 0.5-2j, complex(float('inf'), 0)]), n=4)", "tol": "derived"},
+    "fft_nonfinite_rfft2d": {"code": "out = torch.fft.rfft2(torch.tensor([[0.5, -1.25, 2.0, 0.75], [float('inf'), -3.0, 1.5, -0.25], [4.0, 1.0, -2.5, 0.125]]))", "tol": "derived"},
+    "fft_nonfinite_fftn": {"code": "out = torch.fft.fftn(torch.tensor([[0.5, -1.25, 2.0], [float('inf'), -3.0, 1.5], [4.0, float('nan'), -2.5]], dtype=torch.complex128))", "tol": "derived"},
+    "fft_nonfinite_irfft2": {"code": "out = torch.fft.irfft2(torch.tensor([[0.5+1j, -1.25, 2.0j], [complex(float('inf'), 0), -3.0, 1.5], [4.0, 1.0, -2.5-1j]]), s=(3, 4))", "tol": "derived"},
     "complex_repr": f"out = repr({Z})",
     "complex_tensor_literal": "out = torch.tensor([1 + 2j, 3 - 1j])",
     "complex_zeros": "out = torch.zeros(2, 3, dtype=torch.complex64)",
