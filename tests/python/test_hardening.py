@@ -2609,6 +2609,15 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # session 30 s30h5
+    # --- nan_to_num / hardtanh restrided their functional's result to self's strides (like_self in
+    # ops/pointwise.c), which a transposed out= had laid out first: values at the wrong positions
+    "a0 = torch.tensor([1e30, float('inf'), float('-inf'), 2.0, -0.0, 1.0], dtype=torch.float32).reshape((3, 2)); "
+    "a1 = torch.tensor([1e-30, 1e-30, 2.0, float('-inf'), float('inf'), -1.25], dtype=torch.float32).reshape((2, 3)).transpose(-1, -2); "
+    "r = torch.nan_to_num(a0, posinf=0.5, out=a1); out = (r, a1, r is a1)",
+    "x = torch.tensor([[1.0, 5.0], [-3.0, 2.0], [-0.5, 3.0]]); o = torch.zeros(2, 3).t(); out = (torch.ops.aten.hardtanh.out(x, -1.0, 1.0, out=o), o)",
+    "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]); out = torch.nan_to_num(x, out=torch.zeros(3, 4)[:, ::2])",  # neighbour
+    "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]).t(); out = x.nan_to_num_(posinf=7.0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
