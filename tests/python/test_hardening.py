@@ -2618,6 +2618,23 @@ FUZZ_CLASSES = [
     "x = torch.tensor([[1.0, 5.0], [-3.0, 2.0], [-0.5, 3.0]]); o = torch.zeros(2, 3).t(); out = (torch.ops.aten.hardtanh.out(x, -1.0, 1.0, out=o), o)",
     "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]); out = torch.nan_to_num(x, out=torch.zeros(3, 4)[:, ::2])",  # neighbour
     "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]).t(); out = x.nan_to_num_(posinf=7.0)",  # neighbour
+    # --- a reduction walks its reduced dims in upstream's iterator order (Note [Reduction order]):
+    # a broadcast dim stays where it is, not innermost (prod met inf * 0; sums rounded otherwise)
+    "a0 = torch.tensor([-7e4, 0.0, -2.0], dtype=torch.float32).reshape((1, 3, 1)).expand((3, 3, 4)); out = torch.ops.aten.prod.default(a0)",
+    "out = torch.prod(torch.tensor([-7e4, 0.0, -2.0]).reshape(3, 1).expand(3, 12), 1)",  # neighbour
+    "out = torch.prod(torch.tensor([-7e4, 0.0, -2.0]).reshape(1, 3, 1).expand(2, 3, 12).permute(2, 0, 1).reshape(12, 6), 0)",  # neighbour
+    "x = torch.tensor([-7e4, 3.75, 0.0, -7e4, 0.0, -7e4, -1.25, 3.75, 3.75, 0.0]).reshape(1, 5, 2).to(torch.bfloat16)"
+    ".expand(4, 5, 2).permute(2, 0, 1); out = torch.nansum(x)",
+    "x = torch.tensor([-8.6049, -8.66, -1.1503, -6.7172, 4.2049, -6.7675, -8.1389, 2.7194, -4.4841, -3.9119, 0.5619, -5.2553, -3.3211, "
+    "-8.6289, 3.9839]).reshape(5, 1, 3).expand(5, 3, 3).permute(0, 2, 1); out = x.sum([0, 1, 2], keepdim=True)",  # neighbour
+    # --- std/var of a half self into a complex out: the complex common dtype takes std_var_all_cpu,
+    # which has no half kernel
+    "a0 = torch.tensor([float('inf'), -2.0, 2.0], dtype=torch.bfloat16).reshape((3,)); a1 = torch.tensor([(0-1j), (0-1j), (0-1j)], "
+    "dtype=torch.complex128).reshape((3,)); r = torch.std(a0, [0], out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.tensor([-7e4, -7e4, 0.5, -0.0], dtype=torch.float16).reshape((1, 4)); a1 = torch.zeros(4, 2, 3, dtype=torch.complex128); "
+    "r = torch.var(a0, correction=None, keepdim=True, out=a1); out = (r, a1, r is a1)",
+    "out = torch.var(torch.ones(2, 3, dtype=torch.float16), 1, out=torch.zeros(2, dtype=torch.complex64))",  # neighbour: partial
+    "out = torch.var(torch.ones(3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
