@@ -2635,6 +2635,14 @@ FUZZ_CLASSES = [
     "r = torch.var(a0, correction=None, keepdim=True, out=a1); out = (r, a1, r is a1)",
     "out = torch.var(torch.ones(2, 3, dtype=torch.float16), 1, out=torch.zeros(2, dtype=torch.complex64))",  # neighbour: partial
     "out = torch.var(torch.ones(3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    # --- Tensor.to(number, bool): the number is the Tensor (tensor_slow): an int past int64 is a
+    # uint64 Scalar, past uint64 OverflowError
+    "a0 = torch.tensor([2], dtype=torch.int32).reshape(()); out = a0.to(2**100, True, True, memory_format=None)",
+    "out = torch.tensor([2]).to(2**63, False)",
+    "out = torch.tensor([2]).to(-2**100, False)",
+    "out = torch._C._nn._parse_to(2**100, False)",
+    "out = torch.tensor([2]).to(300, False)",  # neighbour
+    "out = torch.tensor([2]).to(-8, False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
