@@ -2643,6 +2643,14 @@ FUZZ_CLASSES = [
     "out = torch._C._nn._parse_to(2**100, False)",
     "out = torch.tensor([2]).to(300, False)",  # neighbour
     "out = torch.tensor([2]).to(-8, False)",  # neighbour
+    # --- random_'s check_from_to_in_range has a uint64 case: from and to - 1 in [0, INT64_MAX],
+    # checked before an empty result returns
+    "out = torch.randint(-2, 1, [0, 2, 2], generator=None, dtype=torch.uint64, pin_memory=None)",
+    "out = torch.zeros(0, dtype=torch.uint64).random_(-2**63, 5)",
+    "out = torch.zeros(0, dtype=torch.uint64).random_(3, None)",
+    "out = torch.randint_like(torch.zeros(0, dtype=torch.uint64), -1, 3)",
+    "out = torch.zeros(0, dtype=torch.uint32).random_(3, None)",  # neighbour
+    "out = torch.randint(0, 2**63 - 1, [0], dtype=torch.uint64)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
