@@ -215,11 +215,16 @@ OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_", "threshold_
 # whose TensorIterator turns the check off (their results accumulate into the shared slots:
 # sum(arange(9).reshape(3, 3), 1) into an expanded out gives 36 three times) and tril/triu
 # (listed from upstream by calling each reduction-tagged out= overload on an expanded out;
-# aminmax, logsumexp, max.dim, min.dim and mean check it and raise as ours does).
+# aminmax, logsumexp, max.dim, min.dim and mean check it and raise as ours does), and the out=
+# kernels that write out through its strides in a loop of their own: randperm (its swaps),
+# histc (its bins' sums), cummax/cummin (listed from upstream by calling out= overloads without
+# a tensor input, and the scans, on an expanded out; zeros/ones/full/empty fill or leave it:
+# their out check in ops/factory.c).
 OVERLAP_UNCHECKED_OUT = {"all.out", "all.dims_out", "any.out", "any.dims_out", "amax.out", "amin.out", "argmax.out",
                          "argmin.out", "linalg_vector_norm.out", "nansum.out", "norm.out", "norm.dtype_out",
                          "prod.int_out", "std.out", "std.correction_out", "var.out", "var.correction_out",
-                         "sum.IntList_out", "tril.out", "triu.out", "threshold.out"}
+                         "sum.IntList_out", "tril.out", "triu.out", "threshold.out", "randperm.out",
+                         "randperm.generator_out", "histc.out", "cummax.out", "cummin.out"}
 # any/all: out may be bool or uint8 (check_result_is_bytebool), the result computed in out's
 BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out", "any.all_out"}
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after

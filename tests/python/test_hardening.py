@@ -2651,6 +2651,15 @@ FUZZ_CLASSES = [
     "out = torch.randint_like(torch.zeros(0, dtype=torch.uint64), -1, 3)",
     "out = torch.zeros(0, dtype=torch.uint32).random_(3, None)",  # neighbour
     "out = torch.randint(0, 2**63 - 1, [0], dtype=torch.uint64)",  # neighbour
+    # --- the fill factories' out= fill an out of the size in place without an overlap check
+    # (zeros/ones/full: fill_, eye: zero_ then its diagonal, empty: nothing, no version bump)
+    "a1 = torch.zeros(1).expand(4); r = torch.zeros(4, out=a1); out = (r, a1, r is a1, a1._version)",
+    "a1 = torch.zeros(1, dtype=torch.int64).expand(4); r = torch.full((4,), 2.5, out=a1); out = (r, a1._version)",
+    "a1 = torch.zeros(1, 3).expand(2, 3); r = torch.eye(2, 3, out=a1); out = (r, a1._version)",
+    "a1 = torch.ones(1).expand(4); r = torch.empty(4, out=a1); out = (r, a1._version)",
+    "a1 = torch.ones(4); r = torch.empty(4, out=a1); out = (r, a1._version)",
+    "out = torch.full((4,), 300, out=torch.zeros(1, dtype=torch.int8).expand(4))",  # neighbour
+    "out = torch.ones((3,), out=torch.zeros(1).expand(4))",  # neighbour: resized
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2693,6 +2702,11 @@ FUZZ_REFUSED = {
     "a0 = torch.tensor([-1000, 5, 1, 5, 0, 1], dtype=torch.int64).reshape((1, 6))[..., ::2]; "
     "a1 = torch.tensor([1, -1, -8], dtype=torch.int64).reshape((1, 3)); "
     "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [1, 3])",
+    # session 30 s30h5: randperm, histc, cummax/cummin write an expanded out through its strides in
+    # their own loops (OVERLAP_UNCHECKED_OUT; randperm's gives n - 1 everywhere below 32768 elements)
+    "a0 = torch.tensor([-8], dtype=torch.int32).reshape((1,)).expand((4,)); r = torch.randperm(4, generator=None, layout=torch.strided, out=a0); out = (r, a0, r is a0)",
+    "out = torch.histc(torch.ones(4), 4, out=torch.zeros(1).expand(4))",
+    "out = torch.cummax(torch.arange(4.), 0, out=(torch.zeros(1).expand(4), torch.zeros(4, dtype=torch.long)))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
