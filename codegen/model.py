@@ -110,6 +110,7 @@ class Op:
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
+    out_copy_scalar_ok: bool = False  # in OUT_META_SAFE_COPY: ... unless self is a 0-dim CPU tensor
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
@@ -193,6 +194,10 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
 OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out"}
+# ... of which these reach a meta function that copies with _safe_copy_out itself (meta_sort, not
+# out_wrapper's first check): a result on a 0-dim CPU self's device is a CPU scalar, copied into a
+# meta out unchecked (TN_OPF_OUT_COPY_SCALAR_OK; argsort's out check in ops/index.c calls it).
+OUT_META_SAFE_COPY = {"argsort.stable_out"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
@@ -376,6 +381,7 @@ class Model:
                 quiet_resize=kind.name == "out" and name in QUIET_RESIZE_OUT,
                 cia_checks_first=str(f.func.name) in CIA_OUT_CHECKS_FIRST,
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
+                out_copy_scalar_ok=str(f.func.name) in OUT_META_SAFE_COPY,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 concrete_not_meta=str(f.func.name) in concrete_meta_free and str(f.func.arguments.flat_all[0].type) == "Tensor",
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT

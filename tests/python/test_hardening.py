@@ -2675,6 +2675,13 @@ FUZZ_CLASSES = [
     "out = torch.sum(torch.ones(3), out=torch.zeros((), dtype=torch.float32))",  # neighbour
     "out = torch.isnan(torch.tensor([1.0, float('nan')]), out=torch.zeros(2, dtype=torch.bool))",  # neighbour
     "out = torch.add(torch.ones(3), 1, out=torch.zeros(3, dtype=torch.float64))",  # neighbour: can_cast
+    # --- argsort(out=) on meta with a 0-dim CPU self: meta_sort's _safe_copy_out copies a CPU scalar
+    # into the meta out unchecked (no device, dtype or dim check)
+    "a0 = torch.tensor([5], dtype=torch.int16).reshape(()); a1 = torch.empty((), dtype=torch.int16, device='meta'); "
+    "r = torch.argsort(a0, stable=False, out=a1); out = (r, a1, r is a1)",
+    "out = torch.argsort(torch.tensor(5.), stable=True, dim=3, out=torch.empty((), dtype=torch.int64, device='meta'))",
+    "out = torch.argsort(torch.tensor([5.]), stable=True, out=torch.empty(1, dtype=torch.int64, device='meta'))",  # neighbour
+    "out = torch.softmax(torch.tensor(5.), 0, out=torch.empty((), device='meta'))",  # neighbour: out_wrapper checks first
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
