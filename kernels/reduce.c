@@ -192,22 +192,13 @@ region_make(region *r, int rdim, const int64_t *sizes, const int64_t *strides)
     }
     if (r->numel == 0)
         return 0;
+    /* the dims come innermost first, in the order to walk them (upstream's: Note [Reduction
+     * order] in runtime/tensor_iter.c); a size-1 dim walks nothing */
     for (int d = 0; d < rdim; d++) {
         if (sizes[d] == 1)
             continue;
-        /* insertion by |stride|, stable: the later of equal strides goes outside */
-        int64_t s = strides[d], as = s < 0 ? -s : s;
-        int k = r->ndim;
-        while (k > 0) {
-            int64_t ps = r->stride[k - 1] < 0 ? -r->stride[k - 1] : r->stride[k - 1];
-            if (ps <= as)
-                break;
-            r->size[k] = r->size[k - 1];
-            r->stride[k] = r->stride[k - 1];
-            k--;
-        }
-        r->size[k] = sizes[d];
-        r->stride[k] = s;
+        r->size[r->ndim] = sizes[d];
+        r->stride[r->ndim] = strides[d];
         r->ndim++;
     }
     int n = 0;

@@ -38,8 +38,8 @@ const char *tn_reduce_op_name(int op);
 
 /* Reduce `in` into `out`. For each output element (outer: operand 0 = output element strides,
  * operand 1 = input base strides, both in elements), reduce the input region of rdim dims
- * with sizes rsizes and input element strides rstrides (any order; the kernel coalesces and
- * orders them). in_dtype/out_dtype may differ: sum-like ops read the input converted to
+ * with sizes rsizes and input element strides rstrides, innermost first in the order to walk
+ * them (the kernel drops size-1 dims and coalesces). in_dtype/out_dtype may differ: sum-like ops read the input converted to
  * out_dtype (as upstream's make_reduction_from_out_ty does); max/min need them equal.
  * An empty region writes the identity (0 for sum, 1 for prod, NaN for mean, ...).
  */

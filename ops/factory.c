@@ -1384,8 +1384,59 @@ int
 tn_out_check_empty(tn_out_call *c)
 {
     int i = tn_schema_param(c->s, "memory_format");
-    if (c->kind != TN_OPK_OUT || i < 0 || c->args[i].tag == TN_V_NONE)
+    if (c->kind != TN_OPK_OUT || i < 0)
         return 0;
+    if (c->args[i].tag == TN_V_NONE)
+        return tn_out_check_fill(c);  /* then resize_ only */
     PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
     return -1;
+}
+
+/* zeros/ones/full(out=) resize out (resize_, resize_output) and fill it in place (zero_, fill_),
+ * eye(out=) zero_s it and fills its diagonal (an as_strided view) with 1, and empty(out=) only
+ * resizes it: none checks out for internal overlap, so an out of the size that repeats elements
+ * (an expanded tensor) takes the fills in each (whole-tensor fills, then the diagonal's: no
+ * element order shows), where the door's copy of the functional's result refuses such an out;
+ * the fills are the kernel's, below the one version bump of the out= call (none for empty's,
+ * which writes nothing). An out of another shape is resized to a fresh contiguous one: the
+ * shared rules then. */
+int
+tn_out_check_fill(tn_out_call *c)
+{
+    TensorObject *dst = c->dst;
+    int eye = c->f->id == TN_OP_eye || c->f->id == TN_OP_eye__m;
+    int64_t n = 0, m = 0;
+    if (c->kind != TN_OPK_OUT || !dst || dst->device != TN_DEVICE_CPU)
+        return 0;
+    if (eye) {
+        n = c->fargs[0].u.i;
+        m = c->f->id == TN_OP_eye__m ? c->fargs[1].u.i : n;
+        if (dst->ndim != 2 || dst->sizes[0] != n || dst->sizes[1] != m)
+            return 0;
+    } else if (c->fargs[0].tag != TN_V_INTLIST || dst->ndim != c->fargs[0].n ||
+               memcmp(dst->sizes, c->fargs[0].u.ints, sizeof(int64_t) * (size_t)dst->ndim)) {
+        return 0;
+    }
+    if (c->f->id == TN_OP_empty__memory_format) {  /* resize_ to its own size: nothing */
+        c->result = Py_NewRef((PyObject *)dst);
+        return 1;
+    }
+    if (tn_check_no_internal_overlap(dst) == 0)
+        return 0;
+    PyErr_Clear();
+    tn_value zero = tn_value_int(0), one = tn_value_int(1);
+    int rc;
+    if (eye) {
+        int64_t k = n < m ? n : m, st = dst->strides[0] + dst->strides[1];
+        TensorObject *diag = fill_scalar(c->f, dst, &zero) < 0 ? NULL : tn_tensor_view(dst, 1, &k, &st, dst->offset);
+        rc = diag ? fill_scalar(c->f, diag, &one) : -1;
+        Py_XDECREF((PyObject *)diag);
+    } else {
+        rc = fill_scalar(c->f, dst, c->f->id == TN_OP_zeros ? &zero : c->f->id == TN_OP_ones ? &one : &c->fargs[1]);
+    }
+    if (rc < 0)
+        return -1;
+    tn_tensor_bump_version(dst);
+    c->result = Py_NewRef((PyObject *)dst);
+    return 1;
 }

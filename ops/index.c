@@ -1917,10 +1917,14 @@ tn_out_check_argsort(tn_out_call *c)
 {
     const tn_value *a = c->args;
     if (c->kind != TN_OPK_OUT || !c->dst || c->s->nparams != 5 || a[0].tag != TN_V_TENSOR ||
-        TN_T(a[0].u.t)->device != TN_DEVICE_META || c->dst->device != TN_DEVICE_META)
+        c->dst->device != TN_DEVICE_META)
         return 0;
     TensorObject *self = TN_T(a[0].u.t);
-    TensorObject *values = tn_tensor_empty(1, (int64_t[]){0}, self->dtype, TN_DEVICE_META);
+    /* a 0-dim CPU self too (TN_OPF_OUT_COPY_SCALAR_OK): meta_sort copies its CPU scalar result
+     * into the meta out unchecked */
+    if (self->device != TN_DEVICE_META && !(self->device == TN_DEVICE_CPU && self->ndim == 0))
+        return 0;
+    TensorObject *values = tn_tensor_empty(1, (int64_t[]){0}, self->dtype, self->device);
     if (!values)
         return -1;
     tn_value v[6] = {a[0], a[1], a[2], a[3], tn_value_tensor((PyObject *)values), tn_value_tensor((PyObject *)c->dst)};

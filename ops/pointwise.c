@@ -1864,12 +1864,20 @@ static PyObject *hardtanh_into(const tn_op *overload, TensorObject *self, const 
  * size-1 dims, which the iterator's layout (ours, and upstream's for every other unary op)
  * leaves contiguous; the dims of size > 1 are laid out alike either way */
 /* r, written by the iterator, given empty_like(self)'s strides for a dense self: those of its
- * size-1 dims too (the dims of size > 1 are laid out alike either way) */
+ * size-1 dims too (the dims of size > 1 are laid out alike either way). Only r's geometry
+ * changes, never its data, so a dim of size > 1 must keep its stride: the functional
+ * of an out= call lays its result out with the out first (Note [Written operand first] in
+ * runtime/tensor_iter.c), so a transposed out gives a transposed r that self's strides would
+ * misread (nan_to_num(out=a.t()) wrote its values at the wrong positions); such an r stays as it
+ * is, its strides unseen (it is copied into the out). */
 static PyObject *
 like_self(TensorObject *self, PyObject *r)
 {
     if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
         return r;
+    for (int d = 0; TN_T(r)->numel > 0 && d < self->ndim; d++)
+        if (self->sizes[d] > 1 && TN_T(r)->strides[d] != self->strides[d])
+            return r;
     /* all of self's strides: those of size-1 dims, and any of an empty self's */
     if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, self->strides) < 0)
         Py_CLEAR(r);

@@ -207,6 +207,9 @@ check_random_bound(int dtype, int64_t v, const char *what)
     case TN_DTYPE_I32: lo = INT32_MIN; hi = INT32_MAX; name = "int"; break;
     case TN_DTYPE_U16: lo = 0; hi = UINT16_MAX; name = "short unsigned int"; break;
     case TN_DTYPE_U32: lo = 0; hi = UINT32_MAX; name = "unsigned int"; break;
+    /* uint64's own case: both bounds in [0, INT64_MAX] (an int64 compared as itself, not wrapped
+     * to unsigned), so random_(from, None)'s to_inc (UINT64_MAX as int64, -1) always fails */
+    case TN_DTYPE_U64: lo = 0; hi = INT64_MAX; name = "long unsigned int"; break;
     case TN_DTYPE_F16: lo = -65504; hi = 65504; name = "c10::Half"; break;
     default: return 0;
     }
@@ -324,7 +327,8 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
          * random_full_64_bits_range_kernel (after its iterator's overlap check), which dispatches
          * over the standard types and half/bfloat16 and draws only int64, double, float, half and
          * bfloat16 */
-        if (from != INT64_MIN && check_random_bound(self->dtype, from, "from") < 0)
+        if (from != INT64_MIN && (check_random_bound(self->dtype, from, "from") < 0 ||
+                                  check_random_bound(self->dtype, (int64_t)random_max(self->dtype), "to - 1") < 0))
             return NULL;
         if (from == INT64_MIN)
             range = 0;

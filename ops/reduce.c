@@ -79,13 +79,12 @@ typedef struct {
 static void
 build_reduce_geom(reduce_geom *g, TensorObject *self, const uint8_t *mask, TensorObject *out, int keepdim)
 {
-    g->rdim = 0;
-    for (int i = 0; i < self->ndim; i++) {
-        if (mask[i]) {
-            g->rsizes[g->rdim] = self->sizes[i];
-            g->rstrides[g->rdim] = self->strides[i];
-            g->rdim++;
-        }
+    /* the reduced dims innermost first, as upstream walks them (Note [Reduction order]) */
+    int order[TN_MAX_NDIM];
+    g->rdim = tn_reduce_order(self, mask, keepdim, out, order);
+    for (int k = 0; k < g->rdim; k++) {
+        g->rsizes[k] = self->sizes[order[k]];
+        g->rstrides[k] = self->strides[order[k]];
     }
     tn_loop_kept(&g->outer, self, mask, keepdim, 2, (const TensorObject *[]){out, self});
 }
@@ -1691,6 +1690,12 @@ tn_out_check_std_var(tn_out_call *c)
         if (partial) {
             PyErr_Format(PyExc_NotImplementedError, "\"std_cpu\" not implemented for '%s'",
                          tn_dtype_legacy_name(out->dtype));
+            return -1;
+        }
+        /* the complex common dtype is no half type, so a half self takes that path too, whose
+         * std_var_all_cpu takes float and double only (as a float out below) */
+        if (self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16) {
+            PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
             return -1;
         }
         return 0;

@@ -410,12 +410,18 @@ static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_v
  * calls another out= overload (TN_OPF_OUT_COPY_DEVICES, codegen/model.py OUT_THROUGH_PY_META:
  * log_softmax.int_out calls _log_softmax.out) reaches, on the meta device, that overload's Python
  * meta function, whose out_wrapper first compares self's device with out's: different devices
- * raise its copy error before the function checks its dim or dtypes. -1 with that error. */
+ * raise its copy error before the function checks its dim or dtypes. -1 with that error. One
+ * whose meta function copies with _safe_copy_out itself (TN_OPF_OUT_COPY_SCALAR_OK: argsort's
+ * meta_sort) copies a 0-dim CPU self's result (a CPU scalar) into a meta out unchecked: 1 then,
+ * and the op's own out check makes that call. */
 static int
 check_copy_devices(const tn_op *op, const tn_schema *s, const tn_value *args)
 {
     if (s->nparams < 1 || args[0].tag != TN_V_TENSOR)
         return 0;
+    if ((op->flags & TN_OPF_OUT_COPY_SCALAR_OK) && TN_T(args[0].u.t)->device == TN_DEVICE_CPU &&
+        TN_T(args[0].u.t)->ndim == 0)
+        return 1;
     int from = TN_T(args[0].u.t)->device;
     for (int i = 0; i < s->nparams; i++) {
         if (!s->params[i].is_out || args[i].tag != TN_V_TENSOR || TN_T(args[i].u.t)->device == from)
@@ -672,13 +678,14 @@ tn_dispatch(tn_op *op, tn_value *args)
         PyObject *cia = py_kernel(op, "CompositeImplicitAutograd");
         if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
             return refuse_no_kernel(op, device);
-        if ((op->flags & TN_OPF_OUT_COPY_DEVICES) && check_copy_devices(op, s, args) < 0)
+        int copied = (op->flags & TN_OPF_OUT_COPY_DEVICES) ? check_copy_devices(op, s, args) : 0;
+        if (copied < 0)
             return NULL;
         /* a CompositeImplicitAutograd op without a kernel of ours checks nothing itself upstream:
          * its composition's device checks and parts do (tensordot.out's "Expected the output and
          * input tensors to be on the same device", quantile's "out tensor must be on the same
          * device") */
-        if (!((op->flags & TN_OPF_CIA) && !op->kernel && !via_f && !cia) &&
+        if (!copied && !((op->flags & TN_OPF_CIA) && !op->kernel && !via_f && !cia) &&
             check_mixed_devices(op, s, args, s->nparams) < 0) {
             /* a CIA out= that checks its arguments before its out= op (nanmean_out's count on the
              * CPU): their error comes before that op's device check (Note [CIA out= under autograd]) */

@@ -9,6 +9,7 @@
 #include "tensor.h"
 #include "embedded.h"
 #include "module_functions.h"
+#include "scalar.h"
 #include "kernels/canary.h"
 #include "kernels/gemv.h"
 #include "kernels/parallel.h"
@@ -59,10 +60,12 @@ nn_parse_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     } else if (!tn_tensor_check(raw[0])) {
         /* a Python number for the Tensor (the "to" signatures take numbers as tensors): the CPU
          * and the number's dtype, as Tensor.to */
+        int d = tn_number_tensor_dtype(raw[0]);
+        if (d < 0)
+            return NULL;
         dev_obj = tn_device_new(TN_DEVTYPE_CPU, -1);
         device = dev_obj;
-        dtype = tn_dtype_objs[PyBool_Check(raw[0]) ? TN_DTYPE_BOOL : PyLong_Check(raw[0]) ? TN_DTYPE_I64
-                              : PyComplex_Check(raw[0]) ? TN_DTYPE_C128 : TN_DTYPE_F64];
+        dtype = tn_dtype_objs[d];
         if (raw[1])
             nb = raw[1];
         if (raw[3])

@@ -263,6 +263,24 @@ tn_value_from_py_number(PyObject *o, tn_value *v)
     return 1;
 }
 
+int
+tn_number_tensor_dtype(PyObject *number)
+{
+    if (PyBool_Check(number))
+        return TN_DTYPE_BOOL;
+    if (PyLong_Check(number)) {
+        int overflow = 0;
+        PyLong_AsLongLongAndOverflow(number, &overflow);
+        if (PyErr_Occurred())
+            return -1;
+        if (!overflow)
+            return TN_DTYPE_I64;
+        PyLong_AsUnsignedLongLong(number);  /* "int too big to convert", "can't convert negative int to unsigned" */
+        return PyErr_Occurred() ? -1 : TN_DTYPE_U64;
+    }
+    return PyComplex_Check(number) ? TN_DTYPE_C128 : TN_DTYPE_F64;
+}
+
 TensorObject *
 tn_wrapped_number_tensor(PyObject *number)
 {

@@ -28,6 +28,11 @@ PyObject *tn_element_to_py(int dtype, const char *p);
 int tn_tensor_item_value(TensorObject *t, tn_value *out);
 /* A Python number bound to a Tensor parameter: a 0-dim wrapped-number tensor. */
 TensorObject *tn_wrapped_number_tensor(PyObject *number);
+/* The dtype of the tensor upstream's tensor_slow makes of a Python number given for a Tensor
+ * ("to" takes one: scalar_to_tensor of its Scalar): bool, int64, complex128, float64; an int past
+ * int64 is a uint64 Scalar, one past uint64 (or below int64) raises its conversion's
+ * OverflowError ("int too big to convert"). -1 with the error set. */
+int tn_number_tensor_dtype(PyObject *number);
 /* A Python int as an int64 argument: upstream's THPUtils_unpackLong (ValueError on overflow). */
 int tn_py_int64(PyObject *o, int64_t *out);
 /* A Python bool, int (int64 as tn_py_int64), float or complex as a tn_value, for a number

@@ -191,6 +191,51 @@ tn_loop_kept(tn_loop *l, const TensorObject *in, const uint8_t *reduced, int kee
     tn_loop_build(l, nk, sizes, nops, g);
 }
 
+/* Note [Reduction order]
+ * A reduction's TensorIterator (make_reduction) sorts the dims of its input and output as Note
+ * [Loop order] does, with one rule first for the output: a dim it reduces (stride 0 there, by
+ * review_reduce_result) goes inside a dim it keeps. Between two reduced dims the output has no
+ * answer, and the input answers only when neither stride is 0: a broadcast dim of an expanded
+ * input stops no insertion, so it stays where the inverted order put it (the last dim innermost),
+ * not inside the dims with strides. Each output element's elements are then reduced in the order
+ * of its reduced dims in that sort, which a product shows when it overflows: prod of
+ * [-7e4, 0, -2] expanded to (3, 3, 4) walks the broadcast last dim, then the values, and meets
+ * the 0 before (-7e4)^12 overflows to inf (upstream 0, where inf * 0 was NaN). */
+int
+tn_reduce_order(const TensorObject *in, const uint8_t *reduced, int keepdim, const TensorObject *out, int *order)
+{
+    int ndim = in->ndim, od = 0;
+    int64_t st[2][TN_LOOP_MAX_DIMS];
+    for (int d = 0; d < ndim; d++) {
+        st[0][d] = reduced[d] ? 0 : out->strides[od];
+        od += !reduced[d] || keepdim;
+        st[1][d] = in->strides[d];
+    }
+    int perm[TN_LOOP_MAX_DIMS];  /* perm[0] is the fastest-moving dim */
+    for (int i = 0; i < ndim; i++)
+        perm[i] = ndim - 1 - i;
+    for (int i = 1; i < ndim; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int a = perm[d0], b = perm[d1];
+            int c = (st[0][a] == 0) != (st[0][b] == 0) ? (st[0][b] == 0 ? 1 : -1)
+                                                       : loop_should_swap(2, st, in->sizes, a, b);
+            if (c > 0) {
+                perm[d0] = b;
+                perm[d1] = a;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < ndim; i++)
+        if (reduced[perm[i]])
+            order[n++] = perm[i];
+    return n;
+}
+
 void
 tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const TensorObject *const *ops)
 {

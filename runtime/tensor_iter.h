@@ -61,6 +61,10 @@ tn_geom tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf);
 void tn_loop_kept(tn_loop *l, const TensorObject *in, const uint8_t *reduced, int keepdim, int nops,
                   const TensorObject *const *ops);
 void tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const TensorObject *const *ops);
+/* The dims of `in` a reduction into `out` reduces (reduced[i]; out has them as size 1 with
+ * keepdim, not at all without), in the order upstream's iterator walks them, innermost first
+ * (Note [Reduction order] in tensor_iter.c); returns their number. */
+int tn_reduce_order(const TensorObject *in, const uint8_t *reduced, int keepdim, const TensorObject *out, int *order);
 
 /* The strides TensorIterator gives a new output of `sizes` computed from `inputs`: dense, in
  * the memory order of the inputs (a transposed input gives a transposed output; contiguous

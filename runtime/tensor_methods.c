@@ -463,10 +463,10 @@ m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         memfmt = memfmt_of(raw[3]);
     } else if (!tn_tensor_check(raw[0])) {
         /* "to" takes a Python number as its Tensor (allow_numbers_as_tensors): the CPU tensor
-         * scalar_to_tensor makes of it, whose dtype is the number's (bool, int64, float64,
-         * complex128); an int never gets here (the Device signature takes it) */
-        dtype = PyBool_Check(raw[0]) ? TN_DTYPE_BOOL : PyLong_Check(raw[0]) ? TN_DTYPE_I64
-              : PyComplex_Check(raw[0]) ? TN_DTYPE_C128 : TN_DTYPE_F64;
+         * scalar_to_tensor makes of it, whose dtype is the number's; an int gets here when a
+         * bool follows it (x.to(2**100, True) is not the Device signature) */
+        if ((dtype = tn_number_tensor_dtype(raw[0])) < 0)
+            return NULL;
         devtype = TN_DEVTYPE_CPU;
         copy = raw[2] == Py_True;
         memfmt = memfmt_of(raw[3]);

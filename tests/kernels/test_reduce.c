@@ -132,7 +132,7 @@ Test(reduce, sum_over_two_dims_noncontiguous_vs_reference)
     /* x is (4, 6, 5) contiguous; reduce dims 0 and 2 -> 6 outputs */
     float *x = gen_f32(120), out[6];
     tn_loop o = outer_loop(3, 6, 1, 5, 0);
-    int64_t rs[2] = {4, 5}, rst[2] = {30, 1};
+    int64_t rs[2] = {5, 4}, rst[2] = {1, 30};  /* innermost first */
     cr_assert_eq(tn_reduce(TN_RED_SUM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 2, rs, rst, out, x, 0), TN_OK);
     for (int j = 0; j < 6; j++) {
         double ref = 0;

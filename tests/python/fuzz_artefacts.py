@@ -1081,6 +1081,28 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
             "both are LU factorizations, and the solve divides by that pivot")
 
 
+def solve_singular_refused(kind, code, op, ours, up, tol):
+    """A solve, inverse or LU (check_errors=True) of a matrix that is singular in exact arithmetic
+    (its float inputs as fractions), which upstream refuses as singular: its float32 LU (MKL's
+    sgetrf) happens to leave an exact 0 pivot, while ours factors float32 through double (Note
+    [float32 through double LAPACK] in kernels/linalg.c) and leaves a rounding residue there, as
+    upstream's own float64 LU of the same matrix does: whether a singular matrix's pivot rounds to
+    exactly 0 is the LU's order of operations. Explained when upstream raised its singular
+    LinAlgError, ours returned, and a matrix of the input is exactly singular."""
+    if kind != "accepts" or not re.fullmatch(r"_?(?:linalg_)?(?:solve(?:_ex)?|inv(?:_ex)?|inverse|lu_factor(?:_ex)?)",
+                                             name(op)):
+        return None
+    if up.get("exc") not in ("_LinAlgError", "LinAlgError") or "singular" not in up.get("msg", "") or "exc" in ours:
+        return None
+    a = inputs(code).get("a0")
+    if a is None or a.dim() < 2 or a.shape[-1] != a.shape[-2] or a.is_complex() or not _finite(a):
+        return None
+    mats = a.detach().double().reshape(-1, a.shape[-1], a.shape[-1]).tolist()
+    if not any(_exact_rank(x) < a.shape[-1] for x in mats):
+        return None
+    return "a solve/inverse/LU of an exactly singular matrix: upstream's float32 LU finds an exact 0 pivot, ours (through double) a rounding residue"
+
+
 def cholesky_incomplete(kind, code, op, ours, up, tol):
     """cholesky_ex of a matrix that is not positive definite: info = k > 0 on both sides ("the
     leading minor of order k is not positive-definite, and the decomposition could not be
@@ -1398,10 +1420,10 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
-          conv_product_overflow, conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten,
-          flash_attention_strides, attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
-          meta_heap_symint)
+          lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
+          solve_singular_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns, conv_product_overflow,
+          conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
+          attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -166,6 +166,15 @@ def test_each_artefact_proof_can_fail():
     good = "a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); out = torch.linalg.det(a0)"
     assert not explain("value", good, "torch.linalg.det", {"ok": _t([6.5], [], "torch.float64")},
                        {"ok": _t([6.0], [], "torch.float64")}, 1e-12)
+    # session 30 s30h5: seed 5 #392094, a solve_ex of an exactly singular matrix (rows 0 and 3 equal)
+    sing = ("a0 = torch.tensor(([1.0, 0.5, 1e-30, -0.0, -7e4, -2.0, 1.0, 0.0, 3.75, -0.0, 3.75, -1.25] * 2)[:16], dtype=torch.float32)"
+            ".reshape((4, 4)); a1 = torch.ones(4, 4); out = torch._linalg_solve_ex(a0, a1, left=True, check_errors=True)")
+    lae = {"exc": "_LinAlgError", "msg": "torch.linalg.solve_ex: The solver failed because the input matrix is singular."}
+    solved = {"ok": {"tuple": [_t(["nan"] * 16, [4, 4])]}}
+    assert explain("accepts", sing, "torch._linalg_solve_ex", solved, lae, tol)
+    assert not explain("accepts", sing.replace("* 2)", "+ [2.0, 0.5, 1e-30, -0.0])"), "torch._linalg_solve_ex", solved, lae, tol)  # regular
+    assert not explain("accepts", sing, "torch._linalg_solve_ex", solved, {"exc": "RuntimeError", "msg": "singular"}, tol)
+    assert not explain("accepts", sing, "torch.add", solved, lae, tol)  # not a solve
     inf = "a0 = torch.tensor([[float('inf'), 0.0], [0.0, 3.0]], dtype=torch.float64); out = torch.geqrf(a0)"
     assert explain("value", inf, "torch.geqrf", {"ok": _t([1.0], [1])}, {"ok": _t([2.0], [1])}, tol)
     assert not explain("value", good, "torch.add", {"ok": _t([6.5], [])}, {"ok": _t([6.0], [])}, tol)  # not LAPACK

@@ -2771,6 +2771,79 @@ FUZZ_CLASSES = [
     "out = torch.fft.fft(torch.tensor([0.5+1.5j, complex(float('inf'), 0), 2+4j]))",  # neighbour: c2c, radix 3
     "out = torch.fft.ifft(torch.tensor([0.5, -1.25, 2.0, float('nan'), 0.75], dtype=torch.complex128))",  # radix 5
     "out = torch.fft.rfft2(torch.tensor([[0.5, float('inf')], [-1.0, 2.0]], dtype=torch.float64))",  # neighbour: 2-D
+    # session 30 s30h5
+    # --- nan_to_num / hardtanh restrided their functional's result to self's strides (like_self in
+    # ops/pointwise.c), which a transposed out= had laid out first: values at the wrong positions
+    "a0 = torch.tensor([1e30, float('inf'), float('-inf'), 2.0, -0.0, 1.0], dtype=torch.float32).reshape((3, 2)); "
+    "a1 = torch.tensor([1e-30, 1e-30, 2.0, float('-inf'), float('inf'), -1.25], dtype=torch.float32).reshape((2, 3)).transpose(-1, -2); "
+    "r = torch.nan_to_num(a0, posinf=0.5, out=a1); out = (r, a1, r is a1)",
+    "x = torch.tensor([[1.0, 5.0], [-3.0, 2.0], [-0.5, 3.0]]); o = torch.zeros(2, 3).t(); out = (torch.ops.aten.hardtanh.out(x, -1.0, 1.0, out=o), o)",
+    "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]); out = torch.nan_to_num(x, out=torch.zeros(3, 4)[:, ::2])",  # neighbour
+    "x = torch.tensor([[1.0, float('inf')], [float('-inf'), 2.0], [float('nan'), 3.0]]).t(); out = x.nan_to_num_(posinf=7.0)",  # neighbour
+    # --- a reduction walks its reduced dims in upstream's iterator order (Note [Reduction order]):
+    # a broadcast dim stays where it is, not innermost (prod met inf * 0; sums rounded otherwise)
+    "a0 = torch.tensor([-7e4, 0.0, -2.0], dtype=torch.float32).reshape((1, 3, 1)).expand((3, 3, 4)); out = torch.ops.aten.prod.default(a0)",
+    "out = torch.prod(torch.tensor([-7e4, 0.0, -2.0]).reshape(3, 1).expand(3, 12), 1)",  # neighbour
+    "out = torch.prod(torch.tensor([-7e4, 0.0, -2.0]).reshape(1, 3, 1).expand(2, 3, 12).permute(2, 0, 1).reshape(12, 6), 0)",  # neighbour
+    "x = torch.tensor([-7e4, 3.75, 0.0, -7e4, 0.0, -7e4, -1.25, 3.75, 3.75, 0.0]).reshape(1, 5, 2).to(torch.bfloat16)"
+    ".expand(4, 5, 2).permute(2, 0, 1); out = torch.nansum(x)",
+    "x = torch.tensor([-8.6049, -8.66, -1.1503, -6.7172, 4.2049, -6.7675, -8.1389, 2.7194, -4.4841, -3.9119, 0.5619, -5.2553, -3.3211, "
+    "-8.6289, 3.9839]).reshape(5, 1, 3).expand(5, 3, 3).permute(0, 2, 1); out = x.sum([0, 1, 2], keepdim=True)",  # neighbour
+    # --- std/var of a half self into a complex out: the complex common dtype takes std_var_all_cpu,
+    # which has no half kernel
+    "a0 = torch.tensor([float('inf'), -2.0, 2.0], dtype=torch.bfloat16).reshape((3,)); a1 = torch.tensor([(0-1j), (0-1j), (0-1j)], "
+    "dtype=torch.complex128).reshape((3,)); r = torch.std(a0, [0], out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.tensor([-7e4, -7e4, 0.5, -0.0], dtype=torch.float16).reshape((1, 4)); a1 = torch.zeros(4, 2, 3, dtype=torch.complex128); "
+    "r = torch.var(a0, correction=None, keepdim=True, out=a1); out = (r, a1, r is a1)",
+    "out = torch.var(torch.ones(2, 3, dtype=torch.float16), 1, out=torch.zeros(2, dtype=torch.complex64))",  # neighbour: partial
+    "out = torch.var(torch.ones(3, dtype=torch.float64), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    # --- Tensor.to(number, bool): the number is the Tensor (tensor_slow): an int past int64 is a
+    # uint64 Scalar, past uint64 OverflowError
+    "a0 = torch.tensor([2], dtype=torch.int32).reshape(()); out = a0.to(2**100, True, True, memory_format=None)",
+    "out = torch.tensor([2]).to(2**63, False)",
+    "out = torch.tensor([2]).to(-2**100, False)",
+    "out = torch._C._nn._parse_to(2**100, False)",
+    "out = torch.tensor([2]).to(300, False)",  # neighbour
+    "out = torch.tensor([2]).to(-8, False)",  # neighbour
+    # --- random_'s check_from_to_in_range has a uint64 case: from and to - 1 in [0, INT64_MAX],
+    # checked before an empty result returns
+    "out = torch.randint(-2, 1, [0, 2, 2], generator=None, dtype=torch.uint64, pin_memory=None)",
+    "out = torch.zeros(0, dtype=torch.uint64).random_(-2**63, 5)",
+    "out = torch.zeros(0, dtype=torch.uint64).random_(3, None)",
+    "out = torch.randint_like(torch.zeros(0, dtype=torch.uint64), -1, 3)",
+    "out = torch.zeros(0, dtype=torch.uint32).random_(3, None)",  # neighbour
+    "out = torch.randint(0, 2**63 - 1, [0], dtype=torch.uint64)",  # neighbour
+    # --- the fill factories' out= fill an out of the size in place without an overlap check
+    # (zeros/ones/full: fill_, eye: zero_ then its diagonal, empty: nothing, no version bump)
+    "a1 = torch.zeros(1).expand(4); r = torch.zeros(4, out=a1); out = (r, a1, r is a1, a1._version)",
+    "a1 = torch.zeros(1, dtype=torch.int64).expand(4); r = torch.full((4,), 2.5, out=a1); out = (r, a1._version)",
+    "a1 = torch.zeros(1, 3).expand(2, 3); r = torch.eye(2, 3, out=a1); out = (r, a1._version)",
+    "a1 = torch.ones(1).expand(4); r = torch.empty(4, out=a1); out = (r, a1._version)",
+    "a1 = torch.ones(4); r = torch.empty(4, out=a1); out = (r, a1._version)",
+    "out = torch.full((4,), 300, out=torch.zeros(1, dtype=torch.int8).expand(4))",  # neighbour
+    "out = torch.ones((3,), out=torch.zeros(1).expand(4))",  # neighbour: resized
+    # --- out= dtypes (a sweep of every single-out overload with an out of another dtype): torchgen's
+    # autogenerated out= kernels copy_arg the result (exact dtype), the activations' iterators
+    # check_all_same_dtype, diag_out and linear_out require the result's dtype
+    "out = torch.ops.aten.isnan.out(torch.tensor([1.0, float('nan')]), out=torch.zeros(2))",
+    "out = torch.ops.aten.isinf.out(torch.tensor([1.0, float('inf')]), out=torch.zeros(2, dtype=torch.int64))",
+    "out = torch.ops.aten.count_nonzero.out(torch.tensor([1.0, 0.0]), out=torch.zeros((), dtype=torch.float64))",
+    "out = torch.ops.aten.sum.out(torch.ones(3), out=torch.zeros((), dtype=torch.float64))",
+    "out = torch.ops.aten.relu.out(torch.ones(3), out=torch.zeros(3, dtype=torch.float64))",
+    "out = torch.ops.aten.rot90.out(torch.ones(2, 2), out=torch.zeros(2, 2, dtype=torch.complex64))",
+    "out = torch._C._nn.elu(torch.ones(3), out=torch.zeros(3, dtype=torch.float64))",
+    "out = torch._C._nn.silu(torch.ones(3), out=torch.zeros(3, dtype=torch.float64))",
+    "out = torch._C._nn.linear(torch.ones(2, 3), torch.ones(4, 3), out=torch.zeros(2, 4, dtype=torch.float64))",
+    "out = torch.ops.aten.sum.out(torch.ones(3), out=torch.zeros((), dtype=torch.float32))",  # neighbour
+    "out = torch.ops.aten.isnan.out(torch.tensor([1.0, float('nan')]), out=torch.zeros(2, dtype=torch.bool))",  # neighbour
+    "out = torch.add(torch.ones(3), 1, out=torch.zeros(3, dtype=torch.float64))",  # neighbour: can_cast
+    # --- argsort(out=) on meta with a 0-dim CPU self: meta_sort's _safe_copy_out copies a CPU scalar
+    # into the meta out unchecked (no device, dtype or dim check)
+    "a0 = torch.tensor([5], dtype=torch.int16).reshape(()); a1 = torch.empty((), dtype=torch.int16, device='meta'); "
+    "r = torch.argsort(a0, stable=False, out=a1); out = (r, a1, r is a1)",
+    "out = torch.argsort(torch.tensor(5.), stable=True, dim=3, out=torch.empty((), dtype=torch.int64, device='meta'))",
+    "out = torch.argsort(torch.tensor([5.]), stable=True, out=torch.empty(1, dtype=torch.int64, device='meta'))",  # neighbour
+    "out = torch.softmax(torch.tensor(5.), 0, out=torch.empty((), device='meta'))",  # neighbour: out_wrapper checks first
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2813,6 +2886,11 @@ FUZZ_REFUSED = {
     "a0 = torch.tensor([-1000, 5, 1, 5, 0, 1], dtype=torch.int64).reshape((1, 6))[..., ::2]; "
     "a1 = torch.tensor([1, -1, -8], dtype=torch.int64).reshape((1, 3)); "
     "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [1, 3])",
+    # session 30 s30h5: randperm, histc, cummax/cummin write an expanded out through its strides in
+    # their own loops (OVERLAP_UNCHECKED_OUT; randperm's gives n - 1 everywhere below 32768 elements)
+    "a0 = torch.tensor([-8], dtype=torch.int32).reshape((1,)).expand((4,)); r = torch.randperm(4, generator=None, layout=torch.strided, out=a0); out = (r, a0, r is a0)",
+    "out = torch.histc(torch.ones(4), 4, out=torch.zeros(1).expand(4))",
+    "out = torch.cummax(torch.arange(4.), 0, out=(torch.zeros(1).expand(4), torch.zeros(4, dtype=torch.long)))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
