@@ -1862,6 +1862,26 @@ tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lamb
     return unary(overload, TN_UN_SOFTSHRINK, UK_SAME, self, p);
 }
 
+/* hardshrink: Activation.cpp's hardshrink_kernel, which dispatches floating dtypes only and
+ * converts lambd with lambd.to<scalar_t>() (checked: a complex or out-of-range lambd is refused
+ * whatever self's size), comparing in self's dtype */
+PyObject *
+tn_op_hardshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
+{
+    int dt = self->dtype;
+    if (self->device != TN_DEVICE_META) {
+        if (!tn_dtype_is_floating(dt)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"hardshrink_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(dt));
+            return NULL;
+        }
+        if (tn_check_scalar_fits(lambd, dt) < 0)
+            return NULL;
+    }
+    double p[1] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd))};
+    return unary(overload, TN_UN_HARDSHRINK, UK_SAME, self, p);
+}
+
 PyObject *
 tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *negative_slope)
 {
