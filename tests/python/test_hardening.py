@@ -2694,6 +2694,14 @@ FUZZ_CLASSES = [
     'out = torch.ops.aten.rrelu_with_noise.default(-torch.ones(3), torch.zeros(3), lower=2**62, upper=2**62)',
     'out = torch.ops.aten.rrelu_with_noise.default(-torch.ones(3), torch.zeros(3), lower=True, upper=True)',
     'out = torch.ops.aten.rrelu_with_noise.default(-torch.ones(3), torch.zeros(3), lower=(1-2j), upper=(1+2j))',  # neighbour
+    # hardshrink, a C kernel now (was torch._decomp's): lambd.to<scalar_t>() checked even for an
+    # empty input, floating dtypes only
+    'out = torch.ops.aten.hardshrink.default(torch.zeros(0), 1e300)',
+    'out = torch.ops.aten.hardshrink.default(torch.zeros(3), (1+2j))',
+    'out = torch.ops.aten.hardshrink.default(torch.zeros(3, dtype=torch.int32), 1)',
+    "out = torch.ops.aten.hardshrink.default(torch.tensor([-1., -0.5, 0., 0.5, 0.50001, float('nan'), 2.], dtype=torch.bfloat16), 0.501)",  # neighbour
+    'x = torch.arange(-3., 3.).requires_grad_(); y = torch.nn.functional.hardshrink(x, 1.); y.sum().backward(); '
+    'out = (y, x.grad, y.grad_fn.name())',  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
