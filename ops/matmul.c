@@ -1180,12 +1180,7 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
             goto fail_mask;
         }
     }
-    if (dropout_p > 0.0) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::_scaled_dot_product_flash_attention_for_cpu_backward with dropout_p > 0 is not "
-                        "implemented in torchnative (the forward refuses dropout too)");
-        goto fail_mask;
-    }
+    /* dropout_p: upstream's kernel takes it and reads it nowhere (its forward refuses any) */
     int64_t B = query->sizes[0], Hq = query->sizes[1], L = query->sizes[2], E = query->sizes[3];
     int64_t Hkv = key->sizes[1], S = key->sizes[2], Ev = value->sizes[3];
     if (key->sizes[0] != B || value->sizes[0] != B || value->sizes[1] != Hkv || value->sizes[2] != S ||

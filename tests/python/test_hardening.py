@@ -2683,6 +2683,8 @@ FUZZ_CLASSES = [
     'out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default(a, a, a, a, a, torch.zeros(2, 3, 4), 0.0, False, attn_mask=torch.rand(4, 4) > 0.5)',
     'a = torch.ones(2, 3, 4, 5); '
     'out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default(a, a, a, a, a, torch.zeros(2, 3, 4), 0.0, False, attn_mask=torch.zeros(1, 4, 4))',
+    'a = torch.ones(2, 3, 4, 5); '
+    'out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default(a, a, a, a, a, torch.zeros(2, 3, 4), 0.5, False)',  # dropout_p, read nowhere
     # --- session 30 s30h2: rrelu_with_noise's evaluation slope is (lower + upper) / 2 as 0-dim
     # tensors (a complex one is refused by leaky_relu's checked conversion, even for an empty input;
     # int64s wrap, bools or)
