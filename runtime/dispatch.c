@@ -864,6 +864,23 @@ is_argument_check_error(void)
     return r;
 }
 
+/* the error set is a NotImplementedError naming torchnative (a refusal by name) */
+static int
+is_refusal_by_name(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_NotImplementedError))
+        return 0;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    int r = m && strstr(m, "torchnative") != NULL;
+    Py_XDECREF(text);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return r;
+}
+
 /* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
  * and a meta out= runs upstream's CPU wrapper: the meta function's argument checks (argmax's dim,
  * scatter's dim and shapes), then resize_out refuses the out's device ("Expected out tensor to
@@ -1277,8 +1294,11 @@ via_functional(tn_op *op, tn_value *args)
     tn_elementwise_written_first(prev_written);
     Py_XDECREF(self_conv);
     if (!result) {
-        /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
-        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
+        /* a meta function's own NotImplementedError (clamp of a complex limit) stands; so does
+         * the functional's own kernel error under a resize_output wrapper (TN_OPF_OUT_RESIZE_ONLY:
+         * upstream runs the functional before it checks out), not our refusal by name */
+        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error() &&
+            (!(op->flags & TN_OPF_OUT_RESIZE_ONLY) || is_refusal_by_name()))
             precheck_result_dtype(op, f, fs, fargs, dst, kind, c.out_castable);
         return NULL;
     }
