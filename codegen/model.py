@@ -108,7 +108,7 @@ class Op:
     quiet_resize: bool = False     # an out= overload of QUIET_RESIZE_OUT
     cia_checks_first: bool = False # in CIA_OUT_CHECKS_FIRST
     structured_out: bool = False   # a structured out overload: resize_out restrides a resized out
-    resize_only_out: bool = False  # an out= that upstream resize_output()s (contiguous): autogen wrappers, RESIZE_ONLY_OUT
+    resize_only_out: bool = False  # out= upstream resize_output()s (autogen wrappers, RESIZE_ONLY_OUT)
     unary_iter_out: bool = False   # a TensorIterator out= of one operand, not structured (Note [Unary iterator out=])
     iter_alias: bool = False       # an out= alias of a pointwise op's out (multiply.out: mul.out's TensorIterator)
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
