@@ -2641,6 +2641,10 @@ FUZZ_CLASSES = [
     'out = torch.ops.aten.conv_transpose2d.input(torch.ones(1, 2, 3, 3), torch.ones(2, 2, 1, 1), None, torch.tensor(1))',
     'out = torch.ops.aten.max_pool2d.default(torch.ones(1, 2, 3, 3), 2)',  # neighbour
     'out = torch.ops.aten.conv_transpose2d.input(torch.ones(1, 2, 3, 3), torch.ones(2, 2, 1, 1), None, (1, 1))',  # neighbour
+    'out = torch.ops.aten.conv2d.default(torch.ones(1, 2, 3, 3), torch.ones(2, 2, 1, 1), None, range(1, 3))',
+    'out = torch.ops.aten.zeros.default((x for x in [2, 3]))',  # a SymInt[]'s generator: empty by the second pass
+    'out = torch.ops.aten.sum.dim_IntList(torch.ones(2, 3), (x for x in [0]))',
+    'out = torch.ops.aten.sum.dim_IntList(torch.ones(2, 3), {0: 1})',  # neighbour
     # --- session 30 s30h2: SDPA with the wrong ranks: the math path's grouped-query step reads each
     # size(-3) (IndexError) and repeats key and value by their own factors; the flash backward checks
     # one head size (query's, value's, key's size(3)), its mask's dtype, reshapes the mask, then
