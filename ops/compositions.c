@@ -1372,12 +1372,36 @@ sdpa_math(tn_value *a, PyObject *mask_in)
         if (!mask)
             goto done;
     }
-    /* pre_process_group_query_attention_input */
-    int64_t hq = tn_ag_size_at(qs, -3), hk = tn_ag_size_at(k, -3);
-    if (gqa && hq != hk && hk > 0) {
+    /* pre_process_group_query_attention_input: under enable_gqa, query's, key's, value's
+     * size(-3) (IndexError below 3 dims), which must all agree or divide query's; key and value
+     * then repeat their heads each by its own factor */
+    int64_t hq = 0, hk = 0, hv = 0;
+    if (gqa) {
+        PyObject *three[3] = {qs, k, v};
+        int64_t *h[3] = {&hq, &hk, &hv};
+        for (int i = 0; i < 3; i++) {
+            int64_t d;
+            if (tn_wrap_dim(-3, TN_T(three[i])->ndim, &d) < 0)
+                goto done;
+            *h[i] = TN_T(three[i])->sizes[d];
+        }
+        int all_equal = hq == hk && hk == hv;
+        if (!all_equal && (hk == 0 || hv == 0)) {
+            /* upstream's q_num_heads % 0: an integer division by zero in C++ */
+            PyErr_SetString(PyExc_NotImplementedError, "scaled_dot_product_attention with enable_gqa and a key or "
+                            "value of 0 heads is refused in torchnative (upstream divides by zero)");
+            goto done;
+        }
+        if (!all_equal && (hq % hk || hq % hv)) {
+            PyErr_SetString(PyExc_RuntimeError, "Number of heads in key and value must divide the number of heads in ");
+            goto done;
+        }
+    }
+    if (gqa && !(hq == hk && hk == hv)) {
         tn_value rep[4] = {tn_value_tensor(k), tn_value_int(hq / hk), tn_value_int(-3), NONE_V};
         ke = call(TN_OP_repeat_interleave__self_int, rep);
         rep[0] = tn_value_tensor(v);
+        rep[1] = tn_value_int(hq / hv);
         ve = ke ? call(TN_OP_repeat_interleave__self_int, rep) : NULL;
     } else {
         ke = Py_NewRef(k);

@@ -1037,8 +1037,13 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
             return NULL;
     }
     /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
-     * bernoulli_ mask from the generator): the composition's, with or without autograd */
-    if (dropout_p > 0.0)
+     * bernoulli_ mask from the generator): the composition's, with or without autograd; so it
+     * does for grouped-query heads the flash kernel does not take (check_grouped_query_attention:
+     * key and value of one head count dividing query's): the composition checks the counts and
+     * repeats key's and value's heads each by its own factor (pre_process_group_query_attention_input) */
+    int64_t hq = tn_ag_size_at((PyObject *)query, -3), hk = tn_ag_size_at((PyObject *)key, -3),
+            hv = tn_ag_size_at((PyObject *)value, -3);
+    if (dropout_p > 0.0 || (enable_gqa && !(hq == hk && hk == hv) && !(hk == hv && hk > 0 && hq % hk == 0)))
         return tn_compose_scaled_dot_product_attention(NULL, a);
     /* upstream's CPU backend choice: after check_for_dropout and check_tensor_shapes (4-D q, k, v),
      * check_attn_mask_shape reads a mask's size(-2) (one that requires grad is skipped) */
@@ -1129,57 +1134,93 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
                      tn_dtype_legacy_name(query->dtype));
         return NULL;
     }
-    /* the kernel then reads the transposed query's sizes 0..3: a 3-D one has no dim 3 */
-    int64_t q3;
-    if (tn_wrap_dim(3, query->ndim, &q3) < 0)
+    /* a mask's dtype is dispatched next (AT_DISPATCH_MASK_TYPES) */
+    if (attn_mask) {
+        int md = attn_mask->dtype;
+        if (md != TN_DTYPE_BOOL && md != TN_DTYPE_F32 && md != TN_DTYPE_F64 && md != TN_DTYPE_BF16 && md != TN_DTYPE_F16) {
+            PyErr_Format(PyExc_NotImplementedError, "\"flash_attention_mask_backward\" not implemented for '%s'",
+                         tn_dtype_legacy_name(md));
+            return NULL;
+        }
+    }
+    /* the kernel (cpu_flash_attention_backward) then checks one head size, reading the transposed
+     * query's, value's and (when those agree) key's size(3): a 3-D one has no dim 3 */
+    int64_t d3;
+    if (tn_wrap_dim(3, query->ndim, &d3) < 0 || tn_wrap_dim(3, value->ndim, &d3) < 0)
         return NULL;
+    if (query->sizes[3] == value->sizes[3] && tn_wrap_dim(3, key->ndim, &d3) < 0)
+        return NULL;
+    if (query->sizes[3] != value->sizes[3] || key->sizes[3] != value->sizes[3]) {
+        PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: Q/K/V should have "
+                                            "the same head size");
+        return NULL;
+    }
+    /* a mask with elements is reshape_attn_mask_to_4d's: viewed as [B or 1, Hq or 1, size(-2),
+     * size(-1)] (only a 4-D mask keeps its batch and head sizes, when they are B and Hq) and
+     * expanded to [.., .., L, S]; view and expand refuse what does not fit, in their words */
+    int64_t mstr[4] = {0, 0, 0, 0};
+    PyObject *mask4 = NULL;
+    if (attn_mask && attn_mask->numel > 0) {
+        int64_t m2, m1;
+        if (tn_wrap_dim(-2, attn_mask->ndim, &m2) < 0 || tn_wrap_dim(-1, attn_mask->ndim, &m1) < 0)
+            return NULL;
+        int four = attn_mask->ndim == 4;
+        int64_t vs[4] = {four && attn_mask->sizes[0] == query->sizes[0] ? query->sizes[0] : 1,
+                         four && attn_mask->sizes[1] == query->sizes[1] ? query->sizes[1] : 1, attn_mask->sizes[m2],
+                         attn_mask->sizes[m1]};
+        int64_t es[4] = {vs[0], vs[1], query->sizes[2], value->sizes[2]};
+        PyObject *mv = tn_call(TN_OP_view, (tn_value[]){tn_value_tensor((PyObject *)attn_mask), tn_ag_value_ints_lit(vs, 4)});
+        mask4 = mv ? tn_call(TN_OP_expand, (tn_value[]){tn_value_tensor(mv), tn_ag_value_ints_lit(es, 4),
+                                                        tn_ag_value_bool(0)}) : NULL;
+        Py_XDECREF(mv);
+        if (!mask4)
+            return NULL;
+        /* the kernel adds a bool mask's values as numbers (mask_t bool: 1 where true), where our
+         * kernels take bool for the forward's -inf where false: a 0/1 float32 copy */
+        if (TN_T(mask4)->dtype == TN_DTYPE_BOOL) {
+            TensorObject *mf = tn_empty_on(4, TN_T(mask4)->sizes, TN_DTYPE_F32, TN_T(mask4)->device);
+            if (mf && TN_T(mask4)->device != TN_DEVICE_META && tn_copy_into(overload, mf, TN_T(mask4)) < 0)
+                Py_CLEAR(mf);
+            Py_DECREF(mask4);
+            mask4 = (PyObject *)mf;
+            if (!mask4)
+                return NULL;
+        }
+        for (int i = 0; i < 4; i++)
+            mstr[i] = TN_T(mask4)->sizes[i] > 1 ? TN_T(mask4)->strides[i] : 0;
+    }
+    TensorObject *mask_t = mask4 ? TN_T(mask4) : NULL;
+    /* ... and takes its data pointers: grad_k's and grad_v's (zeros in key's and value's dtype),
+     * grad_out's, key's, value's, out's as the query's dtype, logsumexp's as its accumulation type */
+    int lse_dt = query->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    TensorObject *typed[6] = {key, value, grad_out, key, value, out};
+    for (int i = 0; i < 7; i++) {
+        int have = i < 6 ? typed[i]->dtype : logsumexp->dtype, want = i < 6 ? query->dtype : lse_dt;
+        if (have != want) {
+            PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(want),
+                         tn_dtype_legacy_name(have));
+            goto fail_mask;
+        }
+    }
     for (int i = 0; i < 5; i++) {
         if (t4[i]->ndim != 4) {
             PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "
                                                 "query, key, value and out must be 4-D [B, H, L, E]");
-            return NULL;
-        }
-        if (t4[i]->dtype != query->dtype) {
-            PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
-                         tn_dtype_legacy_name(query->dtype), tn_dtype_legacy_name(t4[i]->dtype));
-            return NULL;
+            goto fail_mask;
         }
     }
-    if (dropout_p > 0.0) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::_scaled_dot_product_flash_attention_for_cpu_backward with dropout_p > 0 is not "
-                        "implemented in torchnative (the forward refuses dropout too)");
-        return NULL;
-    }
+    /* dropout_p: upstream's kernel takes it and reads it nowhere (its forward refuses any) */
     int64_t B = query->sizes[0], Hq = query->sizes[1], L = query->sizes[2], E = query->sizes[3];
     int64_t Hkv = key->sizes[1], S = key->sizes[2], Ev = value->sizes[3];
-    int lse_dt = query->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
     if (key->sizes[0] != B || value->sizes[0] != B || value->sizes[1] != Hkv || value->sizes[2] != S ||
         key->sizes[3] != E || Hkv <= 0 || Hq % Hkv || grad_out->sizes[0] != B || grad_out->sizes[1] != Hq ||
         grad_out->sizes[2] != L || grad_out->sizes[3] != Ev || out->sizes[0] != B || out->sizes[1] != Hq ||
         out->sizes[2] != L || out->sizes[3] != Ev || logsumexp->ndim != 3 || logsumexp->sizes[0] != B ||
-        logsumexp->sizes[1] != Hq || logsumexp->sizes[2] != L || logsumexp->dtype != lse_dt) {
+        logsumexp->sizes[1] != Hq || logsumexp->sizes[2] != L) {
         PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: the shapes of "
                                             "grad_out, query, key, value, out and logsumexp do not fit together "
                                             "(as the forward made them)");
-        return NULL;
-    }
-    int64_t mstr[4] = {0, 0, 0, 0};
-    if (attn_mask) {
-        if (attn_mask->ndim != 2 && attn_mask->ndim != 4) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "scaled_dot_product_attention_flash_attention: Attention mask dim in {2, 4}");
-            return NULL;
-        }
-        for (int i = 0; i < attn_mask->ndim; i++) {
-            int d = 4 - attn_mask->ndim + i;
-            int64_t want = d == 0 ? B : d == 1 ? Hq : d == 2 ? L : S;
-            if (attn_mask->sizes[i] != 1 && attn_mask->sizes[i] != want) {
-                PyErr_SetString(PyExc_RuntimeError, "attn_mask must be broadcastable to [B, H, L, S]");
-                return NULL;
-            }
-            mstr[d] = attn_mask->sizes[i] == 1 ? 0 : attn_mask->strides[i];
-        }
+        goto fail_mask;
     }
     int meta = query->device == TN_DEVICE_META || key->device == TN_DEVICE_META ||
                value->device == TN_DEVICE_META || grad_out->device == TN_DEVICE_META;
@@ -1197,17 +1238,20 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
                                        tn_tensor_data(query), query->strides, tn_tensor_data(key), key->strides,
                                        tn_tensor_data(value), value->strides, tn_tensor_data(out), out->strides,
                                        tn_tensor_data(logsumexp), logsumexp->strides,
-                                       attn_mask ? tn_tensor_data(attn_mask) : NULL,
-                                       attn_mask ? attn_mask->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
+                                       mask_t ? tn_tensor_data(mask_t) : NULL,
+                                       mask_t ? mask_t->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
                                        gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }
+    Py_XDECREF(mask4);
     return Py_BuildValue("(NNN)", (PyObject *)gq, (PyObject *)gk, (PyObject *)gv);
 fail:
     Py_XDECREF((PyObject *)gq);
     Py_XDECREF((PyObject *)gk);
     Py_XDECREF((PyObject *)gv);
+fail_mask:
+    Py_XDECREF(mask4);
     return NULL;
 }
 

@@ -1561,6 +1561,26 @@ fail:
  * tolerance) */
 static PyObject *bit_view(TensorObject *self, int conj, int neg);
 
+/* r, self's values as clone() lays them out (tn_tensor_resolve_bits), in the layout upstream's
+ * TensorIterator gives a result of self (Note [Fast setup]: a contiguous self whose size-1 dims
+ * have other strides gives contiguous strides, where clone keeps them) */
+static PyObject *
+iterator_layout(const tn_op *overload, TensorObject *self, PyObject *r)
+{
+    if (!r)
+        return NULL;
+    tn_geom g = tn_geom_of(self);
+    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, self->dtype, self->device, 1, &g);
+    if (out && !memcmp(out->strides, TN_T(r)->strides, sizeof(int64_t) * (size_t)self->ndim)) {
+        Py_DECREF((PyObject *)out);
+        return r;
+    }
+    if (out && self->device != TN_DEVICE_META && tn_copy_into(overload, out, TN_T(r)) < 0)
+        Py_CLEAR(out);
+    Py_DECREF(r);
+    return (PyObject *)out;
+}
+
 PyObject *
 tn_op_neg(const tn_op *overload, TensorObject *self)
 {
@@ -1569,7 +1589,7 @@ tn_op_neg(const tn_op *overload, TensorObject *self)
     PyObject *n = bit_view(self, 0, 1);
     PyObject *r = n ? (PyObject *)tn_tensor_resolve_bits(TN_T(n)) : NULL;
     Py_XDECREF(n);
-    return r;
+    return iterator_layout(overload, self, r);
 }
 
 PyObject *
@@ -1846,6 +1866,26 @@ tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lamb
     }
     double p[1] = {l};
     return unary(overload, TN_UN_SOFTSHRINK, UK_SAME, self, p);
+}
+
+/* hardshrink: Activation.cpp's hardshrink_kernel, which dispatches floating dtypes only and
+ * converts lambd with lambd.to<scalar_t>() (checked: a complex or out-of-range lambd is refused
+ * whatever self's size), comparing in self's dtype */
+PyObject *
+tn_op_hardshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
+{
+    int dt = self->dtype;
+    if (self->device != TN_DEVICE_META) {
+        if (!tn_dtype_is_floating(dt)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"hardshrink_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(dt));
+            return NULL;
+        }
+        if (tn_check_scalar_fits(lambd, dt) < 0)
+            return NULL;
+    }
+    double p[1] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd))};
+    return unary(overload, TN_UN_HARDSHRINK, UK_SAME, self, p);
 }
 
 PyObject *

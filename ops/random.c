@@ -14,6 +14,7 @@
 #include "runtime/tensor_methods.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
+#include "kernels/element.h"
 #include "kernels/random.h"
 
 #include <float.h>
@@ -559,6 +560,32 @@ contiguous_of(PyObject *t)
     return tn_call(TN_OP_contiguous, a);
 }
 
+/* Evaluation's slope as upstream computes it: (scalar_to_tensor(lower) + scalar_to_tensor(upper)) / 2,
+ * then item(): 0-dim tensors of bool, int64, double or complex128, added in their promoted dtype
+ * (bools or, int64s wrap) and divided as a true division (an integral sum in the default dtype).
+ * leaky_relu then converts it, checked, to self's dtype: a complex slope is refused there, whatever
+ * self's size. */
+static tn_value
+rrelu_eval_slope(const tn_value *lower, const tn_value *upper)
+{
+    int lt = lower->tag, ut = upper->tag;
+    if (lt == TN_V_COMPLEX || ut == TN_V_COMPLEX) {
+        tn_value v = {.tag = TN_V_COMPLEX};
+        v.u.d = (tn_scalar_to_double(lower) + tn_scalar_to_double(upper)) / 2;
+        v.im = ((lt == TN_V_COMPLEX ? lower->im : 0) + (ut == TN_V_COMPLEX ? upper->im : 0)) / 2;
+        return v;
+    }
+    if (lt == TN_V_DOUBLE || ut == TN_V_DOUBLE)
+        return tn_value_double((tn_scalar_to_double(lower) + tn_scalar_to_double(upper)) / 2);
+    double sum;
+    if (lt == TN_V_BOOL && ut == TN_V_BOOL)
+        sum = (lower->u.i || upper->u.i) ? 1 : 0;
+    else
+        sum = (double)(int64_t)((uint64_t)lower->u.i + (uint64_t)upper->u.i);
+    int dt = tn_default_dtype;
+    return tn_value_double(tn_round_to_dtype(dt, tn_round_to_dtype(dt, sum) / 2));
+}
+
 /* rrelu_with_noise(self, noise, lower, upper, training): upstream's rrelu_with_noise_out_cpu into
  * empty_like(self, contiguous). Training draws a slope for each element <= 0 (kernels/random.c)
  * and records the slopes, or 1, in noise; otherwise leaky_relu with slope (lower + upper) / 2,
@@ -578,7 +605,7 @@ tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *
     double lo = tn_scalar_to_double(lower), hi = tn_scalar_to_double(upper);
     tn_value dev = {.tag = TN_V_NONE};
     if (!training) {
-        tn_value slope = tn_value_double((lo + hi) / 2);
+        tn_value slope = rrelu_eval_slope(lower, upper);
         tn_value a[2] = {tn_value_tensor((PyObject *)self), slope};
         PyObject *r = tn_call(TN_OP_leaky_relu, a);
         if (!r || tn_tensor_is_contiguous(TN_T(r)))

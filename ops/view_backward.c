@@ -109,6 +109,23 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         Py_DECREF(g);
         return NULL;
     }
+    if (step < size && grad_in->ndim == 0 && input_sizes.n > 0) {
+        /* a 0-dim grad_in broadcasts to no unfolded shape in the kernel: it reads grad_in[i] for
+         * the i-th position along dim (strides of 1 for the missing dims), past its one element
+         * from the second position on (values that change run to run): not broadcast here */
+        char b[128];
+        int64_t us[TN_MAX_NDIM + 1];
+        int un = input_sizes.n;
+        memcpy(us, input_sizes.v, sizeof(int64_t) * (size_t)un);
+        us[d] = us[d] >= size ? (us[d] - size) / step + 1 : 0;
+        us[un++] = size;
+        tn_format_sizes(b, sizeof b, un, us);
+        char why[400];
+        snprintf(why, sizeof why, "with grad_in of size [] (it is not the unfolded size %s) is refused in torchnative "
+                 "(upstream's kernel reads past a 0-dim grad_in's one element)", b);
+        Py_DECREF(g);
+        return tn_refuse(overload, why);
+    }
     int64_t extent = input_sizes.n ? input_sizes.v[d] : 1;
     if (size > extent) {
         /* no window of this size fits the input: upstream's kernel still runs, reading past

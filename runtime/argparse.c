@@ -1356,11 +1356,57 @@ boxed_int_of_tensor(const tn_param *p, PyObject *o)
     return n;
 }
 
+/* toIValue's refusal of a value an int list cannot be made of (a c10::Error, its first line) */
+static PyObject *
+boxed_intlist_mismatch(const tn_op *op, const tn_param *p, const char *found)
+{
+    char q[128];
+    snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
+    PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but instead found "
+                 "type '%s'.", q, p->allow_none ? "Optional[List[int]]" : "List[int]", p->name, found);
+    return NULL;
+}
+
+/* Note [Boxed int lists of a number]: toIValue broadcasts an int (a bool too) to an int[N] of a
+ * fixed size only (max_pool2d's kernel_size=2); an int[] is py::cast<std::vector<int64_t>>, and
+ * a SymInt[] or SymInt[N] (conv2d's stride, fft_fft2's s) iterates the object: a number, or a
+ * 0-dim tensor, is refused in the schema's words where the Python bindings broadcast it, and any
+ * iterable (a range, a generator) is the list of its items. */
 static PyObject *
 boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
 {
+    if (!is_tensor(o) && !PyList_Check(o) && !PyTuple_Check(o)) {
+        if (p->type == TN_P_INTLIST && p->size > 0 && PyLong_Check(o))
+            return Py_NewRef(o);
+        if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o))
+            return boxed_intlist_mismatch(op, p, PyBool_Check(o) ? "bool" : PyLong_Check(o) ? "int"
+                                                 : PyFloat_Check(o) ? "float" : "complex");
+        /* an int[] takes any other iterable but bytes and a dict (pybind11's list_caster), read
+         * as the list of its items; a SymInt[] iterates the object twice (is it symbolic, then
+         * its ints): a range, bytes, a dict's keys, but an iterator (a generator) is empty by the
+         * second pass. What is not iterable gets the schema's own error. */
+        if (p->type == TN_P_INTLIST && (PyBytes_Check(o) || PyDict_Check(o)))
+            return boxed_intlist_mismatch(op, p, PyBytes_Check(o) ? "bytes" : "dict");
+        PyObject *it = PyUnicode_Check(o) ? NULL : PyObject_GetIter(o);
+        if (!it) {
+            PyErr_Clear();
+            return Py_NewRef(o);
+        }
+        int once = it == o;  /* an iterator is its own iterator */
+        Py_DECREF(it);
+        PyObject *l = PySequence_List(o);
+        if (l && once && p->type == TN_P_SYMINTLIST)
+            PyList_SetSlice(l, 0, PyList_Size(l), NULL);
+        if (!l)
+            return NULL;
+        PyObject *r = boxed_intlist(op, p, l);
+        Py_DECREF(l);
+        return r;
+    }
     if (is_tensor(o)) {
         const TensorObject *t = TN_T(o);
+        if (p->type == TN_P_SYMINTLIST && t->ndim == 0)
+            return boxed_intlist_mismatch(op, p, "Tensor");
         if (p->type == TN_P_SYMINTLIST && t->ndim > 0 && !tn_dtype_is_floating(t->dtype) &&
             !tn_dtype_is_complex(t->dtype) && t->device != TN_DEVICE_META) {
             PyObject *l = PyObject_CallMethod(o, "tolist", NULL);
@@ -1368,13 +1414,8 @@ boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
                 PyErr_Clear();
             return l ? l : Py_NewRef(o);
         }
-        if (p->type == TN_P_INTLIST) {
-            char q[128];
-            snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
-            PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but instead found "
-                         "type 'Tensor'.", q, p->allow_none ? "Optional[List[int]]" : "List[int]", p->name);
-            return NULL;
-        }
+        if (p->type == TN_P_INTLIST)
+            return boxed_intlist_mismatch(op, p, "Tensor");
         return Py_NewRef(o);
     }
     if (p->type != TN_P_INTLIST)
@@ -1458,8 +1499,8 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                 o = boxed_int_of_tensor(p, o);
             } else if (p && (p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && PyBool_Check(o)) {
                 o = PyLong_FromLong(o == Py_True);  /* toIValue's LayoutType / MemoryFormatType: py::cast<int64_t> */
-            } else if (p && (p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) && (is_tensor(o) || PyList_Check(o) ||
-                                                                                     PyTuple_Check(o))) {
+            } else if (p && (p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) &&
+                       o != Py_None && !PyUnicode_Check(o)) {
                 o = boxed_intlist(op, p, o);
             } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
                 o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */

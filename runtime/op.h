@@ -34,6 +34,8 @@ enum {
     TN_OPF_OUT_QUIET_RESIZE = 1 << 17, /* ... resized by the op's own resize_: no deprecation warning */
     TN_OPF_OUT_COPY_DEVICES = 1 << 18, /* out= reaching a Python meta's out_wrapper: self and out share a device, checked first (Note [Meta out= through a Python meta]) */
     TN_OPF_OUT_COPY_SCALAR_OK = 1 << 20, /* ... but a 0-dim CPU self's result is copied unchecked (_safe_copy_out's CPU scalar) */
+    TN_OPF_OUT_RESIZE_ONLY = 1 << 22,  /* out= upstream resize_output()s: a resized out stays contiguous (autogen wrappers) */
+    TN_OPF_OUT_UNARY_ITER = 1 << 23,   /* a TensorIterator out= of one operand, not structured: a resized out takes that operand's iterator layout */
     TN_OPF_CIA_CHECKS_FIRST = 1 << 19, /* a CIA out= whose decomposition checks its arguments before its out= op's autograd check (Note [CIA out= under autograd]) */
     TN_OPF_META_ANY_DEVICE = 1 << 21,  /* structured out= whose C++ meta function compares no devices: a meta self takes CPU inputs (codegen/model.py META_ANY_DEVICE_OUT) */
 };

@@ -128,9 +128,10 @@ CASES["flash_attention_backward/noncontig_query"] = {"code": (
     "q = make((2, 5, 4, 8), torch.float32, seed=1).transpose(1, 2); k = make((2, 4, 6, 8), torch.float32, seed=2); "
     f"v = make((2, 4, 6, 8), torch.float32, seed=3); o, lse = {FA}(q, k, v); "
     f"out = {FA}_backward(make(tuple(o.shape), torch.float32, seed=4), q, k, v, o, lse, 0.0, False)"), **D}
-CASES["flash_attention_backward/dropout"] = (
+# upstream's backward kernel reads dropout_p nowhere (its forward refuses any)
+CASES["flash_attention_backward/dropout"] = {"code": (
     "q = make((1, 2, 3, 4), torch.float32, seed=1); o, lse = "
-    f"{FA}(q, q, q); out = {FA}_backward(q, q, q, q, o, lse, 0.5, False)")
+    f"{FA}(q, q, q); out = {FA}_backward(q, q, q, q, o, lse, 0.5, False)"), **D}
 # what torch.nn.functional.scaled_dot_product_attention's autograd calls
 CASES["flash_attention_backward/of_sdpa"] = {"code": (
     "q = make((1, 2, 4, 8), torch.float32, seed=1); k = make((1, 2, 4, 8), torch.float32, seed=2); "
