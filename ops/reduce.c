@@ -926,7 +926,7 @@ arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, i
         mask[d] = 1;
         int nd = reduced_shape(self, mask, keepdim, shape);
         TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
-        if (idx)
+        if (idx && idx->numel)  /* an empty result has no data to zero */
             memset(tn_tensor_data(idx), 0, sizeof(int64_t) * (size_t)idx->numel);
         return (PyObject *)idx;
     }
