@@ -545,6 +545,8 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
             const T *k = (const T *)j->k + b * j->ks[0] + hk * j->ks[1];                          \
             const T *v = (const T *)j->v + b * j->vs[0] + hk * j->vs[1];                          \
             double m = -INFINITY;                                                                 \
+            /* the keys upstream scores (and adds the mask to): Note [Flash attention's NaN] */     \
+            int64_t scored = j->causal && j->mask ? causal_visited_end(j->L, j->S, i) : j->S;     \
             for (int64_t s = 0; s < j->S; s++) {                                                  \
                 double d = 0.0;                                                                   \
                 for (int64_t e = 0; e < j->E; e++)                                                \
@@ -558,7 +560,7 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                     d *= j->scale_d;                                                              \
                 if (j->causal && s > i)  /* Note [Flash attention's NaN] */                     \
                     d = -INFINITY;                                                                \
-                if (j->mask && !(j->causal && s >= causal_visited_end(j->L, j->S, i))) {          \
+                if (j->mask && s < scored) {                                                      \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
                     switch (j->mask_dtype) {                                                      \

@@ -915,6 +915,22 @@ meta_result(tn_op *f, tn_value *margs)
  * last lines) fire after the meta function's argument checks: when the functional refuses its
  * meta twins, that error replaces the overlap error already set (clamp_max_ of a complex limit,
  * scatter_add_ with a dim out of range, into an expanded self). */
+/* whether the text of the error set starts with prefix (NULL: anything) and holds needle (NULL:
+ * anything); the error stays set */
+static int
+error_text_has(const char *prefix, const char *needle)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    int r = m && (!prefix || !strncmp(m, prefix, strlen(prefix))) && (!needle || strstr(m, needle));
+    Py_XDECREF(text);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return r;
+}
+
 /* the error set is a meta function's argument check, not a refusal by name nor a kernel's dtype
  * dispatch ("\"ceil_vml_cpu\" not implemented for 'Bool'"), which come after the overlap checks */
 static int
@@ -922,32 +938,14 @@ is_argument_check_error(void)
 {
     if (!PyErr_ExceptionMatches(PyExc_NotImplementedError))
         return 1;
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
-    int r = m && !strstr(m, "torchnative") && !strstr(m, "not implemented for '");
-    Py_XDECREF(text);
-    PyErr_Clear();
-    PyErr_Restore(type, value, tb);
-    return r;
+    return !error_text_has(NULL, "torchnative") && !error_text_has(NULL, "not implemented for '");
 }
 
 /* the error set is a NotImplementedError naming torchnative (a refusal by name) */
 static int
 is_refusal_by_name(void)
 {
-    if (!PyErr_ExceptionMatches(PyExc_NotImplementedError))
-        return 0;
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
-    int r = m && strstr(m, "torchnative") != NULL;
-    Py_XDECREF(text);
-    PyErr_Clear();
-    PyErr_Restore(type, value, tb);
-    return r;
+    return PyErr_ExceptionMatches(PyExc_NotImplementedError) && error_text_has(NULL, "torchnative");
 }
 
 /* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs

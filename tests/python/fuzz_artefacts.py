@@ -883,6 +883,21 @@ def _exact_rank(rows):
     return r
 
 
+def _lu_holds(lu, piv, targets, bound):
+    """(whether LAPACK's packed LU with its 1-based pivots is a factorization P L U of one of the
+    matrices in targets within bound * max(1, max(|L| |U|)), the 1-based index of U's first exactly
+    zero pivot or 0): the info LAPACK reports."""
+    import numpy as np
+    r, c = lu.shape
+    k = min(r, c)
+    L, U, P = np.tril(lu, -1)[:, :k] + np.eye(r, k), np.triu(lu)[:k, :], np.eye(r)
+    for i, pv in enumerate(piv):
+        P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
+    lim = bound * max(1.0, float((np.abs(L) @ np.abs(U)).max()))
+    zero = [i + 1 for i in range(k) if U[i, i] == 0]
+    return any(np.abs(P @ L @ U - x).max() <= lim for x in targets), zero[0] if zero else 0
+
+
 def _factors_hold(nm, m, res, bound):
     """Whether res (one side's results as arrays, batched like m) is a factorization of m within
     bound times m's largest element (its backward error): U diag(S) Vh for an SVD (U and Vh with
@@ -913,19 +928,16 @@ def _factors_hold(nm, m, res, bound):
     k = min(r, c)
     lu, piv = res[lu_at].reshape(-1, r, c), res[lu_at + 1].reshape(-1, k).astype(int)
     for b in range(lu.shape[0]):
-        L, U, P = np.tril(lu[b], -1)[:, :k] + np.eye(r, k), np.triu(lu[b])[:k, :], np.eye(r)
-        for i, pv in enumerate(piv[b]):
-            P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
         # a determinant factors a row-major A as A^T (the LU then needs no copy; det(A^T) = det(A))
-        if not any(np.abs(P @ L @ U - x).max() <= bound * max(1.0, float((np.abs(L) @ np.abs(U)).max()))
-                   for x in ((m[b], m[b].T) if nm == "_linalg_det" else (m[b],))):
+        holds, info = _lu_holds(lu[b], piv[b], (m[b], m[b].T) if nm == "_linalg_det" else (m[b],), bound)
+        if not holds:
             return False
-        if nm == "linalg_lu_factor_ex" and len(res) > 2:
-            zero = [i + 1 for i in range(k) if U[i, i] == 0]
-            if res[2].reshape(-1)[b] != (zero[0] if zero else 0):
-                return False
+        if nm == "linalg_lu_factor_ex" and len(res) > 2 and res[2].reshape(-1)[b] != info:
+            return False
         if nm == "_linalg_det":
-            d = np.prod(np.diag(U)) * round(np.linalg.det(P))
+            piv1 = piv[b]
+            sign = (-1) ** sum(1 for i, pv in enumerate(piv1) if pv - 1 != i)
+            d = np.prod(np.diag(lu[b])[:k]) * sign
             if not abs(res[0].reshape(-1)[b] - d) <= bound * abs(d):
                 return False
     return True
@@ -1064,16 +1076,9 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
         for side in (to, tu):
             lu = np.array([_num(x) for x in side[at]["values"][b * n * n:(b + 1) * n * n]]).reshape(n, n)
             piv = [int(x) for x in side[at + 1]["values"][b * n:(b + 1) * n]]
-            L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
-            P = np.eye(n)
-            for i, pv in enumerate(piv):
-                P[:, [i, pv - 1]] = P[:, [pv - 1, i]]
-            lim = max(tol, n * u) * n * max(1.0, float((np.abs(L) @ np.abs(U)).max()))
-            if not any(np.abs(P @ L @ U - x).max() <= lim for x in ((A, A.T) if solved is not None else (A,))):
-                return None
-            zero = [i + 1 for i in range(n) if U[i, i] == 0]
+            holds, zero = _lu_holds(lu, piv, (A, A.T) if solved is not None else (A,), max(tol, n * u) * n)
             info = _num(side[at + 2]["values"][b]) if len(side) > at + 2 else None
-            if info is not None and info != (zero[0] if zero else 0):
+            if not holds or info is not None and info != zero:
                 return None
             if solved in outs and not info:
                 return None  # the answer differs where no pivot is zero
