@@ -7,6 +7,7 @@ A log's call numbers stay valid across builds (the snippets are rerun as logged)
 `fuzz.py --start N --calls 1` regenerates call N, which moves when the draw's op list changes."""
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -17,9 +18,13 @@ from isolated import run_side, upstream_results  # noqa: E402
 
 
 def main(argv):
-    want = set(argv[1:])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("log", help="a `fuzz.py --show` log")
+    ap.add_argument("calls", nargs="*", help="call numbers to rerun (default: every call in the log)")
+    a = ap.parse_args(argv)
+    want = set(a.calls)
     codes = {}
-    for line in Path(argv[0]).read_text().splitlines():
+    for line in Path(a.log).read_text().splitlines():
         m = re.match(r"\[(\w+)\] #(\d+) (.*)$", line)
         if m and (not want or m.group(2) in want):
             codes[m.group(2)] = m.group(3)
