@@ -2609,6 +2609,21 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.tensor([-2.0], dtype=torch.bfloat16), [1, 0, 1], keepdim=False, dtype=torch.int32, out=torch.zeros(3, 4, dtype=torch.int32))",
     "out = torch.mean(torch.ones(2, 3), [5], dtype=torch.int16, out=torch.zeros(2))",  # neighbour: a float out
     "out = torch.mean(torch.ones(2, 3), dtype=torch.int64, out=torch.zeros((), dtype=torch.int64))",  # neighbour: mean.dtype_out
+    # session 30 s30h6
+    # nll_loss_nd of 3 or 5+ dims is nll_loss2d upstream: its kernel's dispatch over the floating
+    # dtypes comes before it reads a Byte target as int64
+    "a0 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1, 1)); a1 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1)); out = F.nll_loss(a0, a1)",
+    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.int64), torch.zeros(2, 4, dtype=torch.long))",
+    "out = F.nll_loss(torch.ones(2, 3, 1, 1, 4, dtype=torch.int64), torch.zeros(2, 1, 1, 4, dtype=torch.long))",
+    "out = F.nll_loss(torch.ones(0, 3, 4, dtype=torch.int64), torch.zeros(0, 4, dtype=torch.long))",
+    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.float64), torch.zeros(2, 4, dtype=torch.uint8))",  # neighbour
+    # nansum refuses a complex self on CPU after the functional's dims and before out='s dtype
+    # (nansum_out's first check); nanmean(out=) after its count's dims
+    "a0 = torch.tensor([2.0, (1+2j), (0-1j), (-0.5+0j)], dtype=torch.complex64).reshape((2, 2)); r = torch.nansum(a0, None, out=torch.zeros(4, 1, dtype=torch.int8)); out = (r, r is a0)",
+    "out = torch.tensor([2.0, (-0.5+0j)], dtype=torch.complex128).reshape((1, 2)).nansum(dim=[2])",
+    "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[0], out=torch.empty(0, dtype=torch.int8))",
+    "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.int8))",  # neighbour
+    "out = torch.nansum(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.complex64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
