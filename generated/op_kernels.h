@@ -555,6 +555,8 @@ PyObject *tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec
 PyObject *tn_op_gt__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_gt__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+PyObject *tn_op_hardshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd);
 /* aten::hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor */
 PyObject *tn_op_hardshrink_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *self, const tn_value *lambd);
 /* aten::hardsigmoid(Tensor self) -> Tensor */

@@ -2613,9 +2613,9 @@ FUZZ_CLASSES = [
     # nll_loss_nd of 3 or 5+ dims is nll_loss2d upstream: its kernel's dispatch over the floating
     # dtypes comes before it reads a Byte target as int64
     "a0 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1, 1)); a1 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1)); out = F.nll_loss(a0, a1)",
-    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.int64), torch.zeros(2, 4, dtype=torch.long))",
-    "out = F.nll_loss(torch.ones(2, 3, 1, 1, 4, dtype=torch.int64), torch.zeros(2, 1, 1, 4, dtype=torch.long))",
-    "out = F.nll_loss(torch.ones(0, 3, 4, dtype=torch.int64), torch.zeros(0, 4, dtype=torch.long))",
+    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.int64), torch.zeros(2, 4, dtype=torch.long))",  # neighbour
+    "out = F.nll_loss(torch.ones(2, 3, 1, 1, 4, dtype=torch.int64), torch.zeros(2, 1, 1, 4, dtype=torch.long))",  # neighbour
+    "out = F.nll_loss(torch.ones(0, 3, 4, dtype=torch.int64), torch.zeros(0, 4, dtype=torch.long))",  # neighbour
     "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.float64), torch.zeros(2, 4, dtype=torch.uint8))",  # neighbour
     # nansum refuses a complex self on CPU after the functional's dims and before out='s dtype
     # (nansum_out's first check); nanmean(out=) after its count's dims
@@ -2624,6 +2624,32 @@ FUZZ_CLASSES = [
     "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[0], out=torch.empty(0, dtype=torch.int8))",
     "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.int8))",  # neighbour
     "out = torch.nansum(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.complex64))",  # neighbour
+    # hardtanh is clamp_out: a NaN limit fills NaN before either limit is converted to the dtype
+    "a0 = torch.tensor([0.5, -2.0, 3.75, 0.5], dtype=torch.float32).reshape((2, 2)).transpose(-1, -2); out = torch.ops.aten.hardtanh.default(a0, min_val=1e300, max_val=float('nan'))",
+    "out = F.hardtanh(torch.tensor([0.5, -2.0, 3.75], dtype=torch.float16), -1e5, float('nan'))",
+    "x = torch.tensor([0.5, -2.0, 3.75]); out = torch.ops.aten.hardtanh_.default(x, 1e300, float('nan'))",
+    "out = torch._C._nn.hardtanh(torch.tensor([0.5, -2.0, 3.75]), float('nan'), 1e300, out=torch.empty(3))",
+    "out = F.hardtanh(torch.tensor([0.5, -2.0, 3.75]), -3.5e38, 1.0)",  # neighbour
+    "out = torch.clamp(torch.tensor([0.5, -2.0, 3.75]), 1e300, float('nan'))",  # neighbour
+    # hardshrink has upstream's kernel (was torch._decomp's where(): no dispatch, no lambd check)
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1e300)",
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75], dtype=torch.float16), 70000.0)",
+    "out = F.hardshrink(torch.tensor([1, -2, 3]), 1)",
+    "out = F.hardshrink(torch.empty(0), 1e300)",
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1+0j)",
+    "out = F.hardshrink(torch.tensor([0.2998, 0.3, 0.30005, -0.3, -0.30029, 0.30029], dtype=torch.float16), 0.3)",  # neighbour
+    # the activations' out= take out of the result's dtype only (check_all_same_dtype)
+    "out = torch.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softshrink(torch.tensor([0.5, -2.0, 3.75]), 1, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.leaky_relu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softplus(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float16))",
+    "out = torch._C._nn.hardsigmoid(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.hardswish(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.silu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.mish(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.gelu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(0))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
