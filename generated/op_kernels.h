@@ -1310,5 +1310,6 @@ int tn_out_check_softmax_out(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
 int tn_out_check_std_var(struct tn_out_call *c);
 int tn_out_check_threshold(struct tn_out_call *c);
+int tn_out_check_values_indices(struct tn_out_call *c);
 
 #endif /* TN_GENERATED_OP_KERNELS_H */

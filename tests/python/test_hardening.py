@@ -2650,6 +2650,26 @@ FUZZ_CLASSES = [
     "out = torch._C._nn.mish(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
     "out = torch._C._nn.gelu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
     "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(0))",  # neighbour
+    # an out= call's autograd check skips the outputs derivatives.yaml does not differentiate
+    # (argsort.stable_out's out is sort.values_stable's indices): the kernel's checks come first
+    "a0 = torch.tensor([2], dtype=torch.int64).reshape(()); a1 = torch.zeros(3, 1, 3, dtype=torch.float16).requires_grad_(); r = torch.argsort(a0, stable=True, dim=-3, out=a1); out = (r, r is a1)",
+    "out = torch.argsort(torch.ones(3), stable=True, out=torch.empty(0, requires_grad=True))",  # neighbour
+    "out = torch.sort(torch.ones(3), out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.max(torch.ones(3), 0, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.cummax(torch.ones(3), 0, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.kthvalue(torch.ones(3), 1, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.mode(torch.ones(3), out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.linalg.lu_factor_ex(torch.eye(3), out=(torch.empty(0), torch.empty(0, requires_grad=True), torch.empty(0, dtype=torch.int32)))",  # neighbour
+    "out = torch.argsort(torch.ones(3, requires_grad=True), stable=True, dim=5, out=torch.empty(0, dtype=torch.long))",  # neighbour
+    "out = torch.sort(torch.ones(3), out=(torch.empty(0, requires_grad=True), torch.empty(0, dtype=torch.long)))",  # neighbour
+    # cummax/cummin/mode(out=) check values' and indices' dtypes before the dim, kthvalue after
+    # its dim and k
+    "out = torch.cummax(torch.ones(3), 0, out=(torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))",
+    "out = torch.cummin(torch.ones(3), 5, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.mode(torch.ones(3), 5, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.mode(torch.ones(3), out=(torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))",
+    "out = torch.kthvalue(torch.ones(3), 1, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.kthvalue(torch.ones(3), 7, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
