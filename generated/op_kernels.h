@@ -1287,6 +1287,7 @@ int tn_out_check_clamp(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_dot_out(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);
+int tn_out_check_factory_size(struct tn_out_call *c);
 int tn_out_check_fft_copy(struct tn_out_call *c);
 int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);

@@ -2670,6 +2670,13 @@ FUZZ_CLASSES = [
     "out = torch.mode(torch.ones(3), out=(torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))",
     "out = torch.kthvalue(torch.ones(3), 1, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
     "out = torch.kthvalue(torch.ones(3), 7, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",  # neighbour
+    # Note [Factories' out= sizes]: resize_ then the sampler; a negative size that resize_ keeps is
+    # refused by name (FUZZ_REFUSED)
+    "a0 = torch.tensor([5, 3, 7, 0, 2, 7, 3, 7, 3, 3], dtype=torch.uint8).reshape((5, 2))[1:]; r = torch.rand([3, 0, -1], dtype=None, layout=None, out=a0); out = (r, a0, r is a0)",
+    "out = torch.rand([3, 0, -1], out=torch.empty(0, dtype=torch.bool))",
+    "out = torch.rand([3, -1], out=torch.empty(0, dtype=torch.uint8))",  # neighbour
+    "out = torch.randn([-1], out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    "out = torch.rand([2], out=torch.empty(0, dtype=torch.int64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
@@ -2712,6 +2719,11 @@ FUZZ_REFUSED = {
     "a0 = torch.tensor([-1000, 5, 1, 5, 0, 1], dtype=torch.int64).reshape((1, 6))[..., ::2]; "
     "a1 = torch.tensor([1, -1, -8], dtype=torch.int64).reshape((1, 3)); "
     "out = torch.ops.aten.set_.source_Tensor_storage_offset(a0, a1, 0, [1, 3])",
+    # --- session 30 s30h6: Note [Factories' out= sizes] (upstream's resize_ keeps a negative size
+    # of no element)
+    "out = torch.rand([3, 0, -1], out=torch.empty(0)).shape",
+    "out = torch.randn([3, 0, -1], out=torch.empty(0, dtype=torch.uint8))",
+    "out = torch.zeros([3, 0, -1], out=torch.empty(0)).shape",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
