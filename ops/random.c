@@ -1099,12 +1099,12 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
 
 /* Note [Factories' out= sizes]: rand.out, randn.out, randint.out, normal.float_float_out (and
  * zeros.out, ones.out, full.out, which fill) are out.resize_(size) and then the in-place sampler
- * upstream. resize_ does not refuse a negative
- * size: it computes the element count as uint64 in order, "numel: integer multiplication
- * overflow" when that overflows ([3, -1]), else it keeps the shape ([3, 0, -1] holds 0 elements);
- * then the sampler runs: rand's uniform_ dispatches its bounds check over the floating dtypes
- * ("check_uniform_bounds" not implemented for 'Byte') even with no element. torchnative makes no
- * tensor of a negative size, so what upstream keeps is refused by name. */
+ * upstream. resize_ does not refuse a negative size: it computes the element count as uint64 in
+ * order, "numel: integer multiplication overflow" when that overflows ([3, -1]), else it keeps the
+ * shape ([3, 0, -1] holds 0 elements); then the sampler runs: rand's uniform_ dispatches its bounds
+ * check over the floating dtypes ("check_uniform_bounds" not implemented for 'Byte') even with no
+ * element. torchnative makes no tensor of a negative size, so what upstream keeps is refused by
+ * name. */
 int
 tn_out_check_factory_size(tn_out_call *c)
 {
