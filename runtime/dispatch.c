@@ -842,6 +842,24 @@ is_argument_check_error(void)
     return r;
 }
 
+/* the error set is a Scalar's checked conversion to an element type (Note [Scalar overflow] in
+ * runtime/scalar.c), which upstream's kernels make inside their dtype dispatch */
+static int
+is_kernel_scalar_overflow(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_RuntimeError))
+        return 0;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    int r = m && !strncmp(m, "value cannot be converted to type ", 34) && strstr(m, " without overflow");
+    Py_XDECREF(text);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return r;
+}
+
 /* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
  * and a meta out= runs upstream's CPU wrapper: the meta function's argument checks (argmax's dim,
  * scatter's dim and shapes), then resize_out refuses the out's device ("Expected out tensor to
@@ -1255,8 +1273,11 @@ via_functional(tn_op *op, tn_value *args)
     tn_elementwise_written_first(prev_written);
     Py_XDECREF(self_conv);
     if (!result) {
-        /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
-        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
+        /* a meta function's own NotImplementedError (clamp of a complex limit) stands; so does a
+         * Scalar conversion its meta twin makes too (softshrink's lambd.to<double>()), while one
+         * the kernel makes (leaky_relu's slope to float) comes after the out= rule */
+        if (dst && ((PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error()) ||
+                    is_kernel_scalar_overflow()))
             precheck_result_dtype(op, f, fs, fargs, dst, kind, c.out_castable);
         return NULL;
     }

@@ -186,6 +186,13 @@ EXACT_MESSAGES = [
     "out = torch.nanmedian(torch.tensor(4, dtype=torch.uint64), 0)",
     "out = torch.topk(torch.tensor([3, 1, 2], dtype=torch.uint16), 2)",  # neighbour
     "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
+    # --- session 30 s30h6: a kernel's Scalar conversion (Note [Scalar overflow]) comes after the
+    # out= dtype rule of the meta function (runtime/dispatch.c is_kernel_scalar_overflow)
+    "out = torch._C._nn.leaky_relu(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softshrink(torch.tensor([0.5, -2.0, 3.75]), 1+1j, out=torch.empty(3, dtype=torch.float64))",  # neighbour: its meta converts
+    "out = torch.clamp(torch.tensor([0.5, -2.0, 3.75]), -1e300, 1.0, out=torch.empty(3, dtype=torch.float32))",  # neighbour
 ]
 
 
