@@ -735,9 +735,9 @@ tn_dispatch(tn_op *op, tn_value *args)
  * - structured in-place ops that are not TensorIterator check self's dtype against the result's
  *   the same way (TN_OPF_OUT_EXACT on the in-place overload: check_inplace, "Bad in-place call");
  * - the rest compute and copy_ into out; we keep the can_cast check there.
- * These checks run in upstream's meta function, before the kernel's dtype dispatch: when our
- * functional refuses a dtype first, precheck_result_dtype asks its meta twin for the result dtype
- * and raises the out= error upstream raises instead.
+ * These checks run in upstream's meta function, before the kernel's dtype dispatch and its Scalar
+ * conversions: when our functional refuses a dtype or a Scalar first, precheck_result_dtype asks its
+ * meta twin for the result dtype and raises the out= error upstream raises instead.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int
