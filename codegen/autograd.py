@@ -82,6 +82,13 @@ _CIA_OUT_BY_NAME = {
     "slow_conv3d_forward": ["slow_conv3d.out"], "_slow_conv2d_forward": ["thnn_conv2d.out"],
 }
 CIA_OUT_CHECKED = {op: name for name, ops in _CIA_OUT_BY_NAME.items() for op in ops}
+# ... whose out= arguments include an output the inner op's derivatives.yaml entry marks
+# non-differentiable (output_differentiability), which that VariableType does not check: a float
+# out requiring grad reaches the kernel's checks (argsort.stable_out's out is sort.values_stable's
+# indices: its meta's dim wrap, then "Expected out tensor to have dtype long int"). Measured on
+# torch 2.13 with each of these outs a float tensor requiring grad.
+CIA_OUT_NONDIFF = {"argsort.stable_out": ("out",), "linalg_lu_factor.out": ("pivots",),
+                   "linalg_solve_ex.out": ("info",)}
 
 # CompositeImplicitAutograd out= overloads whose composition computes the functional and ends in
 # out.copy_(result) (Linear.cpp tensordot_out, Sorting.cpp quantile_out_impl): nothing checks the
@@ -363,6 +370,16 @@ class AutogradModel:
 
     # -- which ops record what --
 
+    @staticmethod
+    def cia_out_nondiff(op, f):
+        """The mask of a CIA_OUT_CHECKED overload's arguments its check skips (CIA_OUT_NONDIFF)."""
+        names = CIA_OUT_NONDIFF.get(op.qualified, ())
+        args = [a.name for a in f.func.arguments.flat_all]
+        unknown = [n for n in names if n not in args]
+        if op.qualified in CIA_OUT_NONDIFF and (unknown or op.qualified not in CIA_OUT_CHECKED):
+            raise SystemExit(f"codegen: CIA_OUT_NONDIFF names no out= argument of a CIA_OUT_CHECKED {op.qualified}: {unknown}")
+        return sum(1 << i for i, a in enumerate(args) if a in names and i < 64)
+
     def decide(self, op):
         from torchgen.api.autograd import gen_differentiable_outputs
         from torchgen.packaged.autograd.gen_variable_type import DONT_REQUIRE_DERIVATIVE
@@ -396,18 +413,23 @@ class AutogradModel:
                         (tensor_in and not diff_inputs)):
                     # a CompositeImplicitAutograd one still meets its inner out='s check
                     # (argsort.stable_out: sort.values_stable's, though argsort is not differentiable)
-                    return (MODE_OUT, 0) if op.qualified in CIA_OUT_CHECKED else (MODE_NONE, None)
+                    return (MODE_OUT, self.cia_out_nondiff(op, f)) if op.qualified in CIA_OUT_CHECKED else (MODE_NONE, None)
             if info is None and op.qualified in CIA_OUT_CHECKED:
                 # a CompositeImplicitAutograd out= overload has no VariableType kernel of its own: it
                 # decomposes into another overload's out= whose VariableType checks every tensor
-                return (MODE_OUT, 0)
+                # but its non-differentiable outputs
+                return (MODE_OUT, self.cia_out_nondiff(op, f))
             if info is None:
                 # no derivative entry: upstream registers autogradNotImplementedFallback, which
                 # runs the kernel (its errors first) and gives out a node refusing backward
                 return (MODE_NOTIMPL, None)
-            # the check skips what the entry marks non_differentiable (index_select's index)
+            # the check skips what the entry marks non_differentiable (index_select's index) and
+            # the outputs it does not differentiate (sort.values_stable's indices: upstream's
+            # VariableType checks the differentiable outputs only)
+            diff_out = {o.name for o in gen_differentiable_outputs(fn, "Default")}  # out='s names
+            nondiff_out = {a.name for a in f.func.arguments.out if a.name not in diff_out}
             nondiff = [i for i, a in enumerate(f.func.arguments.flat_all)
-                       if a.type.is_tensor_like() and a.name in info.non_differentiable_arg_names]
+                       if a.type.is_tensor_like() and (a.name in info.non_differentiable_arg_names or a.name in nondiff_out)]
             return (MODE_OUT, sum(1 << i for i in nondiff if i < 64))
         if op.cia:
             if op.qualified in self.cia_nondiff:

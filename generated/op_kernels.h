@@ -1289,6 +1289,7 @@ int tn_out_check_clamp(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_dot_out(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);
+int tn_out_check_factory_size(struct tn_out_call *c);
 int tn_out_check_fft_copy(struct tn_out_call *c);
 int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_fill(struct tn_out_call *c);
@@ -1313,5 +1314,6 @@ int tn_out_check_softmax_out(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
 int tn_out_check_std_var(struct tn_out_call *c);
 int tn_out_check_threshold(struct tn_out_call *c);
+int tn_out_check_values_indices(struct tn_out_call *c);
 
 #endif /* TN_GENERATED_OP_KERNELS_H */

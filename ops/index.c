@@ -1937,6 +1937,49 @@ tn_out_check_argsort(tn_out_call *c)
     return 1;
 }
 
+/* The out= (values, indices) of the value-selecting ops that are not structured, checked by the
+ * ops themselves in their own words: cummax/cummin (check_scalar_type_device_layout_equal) and mode
+ * before the dim; kthvalue after its dim and k (_reduction_with_indices_allocate_or_resize_output,
+ * which the functional's checks stand for: it runs first when a dtype differs). */
+int
+tn_out_check_values_indices(tn_out_call *c)
+{
+    int vi = tn_schema_param(c->s, "values"), ii = tn_schema_param(c->s, "indices");
+    if (c->kind != TN_OPK_OUT || vi < 0 || ii < 0 || c->args[0].tag != TN_V_TENSOR ||
+        c->args[vi].tag != TN_V_TENSOR || c->args[ii].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(c->args[0].u.t), *values = TN_T(c->args[vi].u.t),
+                       *indices = TN_T(c->args[ii].u.t);
+    if (self->device == TN_DEVICE_META || values->device == TN_DEVICE_META || indices->device == TN_DEVICE_META ||
+        (values->dtype == self->dtype && indices->dtype == TN_DTYPE_I64))
+        return 0;
+    const char *sn = tn_dtype_legacy_name(self->dtype), *vn = tn_dtype_legacy_name(values->dtype),
+               *in = tn_dtype_legacy_name(indices->dtype);
+    if (c->f->id == TN_OP_mode) {
+        if (values->dtype != self->dtype)
+            PyErr_Format(PyExc_RuntimeError, "expected scalar type '%s' but got '%s' for values output", sn, vn);
+        else
+            PyErr_Format(PyExc_RuntimeError, "expected scalar type 'Long' but got '%s' for indices output", in);
+        return -1;
+    }
+    if (c->f->id == TN_OP_kthvalue) {
+        PyObject *r = tn_call(c->f->id, c->fargs);
+        if (!r)
+            return -1;
+        Py_DECREF(r);
+        if (values->dtype != self->dtype)
+            PyErr_SetString(PyExc_RuntimeError, "output values must be of same type as input");
+        else
+            PyErr_SetString(PyExc_RuntimeError, "output indices must be of scalar type Long");
+        return -1;
+    }
+    if (values->dtype != self->dtype)
+        PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", sn, vn);
+    else
+        PyErr_Format(PyExc_RuntimeError, "expected scalar_type Long but found %s", in);
+    return -1;
+}
+
 /* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
  * its dim, index rank and index dtype checks (which the functional raises), before any bound */
 int

@@ -233,13 +233,21 @@ tn_op_nll_loss_nd(const tn_op *overload, TensorObject *self, TensorObject *targe
                          tn_value_tensor((PyObject *)weight), tn_value_int(reduction), tn_value_int(ignore_index)};
         return tn_call(TN_OP_nll_loss2d, a);
     }
-    /* upstream views 3-D and 5-D+ inputs as (N, C, 1, -1) for nll_loss2d, whose CPU kernel reads
-     * a non-empty target as int64 after the meta's dtype and weight checks ("expected scalar type
-     * Long but found Byte"; nll_loss takes Byte) */
-    if (target->dtype == TN_DTYPE_U8 && self->device != TN_DEVICE_META && self->numel > 0 && target->numel > 0 &&
+    /* upstream views 3-D and 5-D+ inputs as (N, C, 1, -1) for nll_loss2d: after its meta's target
+     * dtype and weight checks its CPU kernel dispatches over the floating dtypes, then reads a
+     * non-empty target as int64 ("expected scalar type Long but found Byte"; nll_loss takes Byte) */
+    if ((target->dtype == TN_DTYPE_I64 || target->dtype == TN_DTYPE_U8) && self->device != TN_DEVICE_META &&
         (!weight || weight->numel == self->sizes[1])) {
-        PyErr_Format(PyExc_RuntimeError, "expected scalar type Long but found %s", tn_dtype_legacy_name(target->dtype));
-        return NULL;
+        if (!tn_dtype_is_floating(self->dtype)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"nll_loss2d_forward_out_frame\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
+        if (target->dtype == TN_DTYPE_U8 && self->numel > 0 && target->numel > 0) {
+            PyErr_Format(PyExc_RuntimeError, "expected scalar type Long but found %s",
+                         tn_dtype_legacy_name(target->dtype));
+            return NULL;
+        }
     }
     PyObject *moved = tn_op_movedim__int(overload, self, 1, -1);
     int64_t flat2[2] = {-1, self->sizes[1]}, flat1[1] = {-1};

@@ -1839,6 +1839,25 @@ tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, cons
     return unary(overload, TN_UN_ELU, UK_SAME, self, p);
 }
 
+/* hardshrink: Activation.cpp's hardshrink_kernel, a dispatch over the floating dtypes, then
+ * lambd.to<scalar_t>() (checked, Note [Scalar overflow]: 1e300 overflows float32) and compared in
+ * the dtype; the meta function checks neither */
+PyObject *
+tn_op_hardshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
+{
+    if (self->device != TN_DEVICE_META) {
+        if (!tn_dtype_is_floating(self->dtype)) {
+            PyErr_Format(PyExc_NotImplementedError, "\"hardshrink_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
+        if (tn_check_scalar_fits(lambd, self->dtype) < 0)
+            return NULL;
+    }
+    double p[1] = {tn_round_to_dtype(self->dtype, tn_scalar_to_double(lambd))};
+    return unary(overload, TN_UN_HARDSHRINK, UK_SAME, self, p);
+}
+
 /* softshrink: Activation.cpp's softshrink_check (lambd in [0, the dtype's max]), then the kernel
  * (kernels/unary.c: the vector body's +0 and the scalar tail's x * 0 inside [-lambd, lambd]) */
 PyObject *
@@ -1866,26 +1885,6 @@ tn_op_softshrink(const tn_op *overload, TensorObject *self, const tn_value *lamb
     }
     double p[1] = {l};
     return unary(overload, TN_UN_SOFTSHRINK, UK_SAME, self, p);
-}
-
-/* hardshrink: Activation.cpp's hardshrink_kernel, which dispatches floating dtypes only and
- * converts lambd with lambd.to<scalar_t>() (checked: a complex or out-of-range lambd is refused
- * whatever self's size), comparing in self's dtype */
-PyObject *
-tn_op_hardshrink(const tn_op *overload, TensorObject *self, const tn_value *lambd)
-{
-    int dt = self->dtype;
-    if (self->device != TN_DEVICE_META) {
-        if (!tn_dtype_is_floating(dt)) {
-            PyErr_Format(PyExc_NotImplementedError, "\"hardshrink_cpu\" not implemented for '%s'",
-                         tn_dtype_legacy_name(dt));
-            return NULL;
-        }
-        if (tn_check_scalar_fits(lambd, dt) < 0)
-            return NULL;
-    }
-    double p[1] = {tn_round_to_dtype(dt, tn_scalar_to_double(lambd))};
-    return unary(overload, TN_UN_HARDSHRINK, UK_SAME, self, p);
 }
 
 PyObject *
@@ -1949,6 +1948,11 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
          * kernel's double parameters would round 2**63 - 1 up and wrap it) */
         return tn_ag_op(TN_OP_clamp, (tn_value[]){tn_value_tensor((PyObject *)self), lo, hi});
     }
+    /* clamp_out with both limits: a NaN one fills the result with NaN before either limit is
+     * converted to the dtype (hardtanh(x, 1e300, nan) on float32 is all NaN, no overflow) */
+    if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_BOOL &&
+        (isnan(tn_scalar_to_double(min_val)) || isnan(tn_scalar_to_double(max_val))))
+        return tn_op_clamp(overload, self, min_val, max_val);
     if (self->device != TN_DEVICE_META &&
         (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))
         return NULL;

@@ -295,16 +295,16 @@ tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, b
 PyObject *
 tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
-    /* nansum_out: an integer or bool self is summed (it holds no NaN); its CPU kernel refuses
-     * complex */
+    /* nansum is not structured: its create_reduction_result (make_dim_mask) wraps and checks one
+     * dim at a time, before nansum_out refuses a complex self on CPU; an integer or bool self is
+     * summed (it holds no NaN) */
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask, 0) < 0)
+        return NULL;
     if (tn_dtype_is_complex(self->dtype)) {
         PyErr_SetString(PyExc_RuntimeError, "nansum on CPU does not support complex inputs");
         return NULL;
     }
-    /* nansum is not structured: make_reduction's make_dim_mask wraps and checks one dim at a time */
-    uint8_t mask[TN_MAX_NDIM];
-    if (reduce_mask(self, dim, mask, 0) < 0)
-        return NULL;
     if (tn_dtype_is_integral(self->dtype, true))
         return tn_op_sum__dim_IntList(overload, self, dim, keepdim, dtype);
     if (dtype >= 0 && tn_dtype_is_integral(dtype, false)) {
@@ -1596,6 +1596,15 @@ tn_out_check_nansum_out(tn_out_call *c)
         /* nanmean's own dtype check comes before its count's dims */
         PyErr_Format(PyExc_RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be either a "
                      "floating point or complex dtype. Got: %s", tn_dtype_legacy_name(given));
+        return -1;
+    }
+    if (tn_dtype_is_complex(self->dtype) && self->device == TN_DEVICE_CPU) {
+        /* nansum_out's first check, before out's dtype and the dims (the functional wraps them
+         * first: its result is made before it calls nansum_out; nanmean_out's dtype check and
+         * count too) */
+        if (c->f->id == TN_OP_nanmean && wrap_dim_args(c, self, 1) < 0)
+            return -1;
+        PyErr_SetString(PyExc_RuntimeError, "nansum on CPU does not support complex inputs");
         return -1;
     }
     if (self->device == TN_DEVICE_META || out->device == TN_DEVICE_META) {

@@ -749,9 +749,9 @@ tn_dispatch(tn_op *op, tn_value *args)
  * - structured in-place ops that are not TensorIterator check self's dtype against the result's
  *   the same way (TN_OPF_OUT_EXACT on the in-place overload: check_inplace, "Bad in-place call");
  * - the rest compute and copy_ into out; we keep the can_cast check there.
- * These checks run in upstream's meta function, before the kernel's dtype dispatch: when our
- * functional refuses a dtype first, precheck_result_dtype asks its meta twin for the result dtype
- * and raises the out= error upstream raises instead.
+ * These checks run in upstream's meta function, before the kernel's dtype dispatch and its Scalar
+ * conversions: when our functional refuses a dtype or a Scalar first, precheck_result_dtype asks its
+ * meta twin for the result dtype and raises the out= error upstream raises instead.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int
@@ -946,6 +946,15 @@ static int
 is_refusal_by_name(void)
 {
     return PyErr_ExceptionMatches(PyExc_NotImplementedError) && error_text_has(NULL, "torchnative");
+}
+
+/* the error set is a Scalar's checked conversion to an element type (Note [Scalar overflow] in
+ * runtime/scalar.c), which upstream's kernels make inside their dtype dispatch */
+static int
+is_kernel_scalar_overflow(void)
+{
+    return PyErr_ExceptionMatches(PyExc_RuntimeError) &&
+           error_text_has("value cannot be converted to type ", " without overflow");
 }
 
 /* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
@@ -1335,10 +1344,12 @@ via_functional(tn_op *op, tn_value *args)
     if (!result) {
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands, except
          * the functional's own kernel error under a resize_output wrapper (TN_OPF_OUT_RESIZE_ONLY:
-         * upstream runs the functional before it checks out), not our refusal by name; a
-         * structured out='s meta function (or a TensorIterator's build) sets the output, its dtype
-         * check, before the impl's own errors (index_add's "index out of range in self",
-         * cholesky_ex's LinAlgError): an error its meta twins do not raise came from the impl */
+         * upstream runs the functional before it checks out), not our refusal by name; so does a
+         * Scalar conversion its meta twin makes too (softshrink's lambd.to<double>()), while one
+         * the kernel makes (leaky_relu's slope to float) comes after the out= rule; a structured
+         * out='s meta function (or a TensorIterator's build) sets the output, its dtype check,
+         * before the impl's own errors (index_add's "index out of range in self", cholesky_ex's
+         * LinAlgError): an error its meta twins do not raise came from the impl */
         TensorObject *dsts[8];
         int ndst = dst ? 1 : 0;
         if (dst)
@@ -1349,7 +1360,7 @@ via_functional(tn_op *op, tn_value *args)
         int not_impl = PyErr_ExceptionMatches(PyExc_NotImplementedError);
         if (ndst && (not_impl ? !is_argument_check_error() &&
                                     (!(op->flags & TN_OPF_OUT_RESIZE_ONLY) || is_refusal_by_name())
-                              : kind == TN_OPK_OUT && (op->flags & TN_OPF_OUT_STRUCTURED)))
+                              : is_kernel_scalar_overflow() || (kind == TN_OPK_OUT && (op->flags & TN_OPF_OUT_STRUCTURED))))
             precheck_result_dtype(op, f, fs, fargs, dsts, ndst, kind, c.out_castable);
         return NULL;
     }

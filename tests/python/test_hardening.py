@@ -196,6 +196,13 @@ EXACT_MESSAGES = [
     "out = torch.unflatten(torch.empty(2, 3, 0), 0, [2, 0, 4])",
     "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 0, [2, 0, 4])",
     "out = torch.unflatten(torch.empty(2, 3, 0).requires_grad_(), 0, [-1, 0])",
+    # --- session 30 s30h6: a kernel's Scalar conversion (Note [Scalar overflow]) comes after the
+    # out= dtype rule of the meta function (runtime/dispatch.c is_kernel_scalar_overflow)
+    "out = torch._C._nn.leaky_relu(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), 1e300, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softshrink(torch.tensor([0.5, -2.0, 3.75]), 1+1j, out=torch.empty(3, dtype=torch.float64))",  # neighbour: its meta converts
+    "out = torch.clamp(torch.tensor([0.5, -2.0, 3.75]), -1e300, 1.0, out=torch.empty(3, dtype=torch.float32))",  # neighbour
 ]
 
 
@@ -2958,6 +2965,74 @@ FUZZ_CLASSES = [
     'out = torch.ops.aten.count_nonzero.out(torch.ones(3), out=torch.zeros(3, dtype=torch.float64))',
     'out = torch.ops.aten.__lshift__.Scalar_out(torch.ones(3), 2, out=torch.zeros(3, dtype=torch.float64))',  # neighbour
     'out = torch.ops.aten.sigmoid.out(torch.ones(3), out=torch.zeros(3, dtype=torch.float64))',  # neighbour
+    # session 30 s30h6
+    # nll_loss_nd of 3 or 5+ dims is nll_loss2d upstream: its kernel's dispatch over the floating
+    # dtypes comes before it reads a Byte target as int64
+    "a0 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1, 1)); a1 = torch.tensor([3], dtype=torch.uint8).reshape((1, 1)); out = F.nll_loss(a0, a1)",
+    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.int64), torch.zeros(2, 4, dtype=torch.long))",  # neighbour
+    "out = F.nll_loss(torch.ones(2, 3, 1, 1, 4, dtype=torch.int64), torch.zeros(2, 1, 1, 4, dtype=torch.long))",  # neighbour
+    "out = F.nll_loss(torch.ones(0, 3, 4, dtype=torch.int64), torch.zeros(0, 4, dtype=torch.long))",  # neighbour
+    "out = F.nll_loss(torch.ones(2, 3, 4, dtype=torch.float64), torch.zeros(2, 4, dtype=torch.uint8))",  # neighbour
+    # nansum refuses a complex self on CPU after the functional's dims and before out='s dtype
+    # (nansum_out's first check); nanmean(out=) after its count's dims
+    "a0 = torch.tensor([2.0, (1+2j), (0-1j), (-0.5+0j)], dtype=torch.complex64).reshape((2, 2)); r = torch.nansum(a0, None, out=torch.zeros(4, 1, dtype=torch.int8)); out = (r, r is a0)",
+    "out = torch.tensor([2.0, (-0.5+0j)], dtype=torch.complex128).reshape((1, 2)).nansum(dim=[2])",
+    "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[0], out=torch.empty(0, dtype=torch.int8))",
+    "out = torch.nanmean(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.int8))",  # neighbour
+    "out = torch.nansum(torch.ones(2, dtype=torch.complex64), dim=[5], out=torch.empty(0, dtype=torch.complex64))",  # neighbour
+    # hardtanh is clamp_out: a NaN limit fills NaN before either limit is converted to the dtype
+    "a0 = torch.tensor([0.5, -2.0, 3.75, 0.5], dtype=torch.float32).reshape((2, 2)).transpose(-1, -2); out = torch.ops.aten.hardtanh.default(a0, min_val=1e300, max_val=float('nan'))",
+    "out = F.hardtanh(torch.tensor([0.5, -2.0, 3.75], dtype=torch.float16), -1e5, float('nan'))",
+    "x = torch.tensor([0.5, -2.0, 3.75]); out = torch.ops.aten.hardtanh_.default(x, 1e300, float('nan'))",
+    "out = torch._C._nn.hardtanh(torch.tensor([0.5, -2.0, 3.75]), float('nan'), 1e300, out=torch.empty(3))",
+    "out = F.hardtanh(torch.tensor([0.5, -2.0, 3.75]), -3.5e38, 1.0)",  # neighbour
+    "out = torch.clamp(torch.tensor([0.5, -2.0, 3.75]), 1e300, float('nan'))",  # neighbour
+    # hardshrink has upstream's kernel (was torch._decomp's where(): no dispatch, no lambd check)
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1e300)",
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75], dtype=torch.float16), 70000.0)",
+    "out = F.hardshrink(torch.tensor([1, -2, 3]), 1)",
+    "out = F.hardshrink(torch.empty(0), 1e300)",
+    "out = F.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1+0j)",
+    "out = F.hardshrink(torch.tensor([0.2998, 0.3, 0.30005, -0.3, -0.30029, 0.30029], dtype=torch.float16), 0.3)",  # neighbour
+    # the activations' out= take out of the result's dtype only (check_all_same_dtype)
+    "out = torch.hardshrink(torch.tensor([0.5, -2.0, 3.75]), 1, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softshrink(torch.tensor([0.5, -2.0, 3.75]), 1, out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.leaky_relu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.softplus(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float16))",
+    "out = torch._C._nn.hardsigmoid(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.hardswish(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.silu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.mish(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.gelu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch._C._nn.elu(torch.tensor([0.5, -2.0, 3.75]), out=torch.empty(0))",  # neighbour
+    # an out= call's autograd check skips the outputs derivatives.yaml does not differentiate
+    # (argsort.stable_out's out is sort.values_stable's indices): the kernel's checks come first
+    "a0 = torch.tensor([2], dtype=torch.int64).reshape(()); a1 = torch.zeros(3, 1, 3, dtype=torch.float16).requires_grad_(); r = torch.argsort(a0, stable=True, dim=-3, out=a1); out = (r, r is a1)",
+    "out = torch.argsort(torch.ones(3), stable=True, out=torch.empty(0, requires_grad=True))",  # neighbour
+    "out = torch.sort(torch.ones(3), out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.max(torch.ones(3), 0, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.cummax(torch.ones(3), 0, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.kthvalue(torch.ones(3), 1, out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.mode(torch.ones(3), out=(torch.empty(0), torch.empty(0, requires_grad=True)))",  # neighbour
+    "out = torch.linalg.lu_factor_ex(torch.eye(3), out=(torch.empty(0), torch.empty(0, requires_grad=True), torch.empty(0, dtype=torch.int32)))",  # neighbour
+    "out = torch.argsort(torch.ones(3, requires_grad=True), stable=True, dim=5, out=torch.empty(0, dtype=torch.long))",  # neighbour
+    "out = torch.sort(torch.ones(3), out=(torch.empty(0, requires_grad=True), torch.empty(0, dtype=torch.long)))",  # neighbour
+    # cummax/cummin/mode(out=) check values' and indices' dtypes before the dim, kthvalue after
+    # its dim and k
+    "out = torch.cummax(torch.ones(3), 0, out=(torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))",
+    "out = torch.cummin(torch.ones(3), 5, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.mode(torch.ones(3), 5, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.mode(torch.ones(3), out=(torch.empty(0, dtype=torch.float64), torch.empty(0, dtype=torch.long)))",
+    "out = torch.kthvalue(torch.ones(3), 1, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",
+    "out = torch.kthvalue(torch.ones(3), 7, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))",  # neighbour
+    # Note [Factories' out= sizes]: resize_ then the sampler; a negative size that resize_ keeps is
+    # refused by name (FUZZ_REFUSED)
+    "a0 = torch.tensor([5, 3, 7, 0, 2, 7, 3, 7, 3, 3], dtype=torch.uint8).reshape((5, 2))[1:]; r = torch.rand([3, 0, -1], dtype=None, layout=None, out=a0); out = (r, a0, r is a0)",
+    "out = torch.rand([3, 0, -1], out=torch.empty(0, dtype=torch.bool))",
+    "out = torch.rand([3, -1], out=torch.empty(0, dtype=torch.uint8))",  # neighbour
+    "out = torch.randn([-1], out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    "out = torch.rand([2], out=torch.empty(0, dtype=torch.int64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3008,6 +3083,11 @@ FUZZ_REFUSED = {
     "a0 = torch.tensor([-8], dtype=torch.int32).reshape((1,)).expand((4,)); r = torch.randperm(4, generator=None, layout=torch.strided, out=a0); out = (r, a0, r is a0)",
     "out = torch.histc(torch.ones(4), 4, out=torch.zeros(1).expand(4))",
     "out = torch.cummax(torch.arange(4.), 0, out=(torch.zeros(1).expand(4), torch.zeros(4, dtype=torch.long)))",
+    # --- session 30 s30h6: Note [Factories' out= sizes] (upstream's resize_ keeps a negative size
+    # of no element)
+    "out = torch.rand([3, 0, -1], out=torch.empty(0)).shape",
+    "out = torch.randn([3, 0, -1], out=torch.empty(0, dtype=torch.uint8))",
+    "out = torch.zeros([3, 0, -1], out=torch.empty(0)).shape",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
