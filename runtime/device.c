@@ -267,6 +267,7 @@ tn_device_type_init(PyObject *module)
     tn_device_Type = (PyTypeObject *)PyType_FromSpec(&device_spec);
     if (!tn_device_Type)
         return -1;
+    tn_tpname_full(tn_device_Type);
     tn_device_cpu = tn_device_new(TN_DEVTYPE_CPU, -1);
     tn_device_meta = tn_device_new(TN_DEVTYPE_META, -1);
     if (!tn_device_cpu || !tn_device_meta)

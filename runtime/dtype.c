@@ -812,6 +812,12 @@ tn_dtype_types_init(PyObject *module)
     if (!tn_dtype_Type || !tn_layout_Type || !tn_memfmt_Type || !tn_qscheme_Type || !finfo_Type ||
         !iinfo_Type)
         return -1;
+    tn_tpname_full(tn_dtype_Type);
+    tn_tpname_full(tn_layout_Type);
+    tn_tpname_full(tn_memfmt_Type);
+    tn_tpname_full(tn_qscheme_Type);
+    tn_tpname_full(finfo_Type);
+    tn_tpname_full(iinfo_Type);
     for (int d = 0; d < TN_NUM_DTYPES; d++) {
         DtypeObject *o = PyObject_New(DtypeObject, tn_dtype_Type);
         if (!o)

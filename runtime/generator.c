@@ -283,6 +283,7 @@ tn_generator_type_init(PyObject *module)
     tn_Generator_Type = (PyTypeObject *)PyType_FromSpec(&spec);
     if (!tn_Generator_Type)
         return -1;
+    tn_tpname_full(tn_Generator_Type);
     public_type = (PyTypeObject *)public_subclass((PyObject *)&PyType_Type);
     if (!public_type)
         return -1;

@@ -189,6 +189,7 @@ tn_size_type_init(PyObject *module)
     Py_DECREF(bases);
     if (!size_Type)
         return -1;
+    tn_tpname_full(size_Type);
     tuple_new = (newfunc)PyType_GetSlot(&PyTuple_Type, Py_tp_new);
     tuple_subscript = (binaryfunc)PyType_GetSlot(&PyTuple_Type, Py_mp_subscript);
     tuple_add = (binaryfunc)PyType_GetSlot(&PyTuple_Type, Py_sq_concat);
