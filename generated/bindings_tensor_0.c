@@ -190,10 +190,12 @@ static tn_sigdef sigs_meth__conj[] = {
 };
 tn_binding binding_meth__conj = {"_conj", TN_BINDING_TENSOR, 1, sigs_meth__conj};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__conj, self, NULL, 0, NULL);
 }
 
 /* tensor._conj_physical */
@@ -202,10 +204,12 @@ static tn_sigdef sigs_meth__conj_physical[] = {
 };
 tn_binding binding_meth__conj_physical = {"_conj_physical", TN_BINDING_TENSOR, 1, sigs_meth__conj_physical};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__conj_physical(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__conj_physical(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__conj_physical, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__conj_physical, self, NULL, 0, NULL);
 }
 
 /* tensor._dimI */
@@ -214,10 +218,12 @@ static tn_sigdef sigs_meth__dimI[] = {
 };
 tn_binding binding_meth__dimI = {"_dimI", TN_BINDING_TENSOR, 1, sigs_meth__dimI};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__dimI(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__dimI(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__dimI, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__dimI, self, NULL, 0, NULL);
 }
 
 /* tensor._dimV */
@@ -226,10 +232,12 @@ static tn_sigdef sigs_meth__dimV[] = {
 };
 tn_binding binding_meth__dimV = {"_dimV", TN_BINDING_TENSOR, 1, sigs_meth__dimV};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__dimV(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__dimV(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__dimV, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__dimV, self, NULL, 0, NULL);
 }
 
 /* tensor._indices */
@@ -238,10 +246,12 @@ static tn_sigdef sigs_meth__indices[] = {
 };
 tn_binding binding_meth__indices = {"_indices", TN_BINDING_TENSOR, 1, sigs_meth__indices};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__indices, self, NULL, 0, NULL);
 }
 
 /* tensor._is_all_true */
@@ -250,10 +260,12 @@ static tn_sigdef sigs_meth__is_all_true[] = {
 };
 tn_binding binding_meth__is_all_true = {"_is_all_true", TN_BINDING_TENSOR, 1, sigs_meth__is_all_true};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__is_all_true(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_all_true(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_all_true, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_all_true, self, NULL, 0, NULL);
 }
 
 /* tensor._is_any_true */
@@ -262,10 +274,12 @@ static tn_sigdef sigs_meth__is_any_true[] = {
 };
 tn_binding binding_meth__is_any_true = {"_is_any_true", TN_BINDING_TENSOR, 1, sigs_meth__is_any_true};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__is_any_true(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_any_true(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_any_true, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_any_true, self, NULL, 0, NULL);
 }
 
 /* tensor._is_zerotensor */
@@ -274,10 +288,12 @@ static tn_sigdef sigs_meth__is_zerotensor[] = {
 };
 tn_binding binding_meth__is_zerotensor = {"_is_zerotensor", TN_BINDING_TENSOR, 1, sigs_meth__is_zerotensor};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__is_zerotensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_zerotensor(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_zerotensor, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_zerotensor, self, NULL, 0, NULL);
 }
 
 /* tensor._lazy_clone */
@@ -286,10 +302,12 @@ static tn_sigdef sigs_meth__lazy_clone[] = {
 };
 tn_binding binding_meth__lazy_clone = {"_lazy_clone", TN_BINDING_TENSOR, 1, sigs_meth__lazy_clone};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__lazy_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__lazy_clone(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__lazy_clone, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__lazy_clone, self, NULL, 0, NULL);
 }
 
 /* tensor._neg_view */
@@ -298,10 +316,12 @@ static tn_sigdef sigs_meth__neg_view[] = {
 };
 tn_binding binding_meth__neg_view = {"_neg_view", TN_BINDING_TENSOR, 1, sigs_meth__neg_view};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__neg_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__neg_view(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__neg_view, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__neg_view, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_size */
@@ -310,10 +330,12 @@ static tn_sigdef sigs_meth__nested_tensor_size[] = {
 };
 tn_binding binding_meth__nested_tensor_size = {"_nested_tensor_size", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_size};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__nested_tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_size(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_size, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_size, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_storage_offsets */
@@ -322,10 +344,12 @@ static tn_sigdef sigs_meth__nested_tensor_storage_offsets[] = {
 };
 tn_binding binding_meth__nested_tensor_storage_offsets = {"_nested_tensor_storage_offsets", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_storage_offsets};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__nested_tensor_storage_offsets(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_storage_offsets(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_storage_offsets, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_storage_offsets, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_strides */
@@ -334,10 +358,12 @@ static tn_sigdef sigs_meth__nested_tensor_strides[] = {
 };
 tn_binding binding_meth__nested_tensor_strides = {"_nested_tensor_strides", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_strides};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__nested_tensor_strides(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_strides(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_strides, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_strides, self, NULL, 0, NULL);
 }
 
 /* tensor._nnz */
@@ -346,10 +372,12 @@ static tn_sigdef sigs_meth__nnz[] = {
 };
 tn_binding binding_meth__nnz = {"_nnz", TN_BINDING_TENSOR, 1, sigs_meth__nnz};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__nnz(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nnz(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nnz, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nnz, self, NULL, 0, NULL);
 }
 
 /* tensor._philox_normal_ */
@@ -467,10 +495,12 @@ static tn_sigdef sigs_meth__values[] = {
 };
 tn_binding binding_meth__values = {"_values", TN_BINDING_TENSOR, 1, sigs_meth__values};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth__values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__values(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__values, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__values, self, NULL, 0, NULL);
 }
 
 /* tensor.abs */
@@ -479,10 +509,12 @@ static tn_sigdef sigs_meth_abs[] = {
 };
 tn_binding binding_meth_abs = {"abs", TN_BINDING_TENSOR, 1, sigs_meth_abs};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_abs(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_abs(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_abs, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_abs, self, NULL, 0, NULL);
 }
 
 /* tensor.abs_ */
@@ -491,10 +523,12 @@ static tn_sigdef sigs_meth_abs_[] = {
 };
 tn_binding binding_meth_abs_ = {"abs_", TN_BINDING_TENSOR, 1, sigs_meth_abs_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_abs_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_abs_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_abs_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_abs_, self, NULL, 0, NULL);
 }
 
 /* tensor.absolute */
@@ -503,10 +537,12 @@ static tn_sigdef sigs_meth_absolute[] = {
 };
 tn_binding binding_meth_absolute = {"absolute", TN_BINDING_TENSOR, 1, sigs_meth_absolute};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_absolute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_absolute(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_absolute, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_absolute, self, NULL, 0, NULL);
 }
 
 /* tensor.absolute_ */
@@ -515,10 +551,12 @@ static tn_sigdef sigs_meth_absolute_[] = {
 };
 tn_binding binding_meth_absolute_ = {"absolute_", TN_BINDING_TENSOR, 1, sigs_meth_absolute_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_absolute_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_absolute_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_absolute_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_absolute_, self, NULL, 0, NULL);
 }
 
 /* tensor.acos */
@@ -527,10 +565,12 @@ static tn_sigdef sigs_meth_acos[] = {
 };
 tn_binding binding_meth_acos = {"acos", TN_BINDING_TENSOR, 1, sigs_meth_acos};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_acos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acos, self, NULL, 0, NULL);
 }
 
 /* tensor.acos_ */
@@ -539,10 +579,12 @@ static tn_sigdef sigs_meth_acos_[] = {
 };
 tn_binding binding_meth_acos_ = {"acos_", TN_BINDING_TENSOR, 1, sigs_meth_acos_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_acos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acos_, self, NULL, 0, NULL);
 }
 
 /* tensor.acosh */
@@ -551,10 +593,12 @@ static tn_sigdef sigs_meth_acosh[] = {
 };
 tn_binding binding_meth_acosh = {"acosh", TN_BINDING_TENSOR, 1, sigs_meth_acosh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_acosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acosh, self, NULL, 0, NULL);
 }
 
 /* tensor.acosh_ */
@@ -563,10 +607,12 @@ static tn_sigdef sigs_meth_acosh_[] = {
 };
 tn_binding binding_meth_acosh_ = {"acosh_", TN_BINDING_TENSOR, 1, sigs_meth_acosh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_acosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.add */
@@ -765,10 +811,12 @@ static tn_sigdef sigs_meth_adjoint[] = {
 };
 tn_binding binding_meth_adjoint = {"adjoint", TN_BINDING_TENSOR, 1, sigs_meth_adjoint};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_adjoint(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_adjoint(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_adjoint, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_adjoint, self, NULL, 0, NULL);
 }
 
 /* tensor.all */
@@ -839,10 +887,12 @@ static tn_sigdef sigs_meth_angle[] = {
 };
 tn_binding binding_meth_angle = {"angle", TN_BINDING_TENSOR, 1, sigs_meth_angle};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_angle(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_angle(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_angle, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_angle, self, NULL, 0, NULL);
 }
 
 /* tensor.any */
@@ -865,10 +915,12 @@ static tn_sigdef sigs_meth_arccos[] = {
 };
 tn_binding binding_meth_arccos = {"arccos", TN_BINDING_TENSOR, 1, sigs_meth_arccos};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arccos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccos, self, NULL, 0, NULL);
 }
 
 /* tensor.arccos_ */
@@ -877,10 +929,12 @@ static tn_sigdef sigs_meth_arccos_[] = {
 };
 tn_binding binding_meth_arccos_ = {"arccos_", TN_BINDING_TENSOR, 1, sigs_meth_arccos_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arccos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccos_, self, NULL, 0, NULL);
 }
 
 /* tensor.arccosh */
@@ -889,10 +943,12 @@ static tn_sigdef sigs_meth_arccosh[] = {
 };
 tn_binding binding_meth_arccosh = {"arccosh", TN_BINDING_TENSOR, 1, sigs_meth_arccosh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arccosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccosh, self, NULL, 0, NULL);
 }
 
 /* tensor.arccosh_ */
@@ -901,10 +957,12 @@ static tn_sigdef sigs_meth_arccosh_[] = {
 };
 tn_binding binding_meth_arccosh_ = {"arccosh_", TN_BINDING_TENSOR, 1, sigs_meth_arccosh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arccosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsin */
@@ -913,10 +971,12 @@ static tn_sigdef sigs_meth_arcsin[] = {
 };
 tn_binding binding_meth_arcsin = {"arcsin", TN_BINDING_TENSOR, 1, sigs_meth_arcsin};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arcsin(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsin(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsin, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsin, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsin_ */
@@ -925,10 +985,12 @@ static tn_sigdef sigs_meth_arcsin_[] = {
 };
 tn_binding binding_meth_arcsin_ = {"arcsin_", TN_BINDING_TENSOR, 1, sigs_meth_arcsin_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arcsin_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsin_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsin_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsin_, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsinh */
@@ -937,10 +999,12 @@ static tn_sigdef sigs_meth_arcsinh[] = {
 };
 tn_binding binding_meth_arcsinh = {"arcsinh", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arcsinh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsinh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsinh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsinh, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsinh_ */
@@ -949,10 +1013,12 @@ static tn_sigdef sigs_meth_arcsinh_[] = {
 };
 tn_binding binding_meth_arcsinh_ = {"arcsinh_", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arcsinh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsinh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsinh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsinh_, self, NULL, 0, NULL);
 }
 
 /* tensor.arctan */
@@ -961,10 +1027,12 @@ static tn_sigdef sigs_meth_arctan[] = {
 };
 tn_binding binding_meth_arctan = {"arctan", TN_BINDING_TENSOR, 1, sigs_meth_arctan};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arctan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctan, self, NULL, 0, NULL);
 }
 
 /* tensor.arctan2 */
@@ -997,10 +1065,12 @@ static tn_sigdef sigs_meth_arctan_[] = {
 };
 tn_binding binding_meth_arctan_ = {"arctan_", TN_BINDING_TENSOR, 1, sigs_meth_arctan_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arctan_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctan_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctan_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctan_, self, NULL, 0, NULL);
 }
 
 /* tensor.arctanh */
@@ -1009,10 +1079,12 @@ static tn_sigdef sigs_meth_arctanh[] = {
 };
 tn_binding binding_meth_arctanh = {"arctanh", TN_BINDING_TENSOR, 1, sigs_meth_arctanh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arctanh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctanh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctanh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctanh, self, NULL, 0, NULL);
 }
 
 /* tensor.arctanh_ */
@@ -1021,10 +1093,12 @@ static tn_sigdef sigs_meth_arctanh_[] = {
 };
 tn_binding binding_meth_arctanh_ = {"arctanh_", TN_BINDING_TENSOR, 1, sigs_meth_arctanh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_arctanh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctanh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctanh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctanh_, self, NULL, 0, NULL);
 }
 
 /* tensor.argmax */
@@ -1070,10 +1144,12 @@ static tn_sigdef sigs_meth_argwhere[] = {
 };
 tn_binding binding_meth_argwhere = {"argwhere", TN_BINDING_TENSOR, 1, sigs_meth_argwhere};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_argwhere(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_argwhere(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_argwhere, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_argwhere, self, NULL, 0, NULL);
 }
 
 /* tensor.as_strided */
@@ -1118,10 +1194,12 @@ static tn_sigdef sigs_meth_asin[] = {
 };
 tn_binding binding_meth_asin = {"asin", TN_BINDING_TENSOR, 1, sigs_meth_asin};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_asin(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asin(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asin, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asin, self, NULL, 0, NULL);
 }
 
 /* tensor.asin_ */
@@ -1130,10 +1208,12 @@ static tn_sigdef sigs_meth_asin_[] = {
 };
 tn_binding binding_meth_asin_ = {"asin_", TN_BINDING_TENSOR, 1, sigs_meth_asin_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_asin_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asin_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asin_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asin_, self, NULL, 0, NULL);
 }
 
 /* tensor.asinh */
@@ -1142,10 +1222,12 @@ static tn_sigdef sigs_meth_asinh[] = {
 };
 tn_binding binding_meth_asinh = {"asinh", TN_BINDING_TENSOR, 1, sigs_meth_asinh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_asinh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asinh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asinh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asinh, self, NULL, 0, NULL);
 }
 
 /* tensor.asinh_ */
@@ -1154,10 +1236,12 @@ static tn_sigdef sigs_meth_asinh_[] = {
 };
 tn_binding binding_meth_asinh_ = {"asinh_", TN_BINDING_TENSOR, 1, sigs_meth_asinh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_asinh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asinh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asinh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asinh_, self, NULL, 0, NULL);
 }
 
 /* tensor.atan */
@@ -1166,10 +1250,12 @@ static tn_sigdef sigs_meth_atan[] = {
 };
 tn_binding binding_meth_atan = {"atan", TN_BINDING_TENSOR, 1, sigs_meth_atan};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_atan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atan, self, NULL, 0, NULL);
 }
 
 /* tensor.atan2 */
@@ -1202,10 +1288,12 @@ static tn_sigdef sigs_meth_atan_[] = {
 };
 tn_binding binding_meth_atan_ = {"atan_", TN_BINDING_TENSOR, 1, sigs_meth_atan_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_atan_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atan_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atan_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atan_, self, NULL, 0, NULL);
 }
 
 /* tensor.atanh */
@@ -1214,10 +1302,12 @@ static tn_sigdef sigs_meth_atanh[] = {
 };
 tn_binding binding_meth_atanh = {"atanh", TN_BINDING_TENSOR, 1, sigs_meth_atanh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_atanh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atanh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atanh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atanh, self, NULL, 0, NULL);
 }
 
 /* tensor.atanh_ */
@@ -1226,10 +1316,12 @@ static tn_sigdef sigs_meth_atanh_[] = {
 };
 tn_binding binding_meth_atanh_ = {"atanh_", TN_BINDING_TENSOR, 1, sigs_meth_atanh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_atanh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atanh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atanh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atanh_, self, NULL, 0, NULL);
 }
 
 /* tensor.baddbmm */
@@ -1356,10 +1448,12 @@ static tn_sigdef sigs_meth_bitwise_not[] = {
 };
 tn_binding binding_meth_bitwise_not = {"bitwise_not", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_bitwise_not(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_bitwise_not(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_bitwise_not, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_bitwise_not, self, NULL, 0, NULL);
 }
 
 /* tensor.bitwise_not_ */
@@ -1368,10 +1462,12 @@ static tn_sigdef sigs_meth_bitwise_not_[] = {
 };
 tn_binding binding_meth_bitwise_not_ = {"bitwise_not_", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_bitwise_not_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_bitwise_not_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_bitwise_not_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_bitwise_not_, self, NULL, 0, NULL);
 }
 
 /* tensor.bitwise_or */
@@ -1494,10 +1590,12 @@ static tn_sigdef sigs_meth_ccol_indices[] = {
 };
 tn_binding binding_meth_ccol_indices = {"ccol_indices", TN_BINDING_TENSOR, 1, sigs_meth_ccol_indices};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_ccol_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ccol_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ccol_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ccol_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.ceil */
@@ -1506,10 +1604,12 @@ static tn_sigdef sigs_meth_ceil[] = {
 };
 tn_binding binding_meth_ceil = {"ceil", TN_BINDING_TENSOR, 1, sigs_meth_ceil};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_ceil(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ceil(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ceil, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ceil, self, NULL, 0, NULL);
 }
 
 /* tensor.ceil_ */
@@ -1518,10 +1618,12 @@ static tn_sigdef sigs_meth_ceil_[] = {
 };
 tn_binding binding_meth_ceil_ = {"ceil_", TN_BINDING_TENSOR, 1, sigs_meth_ceil_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_ceil_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ceil_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ceil_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ceil_, self, NULL, 0, NULL);
 }
 
 /* tensor.chalf */
@@ -1706,10 +1808,12 @@ static tn_sigdef sigs_meth_coalesce[] = {
 };
 tn_binding binding_meth_coalesce = {"coalesce", TN_BINDING_TENSOR, 1, sigs_meth_coalesce};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_coalesce(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_coalesce(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_coalesce, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_coalesce, self, NULL, 0, NULL);
 }
 
 /* tensor.col_indices */
@@ -1718,10 +1822,12 @@ static tn_sigdef sigs_meth_col_indices[] = {
 };
 tn_binding binding_meth_col_indices = {"col_indices", TN_BINDING_TENSOR, 1, sigs_meth_col_indices};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_col_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_col_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_col_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_col_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.conj */
@@ -1730,10 +1836,12 @@ static tn_sigdef sigs_meth_conj[] = {
 };
 tn_binding binding_meth_conj = {"conj", TN_BINDING_TENSOR, 1, sigs_meth_conj};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj, self, NULL, 0, NULL);
 }
 
 /* tensor.conj_physical */
@@ -1742,10 +1850,12 @@ static tn_sigdef sigs_meth_conj_physical[] = {
 };
 tn_binding binding_meth_conj_physical = {"conj_physical", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_conj_physical(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj_physical(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj_physical, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj_physical, self, NULL, 0, NULL);
 }
 
 /* tensor.conj_physical_ */
@@ -1754,10 +1864,12 @@ static tn_sigdef sigs_meth_conj_physical_[] = {
 };
 tn_binding binding_meth_conj_physical_ = {"conj_physical_", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_conj_physical_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj_physical_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj_physical_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj_physical_, self, NULL, 0, NULL);
 }
 
 /* tensor.copysign */
@@ -1792,10 +1904,12 @@ static tn_sigdef sigs_meth_corrcoef[] = {
 };
 tn_binding binding_meth_corrcoef = {"corrcoef", TN_BINDING_TENSOR, 1, sigs_meth_corrcoef};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_corrcoef(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_corrcoef(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_corrcoef, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_corrcoef, self, NULL, 0, NULL);
 }
 
 /* tensor.cos */
@@ -1804,10 +1918,12 @@ static tn_sigdef sigs_meth_cos[] = {
 };
 tn_binding binding_meth_cos = {"cos", TN_BINDING_TENSOR, 1, sigs_meth_cos};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_cos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cos, self, NULL, 0, NULL);
 }
 
 /* tensor.cos_ */
@@ -1816,10 +1932,12 @@ static tn_sigdef sigs_meth_cos_[] = {
 };
 tn_binding binding_meth_cos_ = {"cos_", TN_BINDING_TENSOR, 1, sigs_meth_cos_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_cos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cos_, self, NULL, 0, NULL);
 }
 
 /* tensor.cosh */
@@ -1828,10 +1946,12 @@ static tn_sigdef sigs_meth_cosh[] = {
 };
 tn_binding binding_meth_cosh = {"cosh", TN_BINDING_TENSOR, 1, sigs_meth_cosh};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_cosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cosh, self, NULL, 0, NULL);
 }
 
 /* tensor.cosh_ */
@@ -1840,10 +1960,12 @@ static tn_sigdef sigs_meth_cosh_[] = {
 };
 tn_binding binding_meth_cosh_ = {"cosh_", TN_BINDING_TENSOR, 1, sigs_meth_cosh_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_cosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.count_nonzero */
@@ -1889,10 +2011,12 @@ static tn_sigdef sigs_meth_crow_indices[] = {
 };
 tn_binding binding_meth_crow_indices = {"crow_indices", TN_BINDING_TENSOR, 1, sigs_meth_crow_indices};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_crow_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_crow_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_crow_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_crow_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.cummax */
@@ -1973,10 +2097,12 @@ static tn_sigdef sigs_meth_deg2rad[] = {
 };
 tn_binding binding_meth_deg2rad = {"deg2rad", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_deg2rad(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_deg2rad(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_deg2rad, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_deg2rad, self, NULL, 0, NULL);
 }
 
 /* tensor.deg2rad_ */
@@ -1985,10 +2111,12 @@ static tn_sigdef sigs_meth_deg2rad_[] = {
 };
 tn_binding binding_meth_deg2rad_ = {"deg2rad_", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_deg2rad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_deg2rad_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_deg2rad_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_deg2rad_, self, NULL, 0, NULL);
 }
 
 /* tensor.dense_dim */
@@ -1997,10 +2125,12 @@ static tn_sigdef sigs_meth_dense_dim[] = {
 };
 tn_binding binding_meth_dense_dim = {"dense_dim", TN_BINDING_TENSOR, 1, sigs_meth_dense_dim};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_dense_dim(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_dense_dim(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_dense_dim, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_dense_dim, self, NULL, 0, NULL);
 }
 
 /* tensor.dequantize */
@@ -2009,10 +2139,12 @@ static tn_sigdef sigs_meth_dequantize[] = {
 };
 tn_binding binding_meth_dequantize = {"dequantize", TN_BINDING_TENSOR, 1, sigs_meth_dequantize};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_dequantize(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_dequantize, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_dequantize, self, NULL, 0, NULL);
 }
 
 /* tensor.det */
@@ -2021,10 +2153,12 @@ static tn_sigdef sigs_meth_det[] = {
 };
 tn_binding binding_meth_det = {"det", TN_BINDING_TENSOR, 1, sigs_meth_det};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_det(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_det(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_det, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_det, self, NULL, 0, NULL);
 }
 
 /* tensor.detach */
@@ -2033,10 +2167,12 @@ static tn_sigdef sigs_meth_detach[] = {
 };
 tn_binding binding_meth_detach = {"detach", TN_BINDING_TENSOR, 1, sigs_meth_detach};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_detach(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_detach(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_detach, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_detach, self, NULL, 0, NULL);
 }
 
 /* tensor.detach_ */
@@ -2045,10 +2181,12 @@ static tn_sigdef sigs_meth_detach_[] = {
 };
 tn_binding binding_meth_detach_ = {"detach_", TN_BINDING_TENSOR, 1, sigs_meth_detach_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_detach_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_detach_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_detach_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_detach_, self, NULL, 0, NULL);
 }
 
 /* tensor.diag */
@@ -2129,10 +2267,12 @@ static tn_sigdef sigs_meth_digamma[] = {
 };
 tn_binding binding_meth_digamma = {"digamma", TN_BINDING_TENSOR, 1, sigs_meth_digamma};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_digamma(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_digamma(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_digamma, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_digamma, self, NULL, 0, NULL);
 }
 
 /* tensor.digamma_ */
@@ -2141,10 +2281,12 @@ static tn_sigdef sigs_meth_digamma_[] = {
 };
 tn_binding binding_meth_digamma_ = {"digamma_", TN_BINDING_TENSOR, 1, sigs_meth_digamma_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_digamma_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_digamma_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_digamma_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_digamma_, self, NULL, 0, NULL);
 }
 
 /* tensor.dist */
@@ -2286,10 +2428,12 @@ static tn_sigdef sigs_meth_erf[] = {
 };
 tn_binding binding_meth_erf = {"erf", TN_BINDING_TENSOR, 1, sigs_meth_erf};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erf, self, NULL, 0, NULL);
 }
 
 /* tensor.erf_ */
@@ -2298,10 +2442,12 @@ static tn_sigdef sigs_meth_erf_[] = {
 };
 tn_binding binding_meth_erf_ = {"erf_", TN_BINDING_TENSOR, 1, sigs_meth_erf_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erf_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erf_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erf_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erf_, self, NULL, 0, NULL);
 }
 
 /* tensor.erfc */
@@ -2310,10 +2456,12 @@ static tn_sigdef sigs_meth_erfc[] = {
 };
 tn_binding binding_meth_erfc = {"erfc", TN_BINDING_TENSOR, 1, sigs_meth_erfc};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erfc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfc(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfc, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfc, self, NULL, 0, NULL);
 }
 
 /* tensor.erfc_ */
@@ -2322,10 +2470,12 @@ static tn_sigdef sigs_meth_erfc_[] = {
 };
 tn_binding binding_meth_erfc_ = {"erfc_", TN_BINDING_TENSOR, 1, sigs_meth_erfc_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erfc_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfc_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfc_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfc_, self, NULL, 0, NULL);
 }
 
 /* tensor.erfinv */
@@ -2334,10 +2484,12 @@ static tn_sigdef sigs_meth_erfinv[] = {
 };
 tn_binding binding_meth_erfinv = {"erfinv", TN_BINDING_TENSOR, 1, sigs_meth_erfinv};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erfinv(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfinv(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfinv, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfinv, self, NULL, 0, NULL);
 }
 
 /* tensor.erfinv_ */
@@ -2346,10 +2498,12 @@ static tn_sigdef sigs_meth_erfinv_[] = {
 };
 tn_binding binding_meth_erfinv_ = {"erfinv_", TN_BINDING_TENSOR, 1, sigs_meth_erfinv_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_erfinv_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfinv_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfinv_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfinv_, self, NULL, 0, NULL);
 }
 
 /* tensor.exp */
@@ -2358,10 +2512,12 @@ static tn_sigdef sigs_meth_exp[] = {
 };
 tn_binding binding_meth_exp = {"exp", TN_BINDING_TENSOR, 1, sigs_meth_exp};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_exp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp, self, NULL, 0, NULL);
 }
 
 /* tensor.exp2 */
@@ -2370,10 +2526,12 @@ static tn_sigdef sigs_meth_exp2[] = {
 };
 tn_binding binding_meth_exp2 = {"exp2", TN_BINDING_TENSOR, 1, sigs_meth_exp2};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_exp2(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp2(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp2, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp2, self, NULL, 0, NULL);
 }
 
 /* tensor.exp2_ */
@@ -2382,10 +2540,12 @@ static tn_sigdef sigs_meth_exp2_[] = {
 };
 tn_binding binding_meth_exp2_ = {"exp2_", TN_BINDING_TENSOR, 1, sigs_meth_exp2_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_exp2_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp2_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp2_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp2_, self, NULL, 0, NULL);
 }
 
 /* tensor.exp_ */
@@ -2394,10 +2554,12 @@ static tn_sigdef sigs_meth_exp_[] = {
 };
 tn_binding binding_meth_exp_ = {"exp_", TN_BINDING_TENSOR, 1, sigs_meth_exp_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_exp_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp_, self, NULL, 0, NULL);
 }
 
 /* tensor.expand */
@@ -2430,10 +2592,12 @@ static tn_sigdef sigs_meth_expm1[] = {
 };
 tn_binding binding_meth_expm1 = {"expm1", TN_BINDING_TENSOR, 1, sigs_meth_expm1};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_expm1(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_expm1(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_expm1, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_expm1, self, NULL, 0, NULL);
 }
 
 /* tensor.expm1_ */
@@ -2442,10 +2606,12 @@ static tn_sigdef sigs_meth_expm1_[] = {
 };
 tn_binding binding_meth_expm1_ = {"expm1_", TN_BINDING_TENSOR, 1, sigs_meth_expm1_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_expm1_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_expm1_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_expm1_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_expm1_, self, NULL, 0, NULL);
 }
 
 /* tensor.exponential_ */
@@ -2491,10 +2657,12 @@ static tn_sigdef sigs_meth_fix[] = {
 };
 tn_binding binding_meth_fix = {"fix", TN_BINDING_TENSOR, 1, sigs_meth_fix};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_fix(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fix(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fix, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fix, self, NULL, 0, NULL);
 }
 
 /* tensor.fix_ */
@@ -2503,10 +2671,12 @@ static tn_sigdef sigs_meth_fix_[] = {
 };
 tn_binding binding_meth_fix_ = {"fix_", TN_BINDING_TENSOR, 1, sigs_meth_fix_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_fix_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fix_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fix_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fix_, self, NULL, 0, NULL);
 }
 
 /* tensor.flatten */
@@ -2539,10 +2709,12 @@ static tn_sigdef sigs_meth_fliplr[] = {
 };
 tn_binding binding_meth_fliplr = {"fliplr", TN_BINDING_TENSOR, 1, sigs_meth_fliplr};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_fliplr(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fliplr(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fliplr, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fliplr, self, NULL, 0, NULL);
 }
 
 /* tensor.flipud */
@@ -2551,10 +2723,12 @@ static tn_sigdef sigs_meth_flipud[] = {
 };
 tn_binding binding_meth_flipud = {"flipud", TN_BINDING_TENSOR, 1, sigs_meth_flipud};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_flipud(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_flipud(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_flipud, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_flipud, self, NULL, 0, NULL);
 }
 
 /* tensor.float_power */
@@ -2589,10 +2763,12 @@ static tn_sigdef sigs_meth_floor[] = {
 };
 tn_binding binding_meth_floor = {"floor", TN_BINDING_TENSOR, 1, sigs_meth_floor};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_floor(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_floor(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_floor, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_floor, self, NULL, 0, NULL);
 }
 
 /* tensor.floor_ */
@@ -2601,10 +2777,12 @@ static tn_sigdef sigs_meth_floor_[] = {
 };
 tn_binding binding_meth_floor_ = {"floor_", TN_BINDING_TENSOR, 1, sigs_meth_floor_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_floor_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_floor_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_floor_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_floor_, self, NULL, 0, NULL);
 }
 
 /* tensor.floor_divide */
@@ -2689,10 +2867,12 @@ static tn_sigdef sigs_meth_frac[] = {
 };
 tn_binding binding_meth_frac = {"frac", TN_BINDING_TENSOR, 1, sigs_meth_frac};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_frac(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frac(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frac, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frac, self, NULL, 0, NULL);
 }
 
 /* tensor.frac_ */
@@ -2701,10 +2881,12 @@ static tn_sigdef sigs_meth_frac_[] = {
 };
 tn_binding binding_meth_frac_ = {"frac_", TN_BINDING_TENSOR, 1, sigs_meth_frac_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_frac_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frac_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frac_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frac_, self, NULL, 0, NULL);
 }
 
 /* tensor.frexp */
@@ -2713,10 +2895,12 @@ static tn_sigdef sigs_meth_frexp[] = {
 };
 tn_binding binding_meth_frexp = {"frexp", TN_BINDING_TENSOR, 1, sigs_meth_frexp};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_frexp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frexp(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frexp, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frexp, self, NULL, 0, NULL);
 }
 
 /* tensor.gather */
@@ -2799,10 +2983,12 @@ static tn_sigdef sigs_meth_geqrf[] = {
 };
 tn_binding binding_meth_geqrf = {"geqrf", TN_BINDING_TENSOR, 1, sigs_meth_geqrf};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_geqrf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_geqrf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_geqrf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_geqrf, self, NULL, 0, NULL);
 }
 
 /* tensor.ger */
@@ -3011,10 +3197,12 @@ static tn_sigdef sigs_meth_i0[] = {
 };
 tn_binding binding_meth_i0 = {"i0", TN_BINDING_TENSOR, 1, sigs_meth_i0};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_i0(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_i0(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_i0, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_i0, self, NULL, 0, NULL);
 }
 
 /* tensor.i0_ */
@@ -3023,10 +3211,12 @@ static tn_sigdef sigs_meth_i0_[] = {
 };
 tn_binding binding_meth_i0_ = {"i0_", TN_BINDING_TENSOR, 1, sigs_meth_i0_};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_i0_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_i0_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_i0_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_i0_, self, NULL, 0, NULL);
 }
 
 /* tensor.igamma */
@@ -3217,10 +3407,12 @@ static tn_sigdef sigs_meth_indices[] = {
 };
 tn_binding binding_meth_indices = {"indices", TN_BINDING_TENSOR, 1, sigs_meth_indices};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.inner */
@@ -3241,10 +3433,12 @@ static tn_sigdef sigs_meth_int_repr[] = {
 };
 tn_binding binding_meth_int_repr = {"int_repr", TN_BINDING_TENSOR, 1, sigs_meth_int_repr};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_int_repr(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_int_repr(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_int_repr, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_int_repr, self, NULL, 0, NULL);
 }
 
 /* tensor.inverse */
@@ -3253,10 +3447,12 @@ static tn_sigdef sigs_meth_inverse[] = {
 };
 tn_binding binding_meth_inverse = {"inverse", TN_BINDING_TENSOR, 1, sigs_meth_inverse};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_inverse(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_inverse(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_inverse, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_inverse, self, NULL, 0, NULL);
 }
 
 /* tensor.is_coalesced */
@@ -3265,10 +3461,12 @@ static tn_sigdef sigs_meth_is_coalesced[] = {
 };
 tn_binding binding_meth_is_coalesced = {"is_coalesced", TN_BINDING_TENSOR, 1, sigs_meth_is_coalesced};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_coalesced(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_coalesced(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_coalesced, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_coalesced, self, NULL, 0, NULL);
 }
 
 /* tensor.is_complex */
@@ -3277,10 +3475,12 @@ static tn_sigdef sigs_meth_is_complex[] = {
 };
 tn_binding binding_meth_is_complex = {"is_complex", TN_BINDING_TENSOR, 1, sigs_meth_is_complex};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_complex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_complex(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_complex, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_complex, self, NULL, 0, NULL);
 }
 
 /* tensor.is_conj */
@@ -3289,10 +3489,12 @@ static tn_sigdef sigs_meth_is_conj[] = {
 };
 tn_binding binding_meth_is_conj = {"is_conj", TN_BINDING_TENSOR, 1, sigs_meth_is_conj};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_conj, self, NULL, 0, NULL);
 }
 
 /* tensor.is_distributed */
@@ -3301,10 +3503,12 @@ static tn_sigdef sigs_meth_is_distributed[] = {
 };
 tn_binding binding_meth_is_distributed = {"is_distributed", TN_BINDING_TENSOR, 1, sigs_meth_is_distributed};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_distributed(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_distributed(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_distributed, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_distributed, self, NULL, 0, NULL);
 }
 
 /* tensor.is_floating_point */
@@ -3313,10 +3517,12 @@ static tn_sigdef sigs_meth_is_floating_point[] = {
 };
 tn_binding binding_meth_is_floating_point = {"is_floating_point", TN_BINDING_TENSOR, 1, sigs_meth_is_floating_point};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_floating_point(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_floating_point(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_floating_point, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_floating_point, self, NULL, 0, NULL);
 }
 
 /* tensor.is_inference */
@@ -3325,10 +3531,12 @@ static tn_sigdef sigs_meth_is_inference[] = {
 };
 tn_binding binding_meth_is_inference = {"is_inference", TN_BINDING_TENSOR, 1, sigs_meth_is_inference};
 
+/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
+ * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
-meth_is_inference(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_inference(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_inference, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_inference, self, NULL, 0, NULL);
 }
 
 PyMethodDef tn_bindings_tensor_0[] = {
@@ -3346,20 +3554,20 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"_autocast_to_full_precision", (PyCFunction)(void (*)(void))meth__autocast_to_full_precision, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_autocast_to_reduced_precision", (PyCFunction)(void (*)(void))meth__autocast_to_reduced_precision, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_coalesced_", (PyCFunction)(void (*)(void))meth__coalesced_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_conj", (PyCFunction)(void (*)(void))meth__conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_conj_physical", (PyCFunction)(void (*)(void))meth__conj_physical, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_dimI", (PyCFunction)(void (*)(void))meth__dimI, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_dimV", (PyCFunction)(void (*)(void))meth__dimV, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_indices", (PyCFunction)(void (*)(void))meth__indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_all_true", (PyCFunction)(void (*)(void))meth__is_all_true, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_any_true", (PyCFunction)(void (*)(void))meth__is_any_true, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_zerotensor", (PyCFunction)(void (*)(void))meth__is_zerotensor, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_lazy_clone", (PyCFunction)(void (*)(void))meth__lazy_clone, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_neg_view", (PyCFunction)(void (*)(void))meth__neg_view, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_size", (PyCFunction)(void (*)(void))meth__nested_tensor_size, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_storage_offsets", (PyCFunction)(void (*)(void))meth__nested_tensor_storage_offsets, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_strides", (PyCFunction)(void (*)(void))meth__nested_tensor_strides, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nnz", (PyCFunction)(void (*)(void))meth__nnz, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"_conj", (PyCFunction)(void (*)(void))meth__conj, METH_NOARGS, NULL},
+    {"_conj_physical", (PyCFunction)(void (*)(void))meth__conj_physical, METH_NOARGS, NULL},
+    {"_dimI", (PyCFunction)(void (*)(void))meth__dimI, METH_NOARGS, NULL},
+    {"_dimV", (PyCFunction)(void (*)(void))meth__dimV, METH_NOARGS, NULL},
+    {"_indices", (PyCFunction)(void (*)(void))meth__indices, METH_NOARGS, NULL},
+    {"_is_all_true", (PyCFunction)(void (*)(void))meth__is_all_true, METH_NOARGS, NULL},
+    {"_is_any_true", (PyCFunction)(void (*)(void))meth__is_any_true, METH_NOARGS, NULL},
+    {"_is_zerotensor", (PyCFunction)(void (*)(void))meth__is_zerotensor, METH_NOARGS, NULL},
+    {"_lazy_clone", (PyCFunction)(void (*)(void))meth__lazy_clone, METH_NOARGS, NULL},
+    {"_neg_view", (PyCFunction)(void (*)(void))meth__neg_view, METH_NOARGS, NULL},
+    {"_nested_tensor_size", (PyCFunction)(void (*)(void))meth__nested_tensor_size, METH_NOARGS, NULL},
+    {"_nested_tensor_storage_offsets", (PyCFunction)(void (*)(void))meth__nested_tensor_storage_offsets, METH_NOARGS, NULL},
+    {"_nested_tensor_strides", (PyCFunction)(void (*)(void))meth__nested_tensor_strides, METH_NOARGS, NULL},
+    {"_nnz", (PyCFunction)(void (*)(void))meth__nnz, METH_NOARGS, NULL},
     {"_philox_normal_", (PyCFunction)(void (*)(void))meth__philox_normal_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_philox_uniform_", (PyCFunction)(void (*)(void))meth__philox_uniform_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_sparse_mask_projection", (PyCFunction)(void (*)(void))meth__sparse_mask_projection, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3369,15 +3577,15 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"_to_sparse_bsr", (PyCFunction)(void (*)(void))meth__to_sparse_bsr, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_to_sparse_csc", (PyCFunction)(void (*)(void))meth__to_sparse_csc, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_to_sparse_csr", (PyCFunction)(void (*)(void))meth__to_sparse_csr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_values", (PyCFunction)(void (*)(void))meth__values, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"abs", (PyCFunction)(void (*)(void))meth_abs, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"abs_", (PyCFunction)(void (*)(void))meth_abs_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"absolute", (PyCFunction)(void (*)(void))meth_absolute, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"absolute_", (PyCFunction)(void (*)(void))meth_absolute_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acos", (PyCFunction)(void (*)(void))meth_acos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acos_", (PyCFunction)(void (*)(void))meth_acos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acosh", (PyCFunction)(void (*)(void))meth_acosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acosh_", (PyCFunction)(void (*)(void))meth_acosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"_values", (PyCFunction)(void (*)(void))meth__values, METH_NOARGS, NULL},
+    {"abs", (PyCFunction)(void (*)(void))meth_abs, METH_NOARGS, NULL},
+    {"abs_", (PyCFunction)(void (*)(void))meth_abs_, METH_NOARGS, NULL},
+    {"absolute", (PyCFunction)(void (*)(void))meth_absolute, METH_NOARGS, NULL},
+    {"absolute_", (PyCFunction)(void (*)(void))meth_absolute_, METH_NOARGS, NULL},
+    {"acos", (PyCFunction)(void (*)(void))meth_acos, METH_NOARGS, NULL},
+    {"acos_", (PyCFunction)(void (*)(void))meth_acos_, METH_NOARGS, NULL},
+    {"acosh", (PyCFunction)(void (*)(void))meth_acosh, METH_NOARGS, NULL},
+    {"acosh_", (PyCFunction)(void (*)(void))meth_acosh_, METH_NOARGS, NULL},
     {"add", (PyCFunction)(void (*)(void))meth_add, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"add_", (PyCFunction)(void (*)(void))meth_add_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addbmm", (PyCFunction)(void (*)(void))meth_addbmm, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3392,45 +3600,45 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"addmv_", (PyCFunction)(void (*)(void))meth_addmv_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addr", (PyCFunction)(void (*)(void))meth_addr, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addr_", (PyCFunction)(void (*)(void))meth_addr_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"adjoint", (PyCFunction)(void (*)(void))meth_adjoint, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"adjoint", (PyCFunction)(void (*)(void))meth_adjoint, METH_NOARGS, NULL},
     {"all", (PyCFunction)(void (*)(void))meth_all, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"allclose", (PyCFunction)(void (*)(void))meth_allclose, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"amax", (PyCFunction)(void (*)(void))meth_amax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"amin", (PyCFunction)(void (*)(void))meth_amin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"aminmax", (PyCFunction)(void (*)(void))meth_aminmax, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"angle", (PyCFunction)(void (*)(void))meth_angle, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"angle", (PyCFunction)(void (*)(void))meth_angle, METH_NOARGS, NULL},
     {"any", (PyCFunction)(void (*)(void))meth_any, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccos", (PyCFunction)(void (*)(void))meth_arccos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccos_", (PyCFunction)(void (*)(void))meth_arccos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccosh", (PyCFunction)(void (*)(void))meth_arccosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccosh_", (PyCFunction)(void (*)(void))meth_arccosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsin", (PyCFunction)(void (*)(void))meth_arcsin, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsin_", (PyCFunction)(void (*)(void))meth_arcsin_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsinh", (PyCFunction)(void (*)(void))meth_arcsinh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsinh_", (PyCFunction)(void (*)(void))meth_arcsinh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctan", (PyCFunction)(void (*)(void))meth_arctan, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"arccos", (PyCFunction)(void (*)(void))meth_arccos, METH_NOARGS, NULL},
+    {"arccos_", (PyCFunction)(void (*)(void))meth_arccos_, METH_NOARGS, NULL},
+    {"arccosh", (PyCFunction)(void (*)(void))meth_arccosh, METH_NOARGS, NULL},
+    {"arccosh_", (PyCFunction)(void (*)(void))meth_arccosh_, METH_NOARGS, NULL},
+    {"arcsin", (PyCFunction)(void (*)(void))meth_arcsin, METH_NOARGS, NULL},
+    {"arcsin_", (PyCFunction)(void (*)(void))meth_arcsin_, METH_NOARGS, NULL},
+    {"arcsinh", (PyCFunction)(void (*)(void))meth_arcsinh, METH_NOARGS, NULL},
+    {"arcsinh_", (PyCFunction)(void (*)(void))meth_arcsinh_, METH_NOARGS, NULL},
+    {"arctan", (PyCFunction)(void (*)(void))meth_arctan, METH_NOARGS, NULL},
     {"arctan2", (PyCFunction)(void (*)(void))meth_arctan2, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"arctan2_", (PyCFunction)(void (*)(void))meth_arctan2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctan_", (PyCFunction)(void (*)(void))meth_arctan_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctanh", (PyCFunction)(void (*)(void))meth_arctanh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctanh_", (PyCFunction)(void (*)(void))meth_arctanh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"arctan_", (PyCFunction)(void (*)(void))meth_arctan_, METH_NOARGS, NULL},
+    {"arctanh", (PyCFunction)(void (*)(void))meth_arctanh, METH_NOARGS, NULL},
+    {"arctanh_", (PyCFunction)(void (*)(void))meth_arctanh_, METH_NOARGS, NULL},
     {"argmax", (PyCFunction)(void (*)(void))meth_argmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"argmin", (PyCFunction)(void (*)(void))meth_argmin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"argsort", (PyCFunction)(void (*)(void))meth_argsort, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"argwhere", (PyCFunction)(void (*)(void))meth_argwhere, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"argwhere", (PyCFunction)(void (*)(void))meth_argwhere, METH_NOARGS, NULL},
     {"as_strided", (PyCFunction)(void (*)(void))meth_as_strided, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"as_strided_", (PyCFunction)(void (*)(void))meth_as_strided_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"as_strided_scatter", (PyCFunction)(void (*)(void))meth_as_strided_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asin", (PyCFunction)(void (*)(void))meth_asin, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asin_", (PyCFunction)(void (*)(void))meth_asin_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asinh", (PyCFunction)(void (*)(void))meth_asinh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asinh_", (PyCFunction)(void (*)(void))meth_asinh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atan", (PyCFunction)(void (*)(void))meth_atan, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"asin", (PyCFunction)(void (*)(void))meth_asin, METH_NOARGS, NULL},
+    {"asin_", (PyCFunction)(void (*)(void))meth_asin_, METH_NOARGS, NULL},
+    {"asinh", (PyCFunction)(void (*)(void))meth_asinh, METH_NOARGS, NULL},
+    {"asinh_", (PyCFunction)(void (*)(void))meth_asinh_, METH_NOARGS, NULL},
+    {"atan", (PyCFunction)(void (*)(void))meth_atan, METH_NOARGS, NULL},
     {"atan2", (PyCFunction)(void (*)(void))meth_atan2, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"atan2_", (PyCFunction)(void (*)(void))meth_atan2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atan_", (PyCFunction)(void (*)(void))meth_atan_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atanh", (PyCFunction)(void (*)(void))meth_atanh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atanh_", (PyCFunction)(void (*)(void))meth_atanh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"atan_", (PyCFunction)(void (*)(void))meth_atan_, METH_NOARGS, NULL},
+    {"atanh", (PyCFunction)(void (*)(void))meth_atanh, METH_NOARGS, NULL},
+    {"atanh_", (PyCFunction)(void (*)(void))meth_atanh_, METH_NOARGS, NULL},
     {"baddbmm", (PyCFunction)(void (*)(void))meth_baddbmm, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"baddbmm_", (PyCFunction)(void (*)(void))meth_baddbmm_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bernoulli", (PyCFunction)(void (*)(void))meth_bernoulli, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3440,8 +3648,8 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"bitwise_and_", (PyCFunction)(void (*)(void))meth_bitwise_and_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_left_shift", (PyCFunction)(void (*)(void))meth_bitwise_left_shift, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_left_shift_", (PyCFunction)(void (*)(void))meth_bitwise_left_shift_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"bitwise_not", (PyCFunction)(void (*)(void))meth_bitwise_not, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"bitwise_not_", (PyCFunction)(void (*)(void))meth_bitwise_not_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"bitwise_not", (PyCFunction)(void (*)(void))meth_bitwise_not, METH_NOARGS, NULL},
+    {"bitwise_not_", (PyCFunction)(void (*)(void))meth_bitwise_not_, METH_NOARGS, NULL},
     {"bitwise_or", (PyCFunction)(void (*)(void))meth_bitwise_or, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_or_", (PyCFunction)(void (*)(void))meth_bitwise_or_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_right_shift", (PyCFunction)(void (*)(void))meth_bitwise_right_shift, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3451,9 +3659,9 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"bmm", (PyCFunction)(void (*)(void))meth_bmm, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"broadcast_to", (PyCFunction)(void (*)(void))meth_broadcast_to, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cauchy_", (PyCFunction)(void (*)(void))meth_cauchy_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ccol_indices", (PyCFunction)(void (*)(void))meth_ccol_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ceil", (PyCFunction)(void (*)(void))meth_ceil, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ceil_", (PyCFunction)(void (*)(void))meth_ceil_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"ccol_indices", (PyCFunction)(void (*)(void))meth_ccol_indices, METH_NOARGS, NULL},
+    {"ceil", (PyCFunction)(void (*)(void))meth_ceil, METH_NOARGS, NULL},
+    {"ceil_", (PyCFunction)(void (*)(void))meth_ceil_, METH_NOARGS, NULL},
     {"chalf", (PyCFunction)(void (*)(void))meth_chalf, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cholesky", (PyCFunction)(void (*)(void))meth_cholesky, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cholesky_inverse", (PyCFunction)(void (*)(void))meth_cholesky_inverse, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3468,43 +3676,43 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"clip", (PyCFunction)(void (*)(void))meth_clip, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"clip_", (PyCFunction)(void (*)(void))meth_clip_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"clone", (PyCFunction)(void (*)(void))meth_clone, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"coalesce", (PyCFunction)(void (*)(void))meth_coalesce, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"col_indices", (PyCFunction)(void (*)(void))meth_col_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj", (PyCFunction)(void (*)(void))meth_conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj_physical", (PyCFunction)(void (*)(void))meth_conj_physical, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj_physical_", (PyCFunction)(void (*)(void))meth_conj_physical_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"coalesce", (PyCFunction)(void (*)(void))meth_coalesce, METH_NOARGS, NULL},
+    {"col_indices", (PyCFunction)(void (*)(void))meth_col_indices, METH_NOARGS, NULL},
+    {"conj", (PyCFunction)(void (*)(void))meth_conj, METH_NOARGS, NULL},
+    {"conj_physical", (PyCFunction)(void (*)(void))meth_conj_physical, METH_NOARGS, NULL},
+    {"conj_physical_", (PyCFunction)(void (*)(void))meth_conj_physical_, METH_NOARGS, NULL},
     {"copysign", (PyCFunction)(void (*)(void))meth_copysign, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"copysign_", (PyCFunction)(void (*)(void))meth_copysign_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"corrcoef", (PyCFunction)(void (*)(void))meth_corrcoef, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cos", (PyCFunction)(void (*)(void))meth_cos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cos_", (PyCFunction)(void (*)(void))meth_cos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cosh", (PyCFunction)(void (*)(void))meth_cosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cosh_", (PyCFunction)(void (*)(void))meth_cosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"corrcoef", (PyCFunction)(void (*)(void))meth_corrcoef, METH_NOARGS, NULL},
+    {"cos", (PyCFunction)(void (*)(void))meth_cos, METH_NOARGS, NULL},
+    {"cos_", (PyCFunction)(void (*)(void))meth_cos_, METH_NOARGS, NULL},
+    {"cosh", (PyCFunction)(void (*)(void))meth_cosh, METH_NOARGS, NULL},
+    {"cosh_", (PyCFunction)(void (*)(void))meth_cosh_, METH_NOARGS, NULL},
     {"count_nonzero", (PyCFunction)(void (*)(void))meth_count_nonzero, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cov", (PyCFunction)(void (*)(void))meth_cov, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cross", (PyCFunction)(void (*)(void))meth_cross, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"crow_indices", (PyCFunction)(void (*)(void))meth_crow_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"crow_indices", (PyCFunction)(void (*)(void))meth_crow_indices, METH_NOARGS, NULL},
     {"cummax", (PyCFunction)(void (*)(void))meth_cummax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cummin", (PyCFunction)(void (*)(void))meth_cummin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumprod", (PyCFunction)(void (*)(void))meth_cumprod, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumprod_", (PyCFunction)(void (*)(void))meth_cumprod_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumsum", (PyCFunction)(void (*)(void))meth_cumsum, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumsum_", (PyCFunction)(void (*)(void))meth_cumsum_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"deg2rad", (PyCFunction)(void (*)(void))meth_deg2rad, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"deg2rad_", (PyCFunction)(void (*)(void))meth_deg2rad_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"dense_dim", (PyCFunction)(void (*)(void))meth_dense_dim, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"dequantize", (PyCFunction)(void (*)(void))meth_dequantize, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"det", (PyCFunction)(void (*)(void))meth_det, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"detach", (PyCFunction)(void (*)(void))meth_detach, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"detach_", (PyCFunction)(void (*)(void))meth_detach_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"deg2rad", (PyCFunction)(void (*)(void))meth_deg2rad, METH_NOARGS, NULL},
+    {"deg2rad_", (PyCFunction)(void (*)(void))meth_deg2rad_, METH_NOARGS, NULL},
+    {"dense_dim", (PyCFunction)(void (*)(void))meth_dense_dim, METH_NOARGS, NULL},
+    {"dequantize", (PyCFunction)(void (*)(void))meth_dequantize, METH_NOARGS, NULL},
+    {"det", (PyCFunction)(void (*)(void))meth_det, METH_NOARGS, NULL},
+    {"detach", (PyCFunction)(void (*)(void))meth_detach, METH_NOARGS, NULL},
+    {"detach_", (PyCFunction)(void (*)(void))meth_detach_, METH_NOARGS, NULL},
     {"diag", (PyCFunction)(void (*)(void))meth_diag, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diag_embed", (PyCFunction)(void (*)(void))meth_diag_embed, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagflat", (PyCFunction)(void (*)(void))meth_diagflat, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagonal", (PyCFunction)(void (*)(void))meth_diagonal, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagonal_scatter", (PyCFunction)(void (*)(void))meth_diagonal_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diff", (PyCFunction)(void (*)(void))meth_diff, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"digamma", (PyCFunction)(void (*)(void))meth_digamma, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"digamma_", (PyCFunction)(void (*)(void))meth_digamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"digamma", (PyCFunction)(void (*)(void))meth_digamma, METH_NOARGS, NULL},
+    {"digamma_", (PyCFunction)(void (*)(void))meth_digamma_, METH_NOARGS, NULL},
     {"dist", (PyCFunction)(void (*)(void))meth_dist, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"div", (PyCFunction)(void (*)(void))meth_div, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"div_", (PyCFunction)(void (*)(void))meth_div_, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3515,49 +3723,49 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"eq", (PyCFunction)(void (*)(void))meth_eq, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"eq_", (PyCFunction)(void (*)(void))meth_eq_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"equal", (PyCFunction)(void (*)(void))meth_equal, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erf", (PyCFunction)(void (*)(void))meth_erf, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erf_", (PyCFunction)(void (*)(void))meth_erf_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfc", (PyCFunction)(void (*)(void))meth_erfc, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfc_", (PyCFunction)(void (*)(void))meth_erfc_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfinv", (PyCFunction)(void (*)(void))meth_erfinv, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfinv_", (PyCFunction)(void (*)(void))meth_erfinv_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp", (PyCFunction)(void (*)(void))meth_exp, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp2", (PyCFunction)(void (*)(void))meth_exp2, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp2_", (PyCFunction)(void (*)(void))meth_exp2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp_", (PyCFunction)(void (*)(void))meth_exp_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"erf", (PyCFunction)(void (*)(void))meth_erf, METH_NOARGS, NULL},
+    {"erf_", (PyCFunction)(void (*)(void))meth_erf_, METH_NOARGS, NULL},
+    {"erfc", (PyCFunction)(void (*)(void))meth_erfc, METH_NOARGS, NULL},
+    {"erfc_", (PyCFunction)(void (*)(void))meth_erfc_, METH_NOARGS, NULL},
+    {"erfinv", (PyCFunction)(void (*)(void))meth_erfinv, METH_NOARGS, NULL},
+    {"erfinv_", (PyCFunction)(void (*)(void))meth_erfinv_, METH_NOARGS, NULL},
+    {"exp", (PyCFunction)(void (*)(void))meth_exp, METH_NOARGS, NULL},
+    {"exp2", (PyCFunction)(void (*)(void))meth_exp2, METH_NOARGS, NULL},
+    {"exp2_", (PyCFunction)(void (*)(void))meth_exp2_, METH_NOARGS, NULL},
+    {"exp_", (PyCFunction)(void (*)(void))meth_exp_, METH_NOARGS, NULL},
     {"expand", (PyCFunction)(void (*)(void))meth_expand, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"expand_as", (PyCFunction)(void (*)(void))meth_expand_as, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"expm1", (PyCFunction)(void (*)(void))meth_expm1, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"expm1_", (PyCFunction)(void (*)(void))meth_expm1_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"expm1", (PyCFunction)(void (*)(void))meth_expm1, METH_NOARGS, NULL},
+    {"expm1_", (PyCFunction)(void (*)(void))meth_expm1_, METH_NOARGS, NULL},
     {"exponential_", (PyCFunction)(void (*)(void))meth_exponential_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fill_", (PyCFunction)(void (*)(void))meth_fill_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fill_diagonal_", (PyCFunction)(void (*)(void))meth_fill_diagonal_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fix", (PyCFunction)(void (*)(void))meth_fix, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fix_", (PyCFunction)(void (*)(void))meth_fix_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"fix", (PyCFunction)(void (*)(void))meth_fix, METH_NOARGS, NULL},
+    {"fix_", (PyCFunction)(void (*)(void))meth_fix_, METH_NOARGS, NULL},
     {"flatten", (PyCFunction)(void (*)(void))meth_flatten, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"flip", (PyCFunction)(void (*)(void))meth_flip, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fliplr", (PyCFunction)(void (*)(void))meth_fliplr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"flipud", (PyCFunction)(void (*)(void))meth_flipud, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"fliplr", (PyCFunction)(void (*)(void))meth_fliplr, METH_NOARGS, NULL},
+    {"flipud", (PyCFunction)(void (*)(void))meth_flipud, METH_NOARGS, NULL},
     {"float_power", (PyCFunction)(void (*)(void))meth_float_power, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"float_power_", (PyCFunction)(void (*)(void))meth_float_power_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"floor", (PyCFunction)(void (*)(void))meth_floor, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"floor_", (PyCFunction)(void (*)(void))meth_floor_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"floor", (PyCFunction)(void (*)(void))meth_floor, METH_NOARGS, NULL},
+    {"floor_", (PyCFunction)(void (*)(void))meth_floor_, METH_NOARGS, NULL},
     {"floor_divide", (PyCFunction)(void (*)(void))meth_floor_divide, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"floor_divide_", (PyCFunction)(void (*)(void))meth_floor_divide_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmax", (PyCFunction)(void (*)(void))meth_fmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmin", (PyCFunction)(void (*)(void))meth_fmin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmod", (PyCFunction)(void (*)(void))meth_fmod, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmod_", (PyCFunction)(void (*)(void))meth_fmod_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frac", (PyCFunction)(void (*)(void))meth_frac, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frac_", (PyCFunction)(void (*)(void))meth_frac_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frexp", (PyCFunction)(void (*)(void))meth_frexp, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"frac", (PyCFunction)(void (*)(void))meth_frac, METH_NOARGS, NULL},
+    {"frac_", (PyCFunction)(void (*)(void))meth_frac_, METH_NOARGS, NULL},
+    {"frexp", (PyCFunction)(void (*)(void))meth_frexp, METH_NOARGS, NULL},
     {"gather", (PyCFunction)(void (*)(void))meth_gather, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"gcd", (PyCFunction)(void (*)(void))meth_gcd, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"gcd_", (PyCFunction)(void (*)(void))meth_gcd_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ge", (PyCFunction)(void (*)(void))meth_ge, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ge_", (PyCFunction)(void (*)(void))meth_ge_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"geometric_", (PyCFunction)(void (*)(void))meth_geometric_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"geqrf", (PyCFunction)(void (*)(void))meth_geqrf, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"geqrf", (PyCFunction)(void (*)(void))meth_geqrf, METH_NOARGS, NULL},
     {"ger", (PyCFunction)(void (*)(void))meth_ger, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"greater", (PyCFunction)(void (*)(void))meth_greater, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"greater_", (PyCFunction)(void (*)(void))meth_greater_, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3574,8 +3782,8 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"hsplit", (PyCFunction)(void (*)(void))meth_hsplit, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"hypot", (PyCFunction)(void (*)(void))meth_hypot, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"hypot_", (PyCFunction)(void (*)(void))meth_hypot_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"i0", (PyCFunction)(void (*)(void))meth_i0, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"i0_", (PyCFunction)(void (*)(void))meth_i0_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"i0", (PyCFunction)(void (*)(void))meth_i0, METH_NOARGS, NULL},
+    {"i0_", (PyCFunction)(void (*)(void))meth_i0_, METH_NOARGS, NULL},
     {"igamma", (PyCFunction)(void (*)(void))meth_igamma, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"igamma_", (PyCFunction)(void (*)(void))meth_igamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"igammac", (PyCFunction)(void (*)(void))meth_igammac, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3591,15 +3799,15 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"index_reduce", (PyCFunction)(void (*)(void))meth_index_reduce, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"index_reduce_", (PyCFunction)(void (*)(void))meth_index_reduce_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"index_select", (PyCFunction)(void (*)(void))meth_index_select, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"indices", (PyCFunction)(void (*)(void))meth_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"indices", (PyCFunction)(void (*)(void))meth_indices, METH_NOARGS, NULL},
     {"inner", (PyCFunction)(void (*)(void))meth_inner, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"int_repr", (PyCFunction)(void (*)(void))meth_int_repr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"inverse", (PyCFunction)(void (*)(void))meth_inverse, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_coalesced", (PyCFunction)(void (*)(void))meth_is_coalesced, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_complex", (PyCFunction)(void (*)(void))meth_is_complex, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_conj", (PyCFunction)(void (*)(void))meth_is_conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_distributed", (PyCFunction)(void (*)(void))meth_is_distributed, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_floating_point", (PyCFunction)(void (*)(void))meth_is_floating_point, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_inference", (PyCFunction)(void (*)(void))meth_is_inference, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"int_repr", (PyCFunction)(void (*)(void))meth_int_repr, METH_NOARGS, NULL},
+    {"inverse", (PyCFunction)(void (*)(void))meth_inverse, METH_NOARGS, NULL},
+    {"is_coalesced", (PyCFunction)(void (*)(void))meth_is_coalesced, METH_NOARGS, NULL},
+    {"is_complex", (PyCFunction)(void (*)(void))meth_is_complex, METH_NOARGS, NULL},
+    {"is_conj", (PyCFunction)(void (*)(void))meth_is_conj, METH_NOARGS, NULL},
+    {"is_distributed", (PyCFunction)(void (*)(void))meth_is_distributed, METH_NOARGS, NULL},
+    {"is_floating_point", (PyCFunction)(void (*)(void))meth_is_floating_point, METH_NOARGS, NULL},
+    {"is_inference", (PyCFunction)(void (*)(void))meth_is_inference, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
