@@ -864,6 +864,13 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
                     if (is_kw)
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->name, p->cname,
                                      tn_param_type_name(p->type), tn_tpname(o));
+                    else if ((p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) &&
+                             (PyTuple_Check(o) || PyList_Check(o)) && PySequence_Size(o) > 0)
+                        /* upstream's is_int_or_symint_list reports the first element (its failed_idx) */
+                        PyErr_Format(PyExc_TypeError,
+                                     "%s(): argument '%s' (position %zd) must be %s, but found element of type %s at pos 0",
+                                     sig->name, p->cname, pos + 1, tn_param_type_name(p->type),
+                                     tn_tpname(PyTuple_Check(o) ? PyTuple_GetItem(o, 0) : PyList_GetItem(o, 0)));
                     else
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
                                      sig->name, p->cname, pos + 1, tn_param_type_name(p->type), tn_tpname(o));

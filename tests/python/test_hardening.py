@@ -186,6 +186,63 @@ EXACT_MESSAGES = [
     "out = torch.nanmedian(torch.tensor(4, dtype=torch.uint64), 0)",
     "out = torch.topk(torch.tensor([3, 1, 2], dtype=torch.uint16), 2)",  # neighbour
     "out = int(torch.tensor(2**63 + 5, dtype=torch.uint64))",
+    # --- session 30 h7: the argument parser's TypeErrors as upstream's PythonArgParser words them
+    # (Note [Invalid arguments message] in runtime/argparse.c): the one plausible signature's own
+    # error, toString() options, didn't-match lines, kwargs in libstdc++'s unordered_map order,
+    # the first bad element of an int list, missing_args' plural, tp_names (torch.dtype), METH_NOARGS
+    # methods, torch.nonzero's parser (35 of these 37 differed before)
+    "out = torch.add(1, 'a')",
+    "out = torch.arange('a')",
+    "out = torch.full((2,), 'a')",
+    "out = torch.ones(2).sum(dtype=3)",
+    "out = torch.ones(2).sum(a=1, b=1, c=1, d=1, e=1)",
+    "out = torch.ones(2).view('a')",
+    "out = torch.ones(2).view(dtype=3)",
+    "out = torch.ones(2).view('a', 2)",
+    "out = torch.mean(torch.ones(2), 'a')",
+    "out = torch.sum(torch.ones(2), 1, 2, 3, 4)",
+    "out = torch.zeros([1.5])",
+    "out = torch.ones(2).permute('a', 2)",
+    "out = torch.ones(2).index_add()",
+    "out = torch.ones(2).add(dtype=3)",
+    "out = torch.nn.functional.linear(torch.ones(2))",
+    "out = torch.ones(2).abs(1)",
+    "out = torch.ones(2).abs(foo=1)",
+    "out = torch.zeros(torch.float32)",
+    "out = torch.zeros(torch.device('cpu'))",
+    "out = torch.zeros(torch.strided)",
+    "out = torch.ones(2).copy_()",
+    "out = torch.ones(2).copy_(torch.ones(2), 1, 2)",
+    "out = torch.ones(2).copy_(foo=1, bar=2, baz=3)",
+    "out = torch.ones(2).nonzero(1, 2)",
+    "out = torch.linalg.norm(torch.ones(2), foo=1)",
+    "out = torch.nn.functional.conv2d(torch.ones(2), 'a')",
+    "out = torch.ones(2).to(foo=1)",
+    "out = torch.ones(2).to('a', 1, 2, 3)",
+    "out = torch.cat([torch.ones(2), 'a'], 'b')",
+    "out = torch.max(torch.ones(2), (1, 'a'))",
+    "out = torch.clamp(torch.ones(2), [1.5])",
+    "out = torch.where(torch.ones(2), foo=1)",
+    "out = torch.nonzero()",
+    "out = torch.nonzero(torch.ones(2), 1)",
+    "out = torch.nonzero(torch.ones(2), as_tuple=1)",
+    "out = torch.nonzero(torch.ones(2), foo=1)",
+    "out = torch.nonzero(torch.ones(2), as_tuple=True, out=torch.empty(0, dtype=torch.long))",
+    # --- session 30 h7: upstream's hand-written torch.tensor, as_tensor, asarray, frombuffer, range
+    # parse with its PythonArgParser (Note [Hand-written parsers] in runtime/tensor_new.c), and
+    # expand's message prints its sizes (12 of 12 differed before)
+    "out = torch.tensor(1, requires_grad=1)",
+    "out = torch.tensor(1, dtype=3)",
+    "out = torch.tensor(1, 2)",
+    "out = torch.tensor(1, names=None)",
+    "out = torch.as_tensor(1, device=1.5)",
+    "out = torch.asarray(1, copy=1)",
+    "out = torch.frombuffer(b'ab')",
+    "out = torch.frombuffer(b'ab', dtype=torch.uint8, count=None)",
+    "out = torch.range('a', 2)",
+    "out = torch.range(1, 2, pin_memory=False)",
+    "out = torch.range(1, 2, layout=None)",
+    "out = torch.ones(2, 3).expand(1, 2, 3, 4, 5, 6, 7)",
 ]
 
 
