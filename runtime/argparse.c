@@ -773,6 +773,19 @@ args_tuple_of(const call_args *c)
 static PyObject varargs_marker_obj;
 #define VARARGS_MARKER (&varargs_marker_obj)
 
+/* upstream's extra_args: too many positional arguments (also one given where a keyword-only
+ * parameter is, after a varargs int list) */
+static void
+extra_args(const tn_schema *sig, Py_ssize_t nargs)
+{
+    if (sig->min_args != sig->max_pos)
+        PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given", sig->name,
+                     sig->min_args, sig->max_pos, nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", sig->name, sig->max_pos,
+                     sig->max_pos == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+}
+
 static int
 match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObject **raw,
                 overloaded_args *ov, int raise)
@@ -784,14 +797,8 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
     if (varargs_ok && c->nargs > 0)
         varargs_ok = check_index(c->args[0]) || (is_tensor(c->args[0]) && one_integral_element(c->args[0]));
     if (c->nargs > sig->max_pos && !varargs_ok) {
-        if (raise) {
-            if (sig->min_args != sig->max_pos)
-                PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given",
-                             sig->name, sig->min_args, sig->max_pos, c->nargs);
-            else
-                PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", sig->name,
-                             sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs, c->nargs == 1 ? "was" : "were");
-        }
+        if (raise)
+            extra_args(sig, c->nargs);
         return 0;
     }
     ov->n = 0;
@@ -806,8 +813,7 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
         if (pos < c->nargs) {
             if (p->kwonly) {
                 if (raise)
-                    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
-                                 sig->name, sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+                    extra_args(sig, c->nargs);
                 return 0;
             }
             o = c->args[pos];
@@ -886,8 +892,7 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
     if (pos < c->nargs) {
         /* positional arguments left over: an int list given as a list takes no more (x.view([2], 1)) */
         if (raise)
-            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", sig->name,
-                         sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+            extra_args(sig, c->nargs);
         return 0;
     }
     if (kw_used < c->nkw) {

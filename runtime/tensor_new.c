@@ -527,9 +527,10 @@ static const char *const range_texts[] = {
     "Layout layout=torch.strided, Device device=None, bool requires_grad=False)"};
 static tn_manual_sigs range_sigs = {"range", 0, 1, range_texts, NULL, NULL};
 
-/* 0 when the call matches m, -1 with its error set, -2 when __torch_function__ took it (*handled) */
+/* 0 when the call matches m (*first: its first parameter's object, when first is not NULL), -1
+ * with its error set, -2 when __torch_function__ took it (*handled) */
 static int
-upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled)
+upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled, PyObject **first)
 {
     Py_ssize_t n = PyTuple_Size(args), nk = kwds ? PyDict_Size(kwds) : 0;
     PyObject **stack = malloc(sizeof *stack * (size_t)(n + nk + 1));
@@ -550,6 +551,8 @@ upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **han
     }
     PyObject *raw[TN_MAX_PARAMS];
     int r = tn_manual_parse(m, NULL, stack, n, kwnames, raw, handled);
+    if (r >= 0 && first)
+        *first = raw[0];  /* borrowed from args or kwds */
     free(stack);
     Py_XDECREF(kwnames);
     return r < 0 ? r : 0;
@@ -558,7 +561,7 @@ upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **han
 #define UPSTREAM_MATCH(sigs)                                                       \
     do {                                                                           \
         PyObject *handled_ = NULL;                                                 \
-        int m_ = upstream_match(&sigs, args, kwds, &handled_);                     \
+        int m_ = upstream_match(&sigs, args, kwds, &handled_, NULL);                     \
         if (m_ == -2)                                                              \
             return handled_;                                                       \
         if (m_ < 0)                                                                \
@@ -801,42 +804,30 @@ refuse_from_blob(PyObject *self, PyObject *args, PyObject *kwds)
     return NULL;
 }
 
-/* The one argument `input` of torch.numel / torch.get_device, positionally or by keyword, with
- * upstream's TypeErrors for a missing, extra or unknown argument. */
+/* The one argument `input` of torch.numel / torch.get_device: upstream's parser, "numel(Tensor
+ * input)" (its errors; a __torch_function__ input dispatches); NULL with *handled set when a
+ * __torch_function__ took the call, NULL with an error otherwise. */
+static const char *const numel_texts[] = {"numel(Tensor input)"};
+static tn_manual_sigs numel_sigs = {"numel", 0, 1, numel_texts, NULL, NULL};
+static const char *const get_device_texts[] = {"get_device(Tensor input)"};
+static tn_manual_sigs get_device_sigs = {"get_device", 0, 1, get_device_texts, NULL, NULL};
+
 static PyObject *
-input_arg(const char *fn, PyObject *args, PyObject *kwds)
+input_arg(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled)
 {
-    Py_ssize_t n = PyTuple_Size(args);
-    PyObject *input = n >= 1 ? PyTuple_GetItem(args, 0) : NULL;
-    if (n > 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fn, n);
+    PyObject *first = NULL;
+    *handled = NULL;
+    if (upstream_match(m, args, kwds, handled, &first) < 0)
         return NULL;
-    }
-    if (kwds) {
-        PyObject *key, *value;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(kwds, &pos, &key, &value)) {
-            if (input || PyUnicode_CompareWithASCIIString(key, "input") != 0) {
-                PyErr_Format(PyExc_TypeError, "%s() got %s keyword argument '%U'", fn,
-                             input && PyUnicode_CompareWithASCIIString(key, "input") == 0 ? "multiple values for"
-                                                                                          : "an unexpected",
-                             key);
-                return NULL;
-            }
-            input = value;
-        }
-    }
-    if (!input)
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", fn);
-    return input;
+    return first;
 }
 
 static PyObject *
 torch_numel(PyObject *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *arg = input_arg("numel", args, kwds);
+    PyObject *handled, *arg = input_arg(&numel_sigs, args, kwds, &handled);
     if (!arg)
-        return NULL;
+        return handled;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "numel(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
@@ -848,9 +839,9 @@ torch_numel(PyObject *self, PyObject *args, PyObject *kwds)
 static PyObject *
 torch_get_device(PyObject *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *arg = input_arg("get_device", args, kwds);
+    PyObject *handled, *arg = input_arg(&get_device_sigs, args, kwds, &handled);
     if (!arg)
-        return NULL;
+        return handled;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "get_device(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
