@@ -190,8 +190,6 @@ static tn_sigdef sigs_meth__conj[] = {
 };
 tn_binding binding_meth__conj = {"_conj", TN_BINDING_TENSOR, 1, sigs_meth__conj};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__conj(PyObject *self, PyObject *unused)
 {
@@ -204,8 +202,6 @@ static tn_sigdef sigs_meth__conj_physical[] = {
 };
 tn_binding binding_meth__conj_physical = {"_conj_physical", TN_BINDING_TENSOR, 1, sigs_meth__conj_physical};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__conj_physical(PyObject *self, PyObject *unused)
 {
@@ -218,8 +214,6 @@ static tn_sigdef sigs_meth__dimI[] = {
 };
 tn_binding binding_meth__dimI = {"_dimI", TN_BINDING_TENSOR, 1, sigs_meth__dimI};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__dimI(PyObject *self, PyObject *unused)
 {
@@ -232,8 +226,6 @@ static tn_sigdef sigs_meth__dimV[] = {
 };
 tn_binding binding_meth__dimV = {"_dimV", TN_BINDING_TENSOR, 1, sigs_meth__dimV};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__dimV(PyObject *self, PyObject *unused)
 {
@@ -246,8 +238,6 @@ static tn_sigdef sigs_meth__indices[] = {
 };
 tn_binding binding_meth__indices = {"_indices", TN_BINDING_TENSOR, 1, sigs_meth__indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__indices(PyObject *self, PyObject *unused)
 {
@@ -260,8 +250,6 @@ static tn_sigdef sigs_meth__is_all_true[] = {
 };
 tn_binding binding_meth__is_all_true = {"_is_all_true", TN_BINDING_TENSOR, 1, sigs_meth__is_all_true};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__is_all_true(PyObject *self, PyObject *unused)
 {
@@ -274,8 +262,6 @@ static tn_sigdef sigs_meth__is_any_true[] = {
 };
 tn_binding binding_meth__is_any_true = {"_is_any_true", TN_BINDING_TENSOR, 1, sigs_meth__is_any_true};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__is_any_true(PyObject *self, PyObject *unused)
 {
@@ -288,8 +274,6 @@ static tn_sigdef sigs_meth__is_zerotensor[] = {
 };
 tn_binding binding_meth__is_zerotensor = {"_is_zerotensor", TN_BINDING_TENSOR, 1, sigs_meth__is_zerotensor};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__is_zerotensor(PyObject *self, PyObject *unused)
 {
@@ -302,8 +286,6 @@ static tn_sigdef sigs_meth__lazy_clone[] = {
 };
 tn_binding binding_meth__lazy_clone = {"_lazy_clone", TN_BINDING_TENSOR, 1, sigs_meth__lazy_clone};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__lazy_clone(PyObject *self, PyObject *unused)
 {
@@ -316,8 +298,6 @@ static tn_sigdef sigs_meth__neg_view[] = {
 };
 tn_binding binding_meth__neg_view = {"_neg_view", TN_BINDING_TENSOR, 1, sigs_meth__neg_view};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__neg_view(PyObject *self, PyObject *unused)
 {
@@ -330,8 +310,6 @@ static tn_sigdef sigs_meth__nested_tensor_size[] = {
 };
 tn_binding binding_meth__nested_tensor_size = {"_nested_tensor_size", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_size};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__nested_tensor_size(PyObject *self, PyObject *unused)
 {
@@ -344,8 +322,6 @@ static tn_sigdef sigs_meth__nested_tensor_storage_offsets[] = {
 };
 tn_binding binding_meth__nested_tensor_storage_offsets = {"_nested_tensor_storage_offsets", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_storage_offsets};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__nested_tensor_storage_offsets(PyObject *self, PyObject *unused)
 {
@@ -358,8 +334,6 @@ static tn_sigdef sigs_meth__nested_tensor_strides[] = {
 };
 tn_binding binding_meth__nested_tensor_strides = {"_nested_tensor_strides", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_strides};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__nested_tensor_strides(PyObject *self, PyObject *unused)
 {
@@ -372,8 +346,6 @@ static tn_sigdef sigs_meth__nnz[] = {
 };
 tn_binding binding_meth__nnz = {"_nnz", TN_BINDING_TENSOR, 1, sigs_meth__nnz};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__nnz(PyObject *self, PyObject *unused)
 {
@@ -495,8 +467,6 @@ static tn_sigdef sigs_meth__values[] = {
 };
 tn_binding binding_meth__values = {"_values", TN_BINDING_TENSOR, 1, sigs_meth__values};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth__values(PyObject *self, PyObject *unused)
 {
@@ -509,8 +479,6 @@ static tn_sigdef sigs_meth_abs[] = {
 };
 tn_binding binding_meth_abs = {"abs", TN_BINDING_TENSOR, 1, sigs_meth_abs};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_abs(PyObject *self, PyObject *unused)
 {
@@ -523,8 +491,6 @@ static tn_sigdef sigs_meth_abs_[] = {
 };
 tn_binding binding_meth_abs_ = {"abs_", TN_BINDING_TENSOR, 1, sigs_meth_abs_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_abs_(PyObject *self, PyObject *unused)
 {
@@ -537,8 +503,6 @@ static tn_sigdef sigs_meth_absolute[] = {
 };
 tn_binding binding_meth_absolute = {"absolute", TN_BINDING_TENSOR, 1, sigs_meth_absolute};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_absolute(PyObject *self, PyObject *unused)
 {
@@ -551,8 +515,6 @@ static tn_sigdef sigs_meth_absolute_[] = {
 };
 tn_binding binding_meth_absolute_ = {"absolute_", TN_BINDING_TENSOR, 1, sigs_meth_absolute_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_absolute_(PyObject *self, PyObject *unused)
 {
@@ -565,8 +527,6 @@ static tn_sigdef sigs_meth_acos[] = {
 };
 tn_binding binding_meth_acos = {"acos", TN_BINDING_TENSOR, 1, sigs_meth_acos};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_acos(PyObject *self, PyObject *unused)
 {
@@ -579,8 +539,6 @@ static tn_sigdef sigs_meth_acos_[] = {
 };
 tn_binding binding_meth_acos_ = {"acos_", TN_BINDING_TENSOR, 1, sigs_meth_acos_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_acos_(PyObject *self, PyObject *unused)
 {
@@ -593,8 +551,6 @@ static tn_sigdef sigs_meth_acosh[] = {
 };
 tn_binding binding_meth_acosh = {"acosh", TN_BINDING_TENSOR, 1, sigs_meth_acosh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_acosh(PyObject *self, PyObject *unused)
 {
@@ -607,8 +563,6 @@ static tn_sigdef sigs_meth_acosh_[] = {
 };
 tn_binding binding_meth_acosh_ = {"acosh_", TN_BINDING_TENSOR, 1, sigs_meth_acosh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_acosh_(PyObject *self, PyObject *unused)
 {
@@ -811,8 +765,6 @@ static tn_sigdef sigs_meth_adjoint[] = {
 };
 tn_binding binding_meth_adjoint = {"adjoint", TN_BINDING_TENSOR, 1, sigs_meth_adjoint};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_adjoint(PyObject *self, PyObject *unused)
 {
@@ -887,8 +839,6 @@ static tn_sigdef sigs_meth_angle[] = {
 };
 tn_binding binding_meth_angle = {"angle", TN_BINDING_TENSOR, 1, sigs_meth_angle};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_angle(PyObject *self, PyObject *unused)
 {
@@ -915,8 +865,6 @@ static tn_sigdef sigs_meth_arccos[] = {
 };
 tn_binding binding_meth_arccos = {"arccos", TN_BINDING_TENSOR, 1, sigs_meth_arccos};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arccos(PyObject *self, PyObject *unused)
 {
@@ -929,8 +877,6 @@ static tn_sigdef sigs_meth_arccos_[] = {
 };
 tn_binding binding_meth_arccos_ = {"arccos_", TN_BINDING_TENSOR, 1, sigs_meth_arccos_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arccos_(PyObject *self, PyObject *unused)
 {
@@ -943,8 +889,6 @@ static tn_sigdef sigs_meth_arccosh[] = {
 };
 tn_binding binding_meth_arccosh = {"arccosh", TN_BINDING_TENSOR, 1, sigs_meth_arccosh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arccosh(PyObject *self, PyObject *unused)
 {
@@ -957,8 +901,6 @@ static tn_sigdef sigs_meth_arccosh_[] = {
 };
 tn_binding binding_meth_arccosh_ = {"arccosh_", TN_BINDING_TENSOR, 1, sigs_meth_arccosh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arccosh_(PyObject *self, PyObject *unused)
 {
@@ -971,8 +913,6 @@ static tn_sigdef sigs_meth_arcsin[] = {
 };
 tn_binding binding_meth_arcsin = {"arcsin", TN_BINDING_TENSOR, 1, sigs_meth_arcsin};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arcsin(PyObject *self, PyObject *unused)
 {
@@ -985,8 +925,6 @@ static tn_sigdef sigs_meth_arcsin_[] = {
 };
 tn_binding binding_meth_arcsin_ = {"arcsin_", TN_BINDING_TENSOR, 1, sigs_meth_arcsin_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arcsin_(PyObject *self, PyObject *unused)
 {
@@ -999,8 +937,6 @@ static tn_sigdef sigs_meth_arcsinh[] = {
 };
 tn_binding binding_meth_arcsinh = {"arcsinh", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arcsinh(PyObject *self, PyObject *unused)
 {
@@ -1013,8 +949,6 @@ static tn_sigdef sigs_meth_arcsinh_[] = {
 };
 tn_binding binding_meth_arcsinh_ = {"arcsinh_", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arcsinh_(PyObject *self, PyObject *unused)
 {
@@ -1027,8 +961,6 @@ static tn_sigdef sigs_meth_arctan[] = {
 };
 tn_binding binding_meth_arctan = {"arctan", TN_BINDING_TENSOR, 1, sigs_meth_arctan};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arctan(PyObject *self, PyObject *unused)
 {
@@ -1065,8 +997,6 @@ static tn_sigdef sigs_meth_arctan_[] = {
 };
 tn_binding binding_meth_arctan_ = {"arctan_", TN_BINDING_TENSOR, 1, sigs_meth_arctan_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arctan_(PyObject *self, PyObject *unused)
 {
@@ -1079,8 +1009,6 @@ static tn_sigdef sigs_meth_arctanh[] = {
 };
 tn_binding binding_meth_arctanh = {"arctanh", TN_BINDING_TENSOR, 1, sigs_meth_arctanh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arctanh(PyObject *self, PyObject *unused)
 {
@@ -1093,8 +1021,6 @@ static tn_sigdef sigs_meth_arctanh_[] = {
 };
 tn_binding binding_meth_arctanh_ = {"arctanh_", TN_BINDING_TENSOR, 1, sigs_meth_arctanh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_arctanh_(PyObject *self, PyObject *unused)
 {
@@ -1144,8 +1070,6 @@ static tn_sigdef sigs_meth_argwhere[] = {
 };
 tn_binding binding_meth_argwhere = {"argwhere", TN_BINDING_TENSOR, 1, sigs_meth_argwhere};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_argwhere(PyObject *self, PyObject *unused)
 {
@@ -1194,8 +1118,6 @@ static tn_sigdef sigs_meth_asin[] = {
 };
 tn_binding binding_meth_asin = {"asin", TN_BINDING_TENSOR, 1, sigs_meth_asin};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_asin(PyObject *self, PyObject *unused)
 {
@@ -1208,8 +1130,6 @@ static tn_sigdef sigs_meth_asin_[] = {
 };
 tn_binding binding_meth_asin_ = {"asin_", TN_BINDING_TENSOR, 1, sigs_meth_asin_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_asin_(PyObject *self, PyObject *unused)
 {
@@ -1222,8 +1142,6 @@ static tn_sigdef sigs_meth_asinh[] = {
 };
 tn_binding binding_meth_asinh = {"asinh", TN_BINDING_TENSOR, 1, sigs_meth_asinh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_asinh(PyObject *self, PyObject *unused)
 {
@@ -1236,8 +1154,6 @@ static tn_sigdef sigs_meth_asinh_[] = {
 };
 tn_binding binding_meth_asinh_ = {"asinh_", TN_BINDING_TENSOR, 1, sigs_meth_asinh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_asinh_(PyObject *self, PyObject *unused)
 {
@@ -1250,8 +1166,6 @@ static tn_sigdef sigs_meth_atan[] = {
 };
 tn_binding binding_meth_atan = {"atan", TN_BINDING_TENSOR, 1, sigs_meth_atan};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_atan(PyObject *self, PyObject *unused)
 {
@@ -1288,8 +1202,6 @@ static tn_sigdef sigs_meth_atan_[] = {
 };
 tn_binding binding_meth_atan_ = {"atan_", TN_BINDING_TENSOR, 1, sigs_meth_atan_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_atan_(PyObject *self, PyObject *unused)
 {
@@ -1302,8 +1214,6 @@ static tn_sigdef sigs_meth_atanh[] = {
 };
 tn_binding binding_meth_atanh = {"atanh", TN_BINDING_TENSOR, 1, sigs_meth_atanh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_atanh(PyObject *self, PyObject *unused)
 {
@@ -1316,8 +1226,6 @@ static tn_sigdef sigs_meth_atanh_[] = {
 };
 tn_binding binding_meth_atanh_ = {"atanh_", TN_BINDING_TENSOR, 1, sigs_meth_atanh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_atanh_(PyObject *self, PyObject *unused)
 {
@@ -1448,8 +1356,6 @@ static tn_sigdef sigs_meth_bitwise_not[] = {
 };
 tn_binding binding_meth_bitwise_not = {"bitwise_not", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_bitwise_not(PyObject *self, PyObject *unused)
 {
@@ -1462,8 +1368,6 @@ static tn_sigdef sigs_meth_bitwise_not_[] = {
 };
 tn_binding binding_meth_bitwise_not_ = {"bitwise_not_", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_bitwise_not_(PyObject *self, PyObject *unused)
 {
@@ -1590,8 +1494,6 @@ static tn_sigdef sigs_meth_ccol_indices[] = {
 };
 tn_binding binding_meth_ccol_indices = {"ccol_indices", TN_BINDING_TENSOR, 1, sigs_meth_ccol_indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_ccol_indices(PyObject *self, PyObject *unused)
 {
@@ -1604,8 +1506,6 @@ static tn_sigdef sigs_meth_ceil[] = {
 };
 tn_binding binding_meth_ceil = {"ceil", TN_BINDING_TENSOR, 1, sigs_meth_ceil};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_ceil(PyObject *self, PyObject *unused)
 {
@@ -1618,8 +1518,6 @@ static tn_sigdef sigs_meth_ceil_[] = {
 };
 tn_binding binding_meth_ceil_ = {"ceil_", TN_BINDING_TENSOR, 1, sigs_meth_ceil_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_ceil_(PyObject *self, PyObject *unused)
 {
@@ -1808,8 +1706,6 @@ static tn_sigdef sigs_meth_coalesce[] = {
 };
 tn_binding binding_meth_coalesce = {"coalesce", TN_BINDING_TENSOR, 1, sigs_meth_coalesce};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_coalesce(PyObject *self, PyObject *unused)
 {
@@ -1822,8 +1718,6 @@ static tn_sigdef sigs_meth_col_indices[] = {
 };
 tn_binding binding_meth_col_indices = {"col_indices", TN_BINDING_TENSOR, 1, sigs_meth_col_indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_col_indices(PyObject *self, PyObject *unused)
 {
@@ -1836,8 +1730,6 @@ static tn_sigdef sigs_meth_conj[] = {
 };
 tn_binding binding_meth_conj = {"conj", TN_BINDING_TENSOR, 1, sigs_meth_conj};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_conj(PyObject *self, PyObject *unused)
 {
@@ -1850,8 +1742,6 @@ static tn_sigdef sigs_meth_conj_physical[] = {
 };
 tn_binding binding_meth_conj_physical = {"conj_physical", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_conj_physical(PyObject *self, PyObject *unused)
 {
@@ -1864,8 +1754,6 @@ static tn_sigdef sigs_meth_conj_physical_[] = {
 };
 tn_binding binding_meth_conj_physical_ = {"conj_physical_", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_conj_physical_(PyObject *self, PyObject *unused)
 {
@@ -1904,8 +1792,6 @@ static tn_sigdef sigs_meth_corrcoef[] = {
 };
 tn_binding binding_meth_corrcoef = {"corrcoef", TN_BINDING_TENSOR, 1, sigs_meth_corrcoef};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_corrcoef(PyObject *self, PyObject *unused)
 {
@@ -1918,8 +1804,6 @@ static tn_sigdef sigs_meth_cos[] = {
 };
 tn_binding binding_meth_cos = {"cos", TN_BINDING_TENSOR, 1, sigs_meth_cos};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_cos(PyObject *self, PyObject *unused)
 {
@@ -1932,8 +1816,6 @@ static tn_sigdef sigs_meth_cos_[] = {
 };
 tn_binding binding_meth_cos_ = {"cos_", TN_BINDING_TENSOR, 1, sigs_meth_cos_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_cos_(PyObject *self, PyObject *unused)
 {
@@ -1946,8 +1828,6 @@ static tn_sigdef sigs_meth_cosh[] = {
 };
 tn_binding binding_meth_cosh = {"cosh", TN_BINDING_TENSOR, 1, sigs_meth_cosh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_cosh(PyObject *self, PyObject *unused)
 {
@@ -1960,8 +1840,6 @@ static tn_sigdef sigs_meth_cosh_[] = {
 };
 tn_binding binding_meth_cosh_ = {"cosh_", TN_BINDING_TENSOR, 1, sigs_meth_cosh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_cosh_(PyObject *self, PyObject *unused)
 {
@@ -2011,8 +1889,6 @@ static tn_sigdef sigs_meth_crow_indices[] = {
 };
 tn_binding binding_meth_crow_indices = {"crow_indices", TN_BINDING_TENSOR, 1, sigs_meth_crow_indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_crow_indices(PyObject *self, PyObject *unused)
 {
@@ -2097,8 +1973,6 @@ static tn_sigdef sigs_meth_deg2rad[] = {
 };
 tn_binding binding_meth_deg2rad = {"deg2rad", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_deg2rad(PyObject *self, PyObject *unused)
 {
@@ -2111,8 +1985,6 @@ static tn_sigdef sigs_meth_deg2rad_[] = {
 };
 tn_binding binding_meth_deg2rad_ = {"deg2rad_", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_deg2rad_(PyObject *self, PyObject *unused)
 {
@@ -2125,8 +1997,6 @@ static tn_sigdef sigs_meth_dense_dim[] = {
 };
 tn_binding binding_meth_dense_dim = {"dense_dim", TN_BINDING_TENSOR, 1, sigs_meth_dense_dim};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_dense_dim(PyObject *self, PyObject *unused)
 {
@@ -2139,8 +2009,6 @@ static tn_sigdef sigs_meth_dequantize[] = {
 };
 tn_binding binding_meth_dequantize = {"dequantize", TN_BINDING_TENSOR, 1, sigs_meth_dequantize};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_dequantize(PyObject *self, PyObject *unused)
 {
@@ -2153,8 +2021,6 @@ static tn_sigdef sigs_meth_det[] = {
 };
 tn_binding binding_meth_det = {"det", TN_BINDING_TENSOR, 1, sigs_meth_det};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_det(PyObject *self, PyObject *unused)
 {
@@ -2167,8 +2033,6 @@ static tn_sigdef sigs_meth_detach[] = {
 };
 tn_binding binding_meth_detach = {"detach", TN_BINDING_TENSOR, 1, sigs_meth_detach};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_detach(PyObject *self, PyObject *unused)
 {
@@ -2181,8 +2045,6 @@ static tn_sigdef sigs_meth_detach_[] = {
 };
 tn_binding binding_meth_detach_ = {"detach_", TN_BINDING_TENSOR, 1, sigs_meth_detach_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_detach_(PyObject *self, PyObject *unused)
 {
@@ -2267,8 +2129,6 @@ static tn_sigdef sigs_meth_digamma[] = {
 };
 tn_binding binding_meth_digamma = {"digamma", TN_BINDING_TENSOR, 1, sigs_meth_digamma};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_digamma(PyObject *self, PyObject *unused)
 {
@@ -2281,8 +2141,6 @@ static tn_sigdef sigs_meth_digamma_[] = {
 };
 tn_binding binding_meth_digamma_ = {"digamma_", TN_BINDING_TENSOR, 1, sigs_meth_digamma_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_digamma_(PyObject *self, PyObject *unused)
 {
@@ -2428,8 +2286,6 @@ static tn_sigdef sigs_meth_erf[] = {
 };
 tn_binding binding_meth_erf = {"erf", TN_BINDING_TENSOR, 1, sigs_meth_erf};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erf(PyObject *self, PyObject *unused)
 {
@@ -2442,8 +2298,6 @@ static tn_sigdef sigs_meth_erf_[] = {
 };
 tn_binding binding_meth_erf_ = {"erf_", TN_BINDING_TENSOR, 1, sigs_meth_erf_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erf_(PyObject *self, PyObject *unused)
 {
@@ -2456,8 +2310,6 @@ static tn_sigdef sigs_meth_erfc[] = {
 };
 tn_binding binding_meth_erfc = {"erfc", TN_BINDING_TENSOR, 1, sigs_meth_erfc};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erfc(PyObject *self, PyObject *unused)
 {
@@ -2470,8 +2322,6 @@ static tn_sigdef sigs_meth_erfc_[] = {
 };
 tn_binding binding_meth_erfc_ = {"erfc_", TN_BINDING_TENSOR, 1, sigs_meth_erfc_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erfc_(PyObject *self, PyObject *unused)
 {
@@ -2484,8 +2334,6 @@ static tn_sigdef sigs_meth_erfinv[] = {
 };
 tn_binding binding_meth_erfinv = {"erfinv", TN_BINDING_TENSOR, 1, sigs_meth_erfinv};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erfinv(PyObject *self, PyObject *unused)
 {
@@ -2498,8 +2346,6 @@ static tn_sigdef sigs_meth_erfinv_[] = {
 };
 tn_binding binding_meth_erfinv_ = {"erfinv_", TN_BINDING_TENSOR, 1, sigs_meth_erfinv_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_erfinv_(PyObject *self, PyObject *unused)
 {
@@ -2512,8 +2358,6 @@ static tn_sigdef sigs_meth_exp[] = {
 };
 tn_binding binding_meth_exp = {"exp", TN_BINDING_TENSOR, 1, sigs_meth_exp};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_exp(PyObject *self, PyObject *unused)
 {
@@ -2526,8 +2370,6 @@ static tn_sigdef sigs_meth_exp2[] = {
 };
 tn_binding binding_meth_exp2 = {"exp2", TN_BINDING_TENSOR, 1, sigs_meth_exp2};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_exp2(PyObject *self, PyObject *unused)
 {
@@ -2540,8 +2382,6 @@ static tn_sigdef sigs_meth_exp2_[] = {
 };
 tn_binding binding_meth_exp2_ = {"exp2_", TN_BINDING_TENSOR, 1, sigs_meth_exp2_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_exp2_(PyObject *self, PyObject *unused)
 {
@@ -2554,8 +2394,6 @@ static tn_sigdef sigs_meth_exp_[] = {
 };
 tn_binding binding_meth_exp_ = {"exp_", TN_BINDING_TENSOR, 1, sigs_meth_exp_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_exp_(PyObject *self, PyObject *unused)
 {
@@ -2592,8 +2430,6 @@ static tn_sigdef sigs_meth_expm1[] = {
 };
 tn_binding binding_meth_expm1 = {"expm1", TN_BINDING_TENSOR, 1, sigs_meth_expm1};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_expm1(PyObject *self, PyObject *unused)
 {
@@ -2606,8 +2442,6 @@ static tn_sigdef sigs_meth_expm1_[] = {
 };
 tn_binding binding_meth_expm1_ = {"expm1_", TN_BINDING_TENSOR, 1, sigs_meth_expm1_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_expm1_(PyObject *self, PyObject *unused)
 {
@@ -2657,8 +2491,6 @@ static tn_sigdef sigs_meth_fix[] = {
 };
 tn_binding binding_meth_fix = {"fix", TN_BINDING_TENSOR, 1, sigs_meth_fix};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_fix(PyObject *self, PyObject *unused)
 {
@@ -2671,8 +2503,6 @@ static tn_sigdef sigs_meth_fix_[] = {
 };
 tn_binding binding_meth_fix_ = {"fix_", TN_BINDING_TENSOR, 1, sigs_meth_fix_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_fix_(PyObject *self, PyObject *unused)
 {
@@ -2709,8 +2539,6 @@ static tn_sigdef sigs_meth_fliplr[] = {
 };
 tn_binding binding_meth_fliplr = {"fliplr", TN_BINDING_TENSOR, 1, sigs_meth_fliplr};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_fliplr(PyObject *self, PyObject *unused)
 {
@@ -2723,8 +2551,6 @@ static tn_sigdef sigs_meth_flipud[] = {
 };
 tn_binding binding_meth_flipud = {"flipud", TN_BINDING_TENSOR, 1, sigs_meth_flipud};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_flipud(PyObject *self, PyObject *unused)
 {
@@ -2763,8 +2589,6 @@ static tn_sigdef sigs_meth_floor[] = {
 };
 tn_binding binding_meth_floor = {"floor", TN_BINDING_TENSOR, 1, sigs_meth_floor};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_floor(PyObject *self, PyObject *unused)
 {
@@ -2777,8 +2601,6 @@ static tn_sigdef sigs_meth_floor_[] = {
 };
 tn_binding binding_meth_floor_ = {"floor_", TN_BINDING_TENSOR, 1, sigs_meth_floor_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_floor_(PyObject *self, PyObject *unused)
 {
@@ -2867,8 +2689,6 @@ static tn_sigdef sigs_meth_frac[] = {
 };
 tn_binding binding_meth_frac = {"frac", TN_BINDING_TENSOR, 1, sigs_meth_frac};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_frac(PyObject *self, PyObject *unused)
 {
@@ -2881,8 +2701,6 @@ static tn_sigdef sigs_meth_frac_[] = {
 };
 tn_binding binding_meth_frac_ = {"frac_", TN_BINDING_TENSOR, 1, sigs_meth_frac_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_frac_(PyObject *self, PyObject *unused)
 {
@@ -2895,8 +2713,6 @@ static tn_sigdef sigs_meth_frexp[] = {
 };
 tn_binding binding_meth_frexp = {"frexp", TN_BINDING_TENSOR, 1, sigs_meth_frexp};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_frexp(PyObject *self, PyObject *unused)
 {
@@ -2983,8 +2799,6 @@ static tn_sigdef sigs_meth_geqrf[] = {
 };
 tn_binding binding_meth_geqrf = {"geqrf", TN_BINDING_TENSOR, 1, sigs_meth_geqrf};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_geqrf(PyObject *self, PyObject *unused)
 {
@@ -3197,8 +3011,6 @@ static tn_sigdef sigs_meth_i0[] = {
 };
 tn_binding binding_meth_i0 = {"i0", TN_BINDING_TENSOR, 1, sigs_meth_i0};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_i0(PyObject *self, PyObject *unused)
 {
@@ -3211,8 +3023,6 @@ static tn_sigdef sigs_meth_i0_[] = {
 };
 tn_binding binding_meth_i0_ = {"i0_", TN_BINDING_TENSOR, 1, sigs_meth_i0_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_i0_(PyObject *self, PyObject *unused)
 {
@@ -3407,8 +3217,6 @@ static tn_sigdef sigs_meth_indices[] = {
 };
 tn_binding binding_meth_indices = {"indices", TN_BINDING_TENSOR, 1, sigs_meth_indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_indices(PyObject *self, PyObject *unused)
 {
@@ -3433,8 +3241,6 @@ static tn_sigdef sigs_meth_int_repr[] = {
 };
 tn_binding binding_meth_int_repr = {"int_repr", TN_BINDING_TENSOR, 1, sigs_meth_int_repr};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_int_repr(PyObject *self, PyObject *unused)
 {
@@ -3447,8 +3253,6 @@ static tn_sigdef sigs_meth_inverse[] = {
 };
 tn_binding binding_meth_inverse = {"inverse", TN_BINDING_TENSOR, 1, sigs_meth_inverse};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_inverse(PyObject *self, PyObject *unused)
 {
@@ -3461,8 +3265,6 @@ static tn_sigdef sigs_meth_is_coalesced[] = {
 };
 tn_binding binding_meth_is_coalesced = {"is_coalesced", TN_BINDING_TENSOR, 1, sigs_meth_is_coalesced};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_coalesced(PyObject *self, PyObject *unused)
 {
@@ -3475,8 +3277,6 @@ static tn_sigdef sigs_meth_is_complex[] = {
 };
 tn_binding binding_meth_is_complex = {"is_complex", TN_BINDING_TENSOR, 1, sigs_meth_is_complex};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_complex(PyObject *self, PyObject *unused)
 {
@@ -3489,8 +3289,6 @@ static tn_sigdef sigs_meth_is_conj[] = {
 };
 tn_binding binding_meth_is_conj = {"is_conj", TN_BINDING_TENSOR, 1, sigs_meth_is_conj};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_conj(PyObject *self, PyObject *unused)
 {
@@ -3503,8 +3301,6 @@ static tn_sigdef sigs_meth_is_distributed[] = {
 };
 tn_binding binding_meth_is_distributed = {"is_distributed", TN_BINDING_TENSOR, 1, sigs_meth_is_distributed};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_distributed(PyObject *self, PyObject *unused)
 {
@@ -3517,8 +3313,6 @@ static tn_sigdef sigs_meth_is_floating_point[] = {
 };
 tn_binding binding_meth_is_floating_point = {"is_floating_point", TN_BINDING_TENSOR, 1, sigs_meth_is_floating_point};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_floating_point(PyObject *self, PyObject *unused)
 {
@@ -3531,8 +3325,6 @@ static tn_sigdef sigs_meth_is_inference[] = {
 };
 tn_binding binding_meth_is_inference = {"is_inference", TN_BINDING_TENSOR, 1, sigs_meth_is_inference};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_inference(PyObject *self, PyObject *unused)
 {

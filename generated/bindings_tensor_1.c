@@ -12,8 +12,6 @@ static tn_sigdef sigs_meth_is_neg[] = {
 };
 tn_binding binding_meth_is_neg = {"is_neg", TN_BINDING_TENSOR, 1, sigs_meth_is_neg};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_neg(PyObject *self, PyObject *unused)
 {
@@ -26,8 +24,6 @@ static tn_sigdef sigs_meth_is_nonzero[] = {
 };
 tn_binding binding_meth_is_nonzero = {"is_nonzero", TN_BINDING_TENSOR, 1, sigs_meth_is_nonzero};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_nonzero(PyObject *self, PyObject *unused)
 {
@@ -76,8 +72,6 @@ static tn_sigdef sigs_meth_is_signed[] = {
 };
 tn_binding binding_meth_is_signed = {"is_signed", TN_BINDING_TENSOR, 1, sigs_meth_is_signed};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_is_signed(PyObject *self, PyObject *unused)
 {
@@ -102,8 +96,6 @@ static tn_sigdef sigs_meth_isfinite[] = {
 };
 tn_binding binding_meth_isfinite = {"isfinite", TN_BINDING_TENSOR, 1, sigs_meth_isfinite};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isfinite(PyObject *self, PyObject *unused)
 {
@@ -116,8 +108,6 @@ static tn_sigdef sigs_meth_isinf[] = {
 };
 tn_binding binding_meth_isinf = {"isinf", TN_BINDING_TENSOR, 1, sigs_meth_isinf};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isinf(PyObject *self, PyObject *unused)
 {
@@ -130,8 +120,6 @@ static tn_sigdef sigs_meth_isnan[] = {
 };
 tn_binding binding_meth_isnan = {"isnan", TN_BINDING_TENSOR, 1, sigs_meth_isnan};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isnan(PyObject *self, PyObject *unused)
 {
@@ -144,8 +132,6 @@ static tn_sigdef sigs_meth_isneginf[] = {
 };
 tn_binding binding_meth_isneginf = {"isneginf", TN_BINDING_TENSOR, 1, sigs_meth_isneginf};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isneginf(PyObject *self, PyObject *unused)
 {
@@ -158,8 +144,6 @@ static tn_sigdef sigs_meth_isposinf[] = {
 };
 tn_binding binding_meth_isposinf = {"isposinf", TN_BINDING_TENSOR, 1, sigs_meth_isposinf};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isposinf(PyObject *self, PyObject *unused)
 {
@@ -172,8 +156,6 @@ static tn_sigdef sigs_meth_isreal[] = {
 };
 tn_binding binding_meth_isreal = {"isreal", TN_BINDING_TENSOR, 1, sigs_meth_isreal};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_isreal(PyObject *self, PyObject *unused)
 {
@@ -374,8 +356,6 @@ static tn_sigdef sigs_meth_lgamma[] = {
 };
 tn_binding binding_meth_lgamma = {"lgamma", TN_BINDING_TENSOR, 1, sigs_meth_lgamma};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_lgamma(PyObject *self, PyObject *unused)
 {
@@ -388,8 +368,6 @@ static tn_sigdef sigs_meth_lgamma_[] = {
 };
 tn_binding binding_meth_lgamma_ = {"lgamma_", TN_BINDING_TENSOR, 1, sigs_meth_lgamma_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_lgamma_(PyObject *self, PyObject *unused)
 {
@@ -402,8 +380,6 @@ static tn_sigdef sigs_meth_log[] = {
 };
 tn_binding binding_meth_log = {"log", TN_BINDING_TENSOR, 1, sigs_meth_log};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log(PyObject *self, PyObject *unused)
 {
@@ -416,8 +392,6 @@ static tn_sigdef sigs_meth_log10[] = {
 };
 tn_binding binding_meth_log10 = {"log10", TN_BINDING_TENSOR, 1, sigs_meth_log10};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log10(PyObject *self, PyObject *unused)
 {
@@ -430,8 +404,6 @@ static tn_sigdef sigs_meth_log10_[] = {
 };
 tn_binding binding_meth_log10_ = {"log10_", TN_BINDING_TENSOR, 1, sigs_meth_log10_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log10_(PyObject *self, PyObject *unused)
 {
@@ -444,8 +416,6 @@ static tn_sigdef sigs_meth_log1p[] = {
 };
 tn_binding binding_meth_log1p = {"log1p", TN_BINDING_TENSOR, 1, sigs_meth_log1p};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log1p(PyObject *self, PyObject *unused)
 {
@@ -458,8 +428,6 @@ static tn_sigdef sigs_meth_log1p_[] = {
 };
 tn_binding binding_meth_log1p_ = {"log1p_", TN_BINDING_TENSOR, 1, sigs_meth_log1p_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log1p_(PyObject *self, PyObject *unused)
 {
@@ -472,8 +440,6 @@ static tn_sigdef sigs_meth_log2[] = {
 };
 tn_binding binding_meth_log2 = {"log2", TN_BINDING_TENSOR, 1, sigs_meth_log2};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log2(PyObject *self, PyObject *unused)
 {
@@ -486,8 +452,6 @@ static tn_sigdef sigs_meth_log2_[] = {
 };
 tn_binding binding_meth_log2_ = {"log2_", TN_BINDING_TENSOR, 1, sigs_meth_log2_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log2_(PyObject *self, PyObject *unused)
 {
@@ -500,8 +464,6 @@ static tn_sigdef sigs_meth_log_[] = {
 };
 tn_binding binding_meth_log_ = {"log_", TN_BINDING_TENSOR, 1, sigs_meth_log_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_log_(PyObject *self, PyObject *unused)
 {
@@ -574,8 +536,6 @@ static tn_sigdef sigs_meth_logdet[] = {
 };
 tn_binding binding_meth_logdet = {"logdet", TN_BINDING_TENSOR, 1, sigs_meth_logdet};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_logdet(PyObject *self, PyObject *unused)
 {
@@ -612,8 +572,6 @@ static tn_sigdef sigs_meth_logical_not[] = {
 };
 tn_binding binding_meth_logical_not = {"logical_not", TN_BINDING_TENSOR, 1, sigs_meth_logical_not};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_logical_not(PyObject *self, PyObject *unused)
 {
@@ -626,8 +584,6 @@ static tn_sigdef sigs_meth_logical_not_[] = {
 };
 tn_binding binding_meth_logical_not_ = {"logical_not_", TN_BINDING_TENSOR, 1, sigs_meth_logical_not_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_logical_not_(PyObject *self, PyObject *unused)
 {
@@ -836,8 +792,6 @@ static tn_sigdef sigs_meth_matrix_exp[] = {
 };
 tn_binding binding_meth_matrix_exp = {"matrix_exp", TN_BINDING_TENSOR, 1, sigs_meth_matrix_exp};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_matrix_exp(PyObject *self, PyObject *unused)
 {
@@ -990,8 +944,6 @@ static tn_sigdef sigs_meth_msort[] = {
 };
 tn_binding binding_meth_msort = {"msort", TN_BINDING_TENSOR, 1, sigs_meth_msort};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_msort(PyObject *self, PyObject *unused)
 {
@@ -1227,8 +1179,6 @@ static tn_sigdef sigs_meth_neg[] = {
 };
 tn_binding binding_meth_neg = {"neg", TN_BINDING_TENSOR, 1, sigs_meth_neg};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_neg(PyObject *self, PyObject *unused)
 {
@@ -1241,8 +1191,6 @@ static tn_sigdef sigs_meth_neg_[] = {
 };
 tn_binding binding_meth_neg_ = {"neg_", TN_BINDING_TENSOR, 1, sigs_meth_neg_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_neg_(PyObject *self, PyObject *unused)
 {
@@ -1255,8 +1203,6 @@ static tn_sigdef sigs_meth_negative[] = {
 };
 tn_binding binding_meth_negative = {"negative", TN_BINDING_TENSOR, 1, sigs_meth_negative};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_negative(PyObject *self, PyObject *unused)
 {
@@ -1269,8 +1215,6 @@ static tn_sigdef sigs_meth_negative_[] = {
 };
 tn_binding binding_meth_negative_ = {"negative_", TN_BINDING_TENSOR, 1, sigs_meth_negative_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_negative_(PyObject *self, PyObject *unused)
 {
@@ -1528,8 +1472,6 @@ static tn_sigdef sigs_meth_positive[] = {
 };
 tn_binding binding_meth_positive = {"positive", TN_BINDING_TENSOR, 1, sigs_meth_positive};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_positive(PyObject *self, PyObject *unused)
 {
@@ -1617,8 +1559,6 @@ static tn_sigdef sigs_meth_q_per_channel_axis[] = {
 };
 tn_binding binding_meth_q_per_channel_axis = {"q_per_channel_axis", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_axis};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_q_per_channel_axis(PyObject *self, PyObject *unused)
 {
@@ -1631,8 +1571,6 @@ static tn_sigdef sigs_meth_q_per_channel_scales[] = {
 };
 tn_binding binding_meth_q_per_channel_scales = {"q_per_channel_scales", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_scales};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_q_per_channel_scales(PyObject *self, PyObject *unused)
 {
@@ -1645,8 +1583,6 @@ static tn_sigdef sigs_meth_q_per_channel_zero_points[] = {
 };
 tn_binding binding_meth_q_per_channel_zero_points = {"q_per_channel_zero_points", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_zero_points};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_q_per_channel_zero_points(PyObject *self, PyObject *unused)
 {
@@ -1659,8 +1595,6 @@ static tn_sigdef sigs_meth_q_scale[] = {
 };
 tn_binding binding_meth_q_scale = {"q_scale", TN_BINDING_TENSOR, 1, sigs_meth_q_scale};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_q_scale(PyObject *self, PyObject *unused)
 {
@@ -1673,8 +1607,6 @@ static tn_sigdef sigs_meth_q_zero_point[] = {
 };
 tn_binding binding_meth_q_zero_point = {"q_zero_point", TN_BINDING_TENSOR, 1, sigs_meth_q_zero_point};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_q_zero_point(PyObject *self, PyObject *unused)
 {
@@ -1699,8 +1631,6 @@ static tn_sigdef sigs_meth_qscheme[] = {
 };
 tn_binding binding_meth_qscheme = {"qscheme", TN_BINDING_TENSOR, 1, sigs_meth_qscheme};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_qscheme(PyObject *self, PyObject *unused)
 {
@@ -1726,8 +1656,6 @@ static tn_sigdef sigs_meth_rad2deg[] = {
 };
 tn_binding binding_meth_rad2deg = {"rad2deg", TN_BINDING_TENSOR, 1, sigs_meth_rad2deg};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_rad2deg(PyObject *self, PyObject *unused)
 {
@@ -1740,8 +1668,6 @@ static tn_sigdef sigs_meth_rad2deg_[] = {
 };
 tn_binding binding_meth_rad2deg_ = {"rad2deg_", TN_BINDING_TENSOR, 1, sigs_meth_rad2deg_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_rad2deg_(PyObject *self, PyObject *unused)
 {
@@ -1768,8 +1694,6 @@ static tn_sigdef sigs_meth_ravel[] = {
 };
 tn_binding binding_meth_ravel = {"ravel", TN_BINDING_TENSOR, 1, sigs_meth_ravel};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_ravel(PyObject *self, PyObject *unused)
 {
@@ -1782,8 +1706,6 @@ static tn_sigdef sigs_meth_reciprocal[] = {
 };
 tn_binding binding_meth_reciprocal = {"reciprocal", TN_BINDING_TENSOR, 1, sigs_meth_reciprocal};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_reciprocal(PyObject *self, PyObject *unused)
 {
@@ -1796,8 +1718,6 @@ static tn_sigdef sigs_meth_reciprocal_[] = {
 };
 tn_binding binding_meth_reciprocal_ = {"reciprocal_", TN_BINDING_TENSOR, 1, sigs_meth_reciprocal_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_reciprocal_(PyObject *self, PyObject *unused)
 {
@@ -1822,8 +1742,6 @@ static tn_sigdef sigs_meth_relu[] = {
 };
 tn_binding binding_meth_relu = {"relu", TN_BINDING_TENSOR, 1, sigs_meth_relu};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_relu(PyObject *self, PyObject *unused)
 {
@@ -1836,8 +1754,6 @@ static tn_sigdef sigs_meth_relu_[] = {
 };
 tn_binding binding_meth_relu_ = {"relu_", TN_BINDING_TENSOR, 1, sigs_meth_relu_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_relu_(PyObject *self, PyObject *unused)
 {
@@ -1985,8 +1901,6 @@ static tn_sigdef sigs_meth_resolve_conj[] = {
 };
 tn_binding binding_meth_resolve_conj = {"resolve_conj", TN_BINDING_TENSOR, 1, sigs_meth_resolve_conj};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_resolve_conj(PyObject *self, PyObject *unused)
 {
@@ -1999,8 +1913,6 @@ static tn_sigdef sigs_meth_resolve_neg[] = {
 };
 tn_binding binding_meth_resolve_neg = {"resolve_neg", TN_BINDING_TENSOR, 1, sigs_meth_resolve_neg};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_resolve_neg(PyObject *self, PyObject *unused)
 {
@@ -2013,8 +1925,6 @@ static tn_sigdef sigs_meth_retain_grad[] = {
 };
 tn_binding binding_meth_retain_grad = {"retain_grad", TN_BINDING_TENSOR, 1, sigs_meth_retain_grad};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_retain_grad(PyObject *self, PyObject *unused)
 {
@@ -2077,8 +1987,6 @@ static tn_sigdef sigs_meth_row_indices[] = {
 };
 tn_binding binding_meth_row_indices = {"row_indices", TN_BINDING_TENSOR, 1, sigs_meth_row_indices};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_row_indices(PyObject *self, PyObject *unused)
 {
@@ -2091,8 +1999,6 @@ static tn_sigdef sigs_meth_rsqrt[] = {
 };
 tn_binding binding_meth_rsqrt = {"rsqrt", TN_BINDING_TENSOR, 1, sigs_meth_rsqrt};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_rsqrt(PyObject *self, PyObject *unused)
 {
@@ -2105,8 +2011,6 @@ static tn_sigdef sigs_meth_rsqrt_[] = {
 };
 tn_binding binding_meth_rsqrt_ = {"rsqrt_", TN_BINDING_TENSOR, 1, sigs_meth_rsqrt_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_rsqrt_(PyObject *self, PyObject *unused)
 {
@@ -2221,8 +2125,6 @@ static tn_sigdef sigs_meth_sgn[] = {
 };
 tn_binding binding_meth_sgn = {"sgn", TN_BINDING_TENSOR, 1, sigs_meth_sgn};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sgn(PyObject *self, PyObject *unused)
 {
@@ -2235,8 +2137,6 @@ static tn_sigdef sigs_meth_sgn_[] = {
 };
 tn_binding binding_meth_sgn_ = {"sgn_", TN_BINDING_TENSOR, 1, sigs_meth_sgn_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sgn_(PyObject *self, PyObject *unused)
 {
@@ -2249,8 +2149,6 @@ static tn_sigdef sigs_meth_sigmoid[] = {
 };
 tn_binding binding_meth_sigmoid = {"sigmoid", TN_BINDING_TENSOR, 1, sigs_meth_sigmoid};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sigmoid(PyObject *self, PyObject *unused)
 {
@@ -2263,8 +2161,6 @@ static tn_sigdef sigs_meth_sigmoid_[] = {
 };
 tn_binding binding_meth_sigmoid_ = {"sigmoid_", TN_BINDING_TENSOR, 1, sigs_meth_sigmoid_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sigmoid_(PyObject *self, PyObject *unused)
 {
@@ -2277,8 +2173,6 @@ static tn_sigdef sigs_meth_sign[] = {
 };
 tn_binding binding_meth_sign = {"sign", TN_BINDING_TENSOR, 1, sigs_meth_sign};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sign(PyObject *self, PyObject *unused)
 {
@@ -2291,8 +2185,6 @@ static tn_sigdef sigs_meth_sign_[] = {
 };
 tn_binding binding_meth_sign_ = {"sign_", TN_BINDING_TENSOR, 1, sigs_meth_sign_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sign_(PyObject *self, PyObject *unused)
 {
@@ -2305,8 +2197,6 @@ static tn_sigdef sigs_meth_signbit[] = {
 };
 tn_binding binding_meth_signbit = {"signbit", TN_BINDING_TENSOR, 1, sigs_meth_signbit};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_signbit(PyObject *self, PyObject *unused)
 {
@@ -2319,8 +2209,6 @@ static tn_sigdef sigs_meth_sin[] = {
 };
 tn_binding binding_meth_sin = {"sin", TN_BINDING_TENSOR, 1, sigs_meth_sin};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sin(PyObject *self, PyObject *unused)
 {
@@ -2333,8 +2221,6 @@ static tn_sigdef sigs_meth_sin_[] = {
 };
 tn_binding binding_meth_sin_ = {"sin_", TN_BINDING_TENSOR, 1, sigs_meth_sin_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sin_(PyObject *self, PyObject *unused)
 {
@@ -2347,8 +2233,6 @@ static tn_sigdef sigs_meth_sinc[] = {
 };
 tn_binding binding_meth_sinc = {"sinc", TN_BINDING_TENSOR, 1, sigs_meth_sinc};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sinc(PyObject *self, PyObject *unused)
 {
@@ -2361,8 +2245,6 @@ static tn_sigdef sigs_meth_sinc_[] = {
 };
 tn_binding binding_meth_sinc_ = {"sinc_", TN_BINDING_TENSOR, 1, sigs_meth_sinc_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sinc_(PyObject *self, PyObject *unused)
 {
@@ -2375,8 +2257,6 @@ static tn_sigdef sigs_meth_sinh[] = {
 };
 tn_binding binding_meth_sinh = {"sinh", TN_BINDING_TENSOR, 1, sigs_meth_sinh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sinh(PyObject *self, PyObject *unused)
 {
@@ -2389,8 +2269,6 @@ static tn_sigdef sigs_meth_sinh_[] = {
 };
 tn_binding binding_meth_sinh_ = {"sinh_", TN_BINDING_TENSOR, 1, sigs_meth_sinh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sinh_(PyObject *self, PyObject *unused)
 {
@@ -2427,8 +2305,6 @@ static tn_sigdef sigs_meth_slogdet[] = {
 };
 tn_binding binding_meth_slogdet = {"slogdet", TN_BINDING_TENSOR, 1, sigs_meth_slogdet};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_slogdet(PyObject *self, PyObject *unused)
 {
@@ -2478,8 +2354,6 @@ static tn_sigdef sigs_meth_sparse_dim[] = {
 };
 tn_binding binding_meth_sparse_dim = {"sparse_dim", TN_BINDING_TENSOR, 1, sigs_meth_sparse_dim};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sparse_dim(PyObject *self, PyObject *unused)
 {
@@ -2553,8 +2427,6 @@ static tn_sigdef sigs_meth_sqrt[] = {
 };
 tn_binding binding_meth_sqrt = {"sqrt", TN_BINDING_TENSOR, 1, sigs_meth_sqrt};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sqrt(PyObject *self, PyObject *unused)
 {
@@ -2567,8 +2439,6 @@ static tn_sigdef sigs_meth_sqrt_[] = {
 };
 tn_binding binding_meth_sqrt_ = {"sqrt_", TN_BINDING_TENSOR, 1, sigs_meth_sqrt_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_sqrt_(PyObject *self, PyObject *unused)
 {
@@ -2581,8 +2451,6 @@ static tn_sigdef sigs_meth_square[] = {
 };
 tn_binding binding_meth_square = {"square", TN_BINDING_TENSOR, 1, sigs_meth_square};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_square(PyObject *self, PyObject *unused)
 {
@@ -2595,8 +2463,6 @@ static tn_sigdef sigs_meth_square_[] = {
 };
 tn_binding binding_meth_square_ = {"square_", TN_BINDING_TENSOR, 1, sigs_meth_square_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_square_(PyObject *self, PyObject *unused)
 {
@@ -2815,8 +2681,6 @@ static tn_sigdef sigs_meth_t[] = {
 };
 tn_binding binding_meth_t = {"t", TN_BINDING_TENSOR, 1, sigs_meth_t};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_t(PyObject *self, PyObject *unused)
 {
@@ -2829,8 +2693,6 @@ static tn_sigdef sigs_meth_t_[] = {
 };
 tn_binding binding_meth_t_ = {"t_", TN_BINDING_TENSOR, 1, sigs_meth_t_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_t_(PyObject *self, PyObject *unused)
 {
@@ -2867,8 +2729,6 @@ static tn_sigdef sigs_meth_tan[] = {
 };
 tn_binding binding_meth_tan = {"tan", TN_BINDING_TENSOR, 1, sigs_meth_tan};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_tan(PyObject *self, PyObject *unused)
 {
@@ -2881,8 +2741,6 @@ static tn_sigdef sigs_meth_tan_[] = {
 };
 tn_binding binding_meth_tan_ = {"tan_", TN_BINDING_TENSOR, 1, sigs_meth_tan_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_tan_(PyObject *self, PyObject *unused)
 {
@@ -2895,8 +2753,6 @@ static tn_sigdef sigs_meth_tanh[] = {
 };
 tn_binding binding_meth_tanh = {"tanh", TN_BINDING_TENSOR, 1, sigs_meth_tanh};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_tanh(PyObject *self, PyObject *unused)
 {
@@ -2909,8 +2765,6 @@ static tn_sigdef sigs_meth_tanh_[] = {
 };
 tn_binding binding_meth_tanh_ = {"tanh_", TN_BINDING_TENSOR, 1, sigs_meth_tanh_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_tanh_(PyObject *self, PyObject *unused)
 {
@@ -3058,8 +2912,6 @@ static tn_sigdef sigs_meth_trace[] = {
 };
 tn_binding binding_meth_trace = {"trace", TN_BINDING_TENSOR, 1, sigs_meth_trace};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_trace(PyObject *self, PyObject *unused)
 {
@@ -3182,8 +3034,6 @@ static tn_sigdef sigs_meth_trunc[] = {
 };
 tn_binding binding_meth_trunc = {"trunc", TN_BINDING_TENSOR, 1, sigs_meth_trunc};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_trunc(PyObject *self, PyObject *unused)
 {
@@ -3196,8 +3046,6 @@ static tn_sigdef sigs_meth_trunc_[] = {
 };
 tn_binding binding_meth_trunc_ = {"trunc_", TN_BINDING_TENSOR, 1, sigs_meth_trunc_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_trunc_(PyObject *self, PyObject *unused)
 {
@@ -3330,8 +3178,6 @@ static tn_sigdef sigs_meth_values[] = {
 };
 tn_binding binding_meth_values = {"values", TN_BINDING_TENSOR, 1, sigs_meth_values};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_values(PyObject *self, PyObject *unused)
 {
@@ -3447,8 +3293,6 @@ static tn_sigdef sigs_meth_zero_[] = {
 };
 tn_binding binding_meth_zero_ = {"zero_", TN_BINDING_TENSOR, 1, sigs_meth_zero_};
 
-/* upstream's method without parameters is METH_NOARGS: CPython refuses arguments itself
- * ("TensorBase.abs() takes no arguments (1 given)") */
 static PyObject *
 meth_zero_(PyObject *self, PyObject *unused)
 {
