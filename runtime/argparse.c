@@ -2336,6 +2336,33 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
 }
 
 int
+tn_manual_parse_tuple(tn_manual_sigs *m, PyObject *self, PyObject *args, PyObject *kwds, PyObject **raw,
+                      PyObject **handled)
+{
+    Py_ssize_t n = args ? PyTuple_Size(args) : 0, nk = kwds ? PyDict_Size(kwds) : 0;
+    PyObject **stack = malloc(sizeof *stack * (size_t)(n + nk + 1));
+    PyObject *kwnames = nk ? PyTuple_New(nk) : NULL;
+    if (!stack || (nk && !kwnames)) {
+        free(stack);
+        Py_XDECREF(kwnames);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        stack[i] = PyTuple_GetItem(args, i);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0, j = 0;
+    while (nk && PyDict_Next(kwds, &pos, &k, &v)) {
+        PyTuple_SetItem(kwnames, j, Py_NewRef(k));
+        stack[n + j++] = v;
+    }
+    int r = tn_manual_parse(m, self, stack, n, kwnames, raw, handled);
+    free(stack);
+    Py_XDECREF(kwnames);
+    return r;
+}
+
+int
 tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, tn_arena *arena)
 {
     const tn_param *p = &m->sigs[k]->params[i];

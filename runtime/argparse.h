@@ -94,6 +94,10 @@ typedef struct {
  * -1 on error, or -2 when __torch_function__ handled the call (*handled holds the result). */
 int tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, PyObject **raw, PyObject **handled);
+/* The same for a METH_VARARGS | METH_KEYWORDS function (args tuple, kwds dict or NULL); raw[i]
+ * are borrowed from args and kwds. */
+int tn_manual_parse_tuple(tn_manual_sigs *m, PyObject *self, PyObject *args, PyObject *kwds, PyObject **raw,
+                          PyObject **handled);
 /* raw[i] (or the default) of signature k as a value. */
 int tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, tn_arena *arena);
 

@@ -532,29 +532,10 @@ static tn_manual_sigs range_sigs = {"range", 0, 1, range_texts, NULL, NULL};
 static int
 upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled, PyObject **first)
 {
-    Py_ssize_t n = PyTuple_Size(args), nk = kwds ? PyDict_Size(kwds) : 0;
-    PyObject **stack = malloc(sizeof *stack * (size_t)(n + nk + 1));
-    PyObject *kwnames = nk ? PyTuple_New(nk) : NULL;
-    if (!stack || (nk && !kwnames)) {
-        free(stack);
-        Py_XDECREF(kwnames);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        stack[i] = PyTuple_GetItem(args, i);
-    PyObject *k, *v;
-    Py_ssize_t pos = 0, j = 0;
-    while (nk && PyDict_Next(kwds, &pos, &k, &v)) {
-        PyTuple_SetItem(kwnames, j, Py_NewRef(k));
-        stack[n + j++] = v;
-    }
     PyObject *raw[TN_MAX_PARAMS];
-    int r = tn_manual_parse(m, NULL, stack, n, kwnames, raw, handled);
+    int r = tn_manual_parse_tuple(m, NULL, args, kwds, raw, handled);
     if (r >= 0 && first)
         *first = raw[0];  /* borrowed from args or kwds */
-    free(stack);
-    Py_XDECREF(kwnames);
     return r < 0 ? r : 0;
 }
 

@@ -253,6 +253,18 @@ EXACT_MESSAGES = [
     "out = torch.ones(2).hash_tensor(1, 'a')",
     "out = torch.ones(2, 3).sum(1, 'a', 2)",
     "out = torch.ones(2, 3).permute(1, 0, foo=1)",
+    # --- session 30 h7: torch.device parses with upstream's two signatures (runtime/device.c;
+    # tn_manual_parse_tuple for METH_VARARGS callers) (9 of 10 differed before)
+    "out = torch.device()",
+    "out = torch.device(1.5)",
+    "out = torch.device('cpu', 'a')",
+    "out = torch.device('cuda:0', 1)",
+    "out = torch.device('cpu', -1)",
+    "out = torch.device(torch.device('cpu'), 0)",
+    "out = torch.device('cpu', index=True)",
+    "out = torch.device('cpu', 2**70)",
+    "out = torch.device(foo='cpu')",
+    "out = torch.device('cpu', 0, 1)",
 ]
 
 
@@ -2688,6 +2700,7 @@ FUZZ_CLASSES = [
     "out = torch.range(1, 3, dtype=None, layout=torch.strided)",
     "out = torch.frombuffer(bytearray(b'abcd'), dtype=torch.uint8, count=2, offset=1)",
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
+    "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
