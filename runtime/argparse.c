@@ -2298,7 +2298,7 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
         invalid_arguments(m->name, (const tn_schema *const *)m->sigs, m->texts, m->n, self, &c);
         return -1;
     }
-    if (ov.n > 0 || tn_torch_function_mode_active()) {
+    if (!m->no_torch_function && (ov.n > 0 || tn_torch_function_mode_active())) {
         PyObject *api;
         if (m->is_method)
             api = PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), m->name);

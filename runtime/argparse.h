@@ -88,6 +88,7 @@ typedef struct {
     const char *const *texts;
     tn_schema **sigs;            /* parsed on first use */
     const char *module;          /* where __torch_function__ finds it (NULL: torch) */
+    int no_torch_function;       /* upstream does not offer the call to __torch_function__ (finfo) */
 } tn_manual_sigs;
 
 /* Returns the index of the matching signature with raw[i] per parameter (NULL: default),

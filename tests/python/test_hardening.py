@@ -265,6 +265,21 @@ EXACT_MESSAGES = [
     "out = torch.device('cpu', 2**70)",
     "out = torch.device(foo='cpu')",
     "out = torch.device('cpu', 0, 1)",
+    # --- session 30 h7: torch.finfo/iinfo parse with upstream's signatures (runtime/dtype.c; not offered
+    # to __torch_function__, tn_manual_sigs.no_torch_function) (11 of 13 differed before)
+    "out = torch.finfo(1)",
+    "out = torch.finfo(type=1)",
+    "out = torch.finfo(None)",
+    "out = torch.finfo(torch.float32, 1)",
+    "out = torch.finfo(foo=1)",
+    "out = torch.iinfo(torch.float32)",
+    "out = torch.iinfo(torch.bool)",
+    "out = torch.iinfo(torch.complex64)",
+    "out = torch.iinfo()",
+    "out = torch.iinfo(1)",
+    "out = torch.iinfo(type=torch.int8, foo=2)",
+    "out = torch.iinfo(torch.bits8)",
+    "out = torch.iinfo(torch.float8_e4m3fn)",
 ]
 
 
@@ -2701,6 +2716,7 @@ FUZZ_CLASSES = [
     "out = torch.frombuffer(bytearray(b'abcd'), dtype=torch.uint8, count=2, offset=1)",
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
+    "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
 ]
 FUZZ_REFUSED = {
     # --- session 28, h2: Note [as_strided_ bytes past int64] (upstream's bounds check wraps)
