@@ -280,6 +280,12 @@ EXACT_MESSAGES = [
     "out = torch.iinfo(type=torch.int8, foo=2)",
     "out = torch.iinfo(torch.bits8)",
     "out = torch.iinfo(torch.float8_e4m3fn)",
+    # --- session 30 h7: torch.Generator parses with upstream's signature (runtime/generator.c) (4 of 4
+    # differed before)
+    "out = torch.Generator(foo=1)",
+    "out = torch.Generator(1.5)",
+    "out = torch.Generator('cpu', 1)",
+    "out = torch.Generator(device=[1])",
 ]
 
 
