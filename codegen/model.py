@@ -145,6 +145,12 @@ class Binding:
     noarg: bool
     dunder: bool              # binary dunder: TypeError becomes NotImplemented
 
+    @property
+    def meth_noargs(self) -> bool:
+        """A Tensor method without parameters: METH_NOARGS, as upstream's (CPython refuses any
+        argument itself: "TensorBase.abs() takes no arguments (1 given)")."""
+        return self.module == "tensor" and self.noarg
+
 
 @dataclasses.dataclass
 class StructSeq:

@@ -191,9 +191,9 @@ static tn_sigdef sigs_meth__conj[] = {
 tn_binding binding_meth__conj = {"_conj", TN_BINDING_TENSOR, 1, sigs_meth__conj};
 
 static PyObject *
-meth__conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__conj, self, NULL, 0, NULL);
 }
 
 /* tensor._conj_physical */
@@ -203,9 +203,9 @@ static tn_sigdef sigs_meth__conj_physical[] = {
 tn_binding binding_meth__conj_physical = {"_conj_physical", TN_BINDING_TENSOR, 1, sigs_meth__conj_physical};
 
 static PyObject *
-meth__conj_physical(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__conj_physical(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__conj_physical, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__conj_physical, self, NULL, 0, NULL);
 }
 
 /* tensor._dimI */
@@ -215,9 +215,9 @@ static tn_sigdef sigs_meth__dimI[] = {
 tn_binding binding_meth__dimI = {"_dimI", TN_BINDING_TENSOR, 1, sigs_meth__dimI};
 
 static PyObject *
-meth__dimI(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__dimI(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__dimI, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__dimI, self, NULL, 0, NULL);
 }
 
 /* tensor._dimV */
@@ -227,9 +227,9 @@ static tn_sigdef sigs_meth__dimV[] = {
 tn_binding binding_meth__dimV = {"_dimV", TN_BINDING_TENSOR, 1, sigs_meth__dimV};
 
 static PyObject *
-meth__dimV(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__dimV(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__dimV, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__dimV, self, NULL, 0, NULL);
 }
 
 /* tensor._indices */
@@ -239,9 +239,9 @@ static tn_sigdef sigs_meth__indices[] = {
 tn_binding binding_meth__indices = {"_indices", TN_BINDING_TENSOR, 1, sigs_meth__indices};
 
 static PyObject *
-meth__indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__indices, self, NULL, 0, NULL);
 }
 
 /* tensor._is_all_true */
@@ -251,9 +251,9 @@ static tn_sigdef sigs_meth__is_all_true[] = {
 tn_binding binding_meth__is_all_true = {"_is_all_true", TN_BINDING_TENSOR, 1, sigs_meth__is_all_true};
 
 static PyObject *
-meth__is_all_true(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_all_true(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_all_true, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_all_true, self, NULL, 0, NULL);
 }
 
 /* tensor._is_any_true */
@@ -263,9 +263,9 @@ static tn_sigdef sigs_meth__is_any_true[] = {
 tn_binding binding_meth__is_any_true = {"_is_any_true", TN_BINDING_TENSOR, 1, sigs_meth__is_any_true};
 
 static PyObject *
-meth__is_any_true(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_any_true(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_any_true, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_any_true, self, NULL, 0, NULL);
 }
 
 /* tensor._is_zerotensor */
@@ -275,9 +275,9 @@ static tn_sigdef sigs_meth__is_zerotensor[] = {
 tn_binding binding_meth__is_zerotensor = {"_is_zerotensor", TN_BINDING_TENSOR, 1, sigs_meth__is_zerotensor};
 
 static PyObject *
-meth__is_zerotensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__is_zerotensor(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__is_zerotensor, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__is_zerotensor, self, NULL, 0, NULL);
 }
 
 /* tensor._lazy_clone */
@@ -287,9 +287,9 @@ static tn_sigdef sigs_meth__lazy_clone[] = {
 tn_binding binding_meth__lazy_clone = {"_lazy_clone", TN_BINDING_TENSOR, 1, sigs_meth__lazy_clone};
 
 static PyObject *
-meth__lazy_clone(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__lazy_clone(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__lazy_clone, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__lazy_clone, self, NULL, 0, NULL);
 }
 
 /* tensor._neg_view */
@@ -299,9 +299,9 @@ static tn_sigdef sigs_meth__neg_view[] = {
 tn_binding binding_meth__neg_view = {"_neg_view", TN_BINDING_TENSOR, 1, sigs_meth__neg_view};
 
 static PyObject *
-meth__neg_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__neg_view(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__neg_view, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__neg_view, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_size */
@@ -311,9 +311,9 @@ static tn_sigdef sigs_meth__nested_tensor_size[] = {
 tn_binding binding_meth__nested_tensor_size = {"_nested_tensor_size", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_size};
 
 static PyObject *
-meth__nested_tensor_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_size(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_size, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_size, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_storage_offsets */
@@ -323,9 +323,9 @@ static tn_sigdef sigs_meth__nested_tensor_storage_offsets[] = {
 tn_binding binding_meth__nested_tensor_storage_offsets = {"_nested_tensor_storage_offsets", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_storage_offsets};
 
 static PyObject *
-meth__nested_tensor_storage_offsets(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_storage_offsets(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_storage_offsets, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_storage_offsets, self, NULL, 0, NULL);
 }
 
 /* tensor._nested_tensor_strides */
@@ -335,9 +335,9 @@ static tn_sigdef sigs_meth__nested_tensor_strides[] = {
 tn_binding binding_meth__nested_tensor_strides = {"_nested_tensor_strides", TN_BINDING_TENSOR, 1, sigs_meth__nested_tensor_strides};
 
 static PyObject *
-meth__nested_tensor_strides(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nested_tensor_strides(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nested_tensor_strides, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nested_tensor_strides, self, NULL, 0, NULL);
 }
 
 /* tensor._nnz */
@@ -347,9 +347,9 @@ static tn_sigdef sigs_meth__nnz[] = {
 tn_binding binding_meth__nnz = {"_nnz", TN_BINDING_TENSOR, 1, sigs_meth__nnz};
 
 static PyObject *
-meth__nnz(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__nnz(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__nnz, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__nnz, self, NULL, 0, NULL);
 }
 
 /* tensor._philox_normal_ */
@@ -468,9 +468,9 @@ static tn_sigdef sigs_meth__values[] = {
 tn_binding binding_meth__values = {"_values", TN_BINDING_TENSOR, 1, sigs_meth__values};
 
 static PyObject *
-meth__values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth__values(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth__values, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth__values, self, NULL, 0, NULL);
 }
 
 /* tensor.abs */
@@ -480,9 +480,9 @@ static tn_sigdef sigs_meth_abs[] = {
 tn_binding binding_meth_abs = {"abs", TN_BINDING_TENSOR, 1, sigs_meth_abs};
 
 static PyObject *
-meth_abs(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_abs(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_abs, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_abs, self, NULL, 0, NULL);
 }
 
 /* tensor.abs_ */
@@ -492,9 +492,9 @@ static tn_sigdef sigs_meth_abs_[] = {
 tn_binding binding_meth_abs_ = {"abs_", TN_BINDING_TENSOR, 1, sigs_meth_abs_};
 
 static PyObject *
-meth_abs_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_abs_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_abs_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_abs_, self, NULL, 0, NULL);
 }
 
 /* tensor.absolute */
@@ -504,9 +504,9 @@ static tn_sigdef sigs_meth_absolute[] = {
 tn_binding binding_meth_absolute = {"absolute", TN_BINDING_TENSOR, 1, sigs_meth_absolute};
 
 static PyObject *
-meth_absolute(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_absolute(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_absolute, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_absolute, self, NULL, 0, NULL);
 }
 
 /* tensor.absolute_ */
@@ -516,9 +516,9 @@ static tn_sigdef sigs_meth_absolute_[] = {
 tn_binding binding_meth_absolute_ = {"absolute_", TN_BINDING_TENSOR, 1, sigs_meth_absolute_};
 
 static PyObject *
-meth_absolute_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_absolute_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_absolute_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_absolute_, self, NULL, 0, NULL);
 }
 
 /* tensor.acos */
@@ -528,9 +528,9 @@ static tn_sigdef sigs_meth_acos[] = {
 tn_binding binding_meth_acos = {"acos", TN_BINDING_TENSOR, 1, sigs_meth_acos};
 
 static PyObject *
-meth_acos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acos, self, NULL, 0, NULL);
 }
 
 /* tensor.acos_ */
@@ -540,9 +540,9 @@ static tn_sigdef sigs_meth_acos_[] = {
 tn_binding binding_meth_acos_ = {"acos_", TN_BINDING_TENSOR, 1, sigs_meth_acos_};
 
 static PyObject *
-meth_acos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acos_, self, NULL, 0, NULL);
 }
 
 /* tensor.acosh */
@@ -552,9 +552,9 @@ static tn_sigdef sigs_meth_acosh[] = {
 tn_binding binding_meth_acosh = {"acosh", TN_BINDING_TENSOR, 1, sigs_meth_acosh};
 
 static PyObject *
-meth_acosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acosh, self, NULL, 0, NULL);
 }
 
 /* tensor.acosh_ */
@@ -564,9 +564,9 @@ static tn_sigdef sigs_meth_acosh_[] = {
 tn_binding binding_meth_acosh_ = {"acosh_", TN_BINDING_TENSOR, 1, sigs_meth_acosh_};
 
 static PyObject *
-meth_acosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_acosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_acosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_acosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.add */
@@ -766,9 +766,9 @@ static tn_sigdef sigs_meth_adjoint[] = {
 tn_binding binding_meth_adjoint = {"adjoint", TN_BINDING_TENSOR, 1, sigs_meth_adjoint};
 
 static PyObject *
-meth_adjoint(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_adjoint(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_adjoint, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_adjoint, self, NULL, 0, NULL);
 }
 
 /* tensor.all */
@@ -840,9 +840,9 @@ static tn_sigdef sigs_meth_angle[] = {
 tn_binding binding_meth_angle = {"angle", TN_BINDING_TENSOR, 1, sigs_meth_angle};
 
 static PyObject *
-meth_angle(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_angle(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_angle, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_angle, self, NULL, 0, NULL);
 }
 
 /* tensor.any */
@@ -866,9 +866,9 @@ static tn_sigdef sigs_meth_arccos[] = {
 tn_binding binding_meth_arccos = {"arccos", TN_BINDING_TENSOR, 1, sigs_meth_arccos};
 
 static PyObject *
-meth_arccos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccos, self, NULL, 0, NULL);
 }
 
 /* tensor.arccos_ */
@@ -878,9 +878,9 @@ static tn_sigdef sigs_meth_arccos_[] = {
 tn_binding binding_meth_arccos_ = {"arccos_", TN_BINDING_TENSOR, 1, sigs_meth_arccos_};
 
 static PyObject *
-meth_arccos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccos_, self, NULL, 0, NULL);
 }
 
 /* tensor.arccosh */
@@ -890,9 +890,9 @@ static tn_sigdef sigs_meth_arccosh[] = {
 tn_binding binding_meth_arccosh = {"arccosh", TN_BINDING_TENSOR, 1, sigs_meth_arccosh};
 
 static PyObject *
-meth_arccosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccosh, self, NULL, 0, NULL);
 }
 
 /* tensor.arccosh_ */
@@ -902,9 +902,9 @@ static tn_sigdef sigs_meth_arccosh_[] = {
 tn_binding binding_meth_arccosh_ = {"arccosh_", TN_BINDING_TENSOR, 1, sigs_meth_arccosh_};
 
 static PyObject *
-meth_arccosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arccosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arccosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arccosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsin */
@@ -914,9 +914,9 @@ static tn_sigdef sigs_meth_arcsin[] = {
 tn_binding binding_meth_arcsin = {"arcsin", TN_BINDING_TENSOR, 1, sigs_meth_arcsin};
 
 static PyObject *
-meth_arcsin(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsin(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsin, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsin, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsin_ */
@@ -926,9 +926,9 @@ static tn_sigdef sigs_meth_arcsin_[] = {
 tn_binding binding_meth_arcsin_ = {"arcsin_", TN_BINDING_TENSOR, 1, sigs_meth_arcsin_};
 
 static PyObject *
-meth_arcsin_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsin_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsin_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsin_, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsinh */
@@ -938,9 +938,9 @@ static tn_sigdef sigs_meth_arcsinh[] = {
 tn_binding binding_meth_arcsinh = {"arcsinh", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh};
 
 static PyObject *
-meth_arcsinh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsinh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsinh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsinh, self, NULL, 0, NULL);
 }
 
 /* tensor.arcsinh_ */
@@ -950,9 +950,9 @@ static tn_sigdef sigs_meth_arcsinh_[] = {
 tn_binding binding_meth_arcsinh_ = {"arcsinh_", TN_BINDING_TENSOR, 1, sigs_meth_arcsinh_};
 
 static PyObject *
-meth_arcsinh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arcsinh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arcsinh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arcsinh_, self, NULL, 0, NULL);
 }
 
 /* tensor.arctan */
@@ -962,9 +962,9 @@ static tn_sigdef sigs_meth_arctan[] = {
 tn_binding binding_meth_arctan = {"arctan", TN_BINDING_TENSOR, 1, sigs_meth_arctan};
 
 static PyObject *
-meth_arctan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctan, self, NULL, 0, NULL);
 }
 
 /* tensor.arctan2 */
@@ -998,9 +998,9 @@ static tn_sigdef sigs_meth_arctan_[] = {
 tn_binding binding_meth_arctan_ = {"arctan_", TN_BINDING_TENSOR, 1, sigs_meth_arctan_};
 
 static PyObject *
-meth_arctan_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctan_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctan_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctan_, self, NULL, 0, NULL);
 }
 
 /* tensor.arctanh */
@@ -1010,9 +1010,9 @@ static tn_sigdef sigs_meth_arctanh[] = {
 tn_binding binding_meth_arctanh = {"arctanh", TN_BINDING_TENSOR, 1, sigs_meth_arctanh};
 
 static PyObject *
-meth_arctanh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctanh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctanh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctanh, self, NULL, 0, NULL);
 }
 
 /* tensor.arctanh_ */
@@ -1022,9 +1022,9 @@ static tn_sigdef sigs_meth_arctanh_[] = {
 tn_binding binding_meth_arctanh_ = {"arctanh_", TN_BINDING_TENSOR, 1, sigs_meth_arctanh_};
 
 static PyObject *
-meth_arctanh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_arctanh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_arctanh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_arctanh_, self, NULL, 0, NULL);
 }
 
 /* tensor.argmax */
@@ -1071,9 +1071,9 @@ static tn_sigdef sigs_meth_argwhere[] = {
 tn_binding binding_meth_argwhere = {"argwhere", TN_BINDING_TENSOR, 1, sigs_meth_argwhere};
 
 static PyObject *
-meth_argwhere(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_argwhere(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_argwhere, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_argwhere, self, NULL, 0, NULL);
 }
 
 /* tensor.as_strided */
@@ -1119,9 +1119,9 @@ static tn_sigdef sigs_meth_asin[] = {
 tn_binding binding_meth_asin = {"asin", TN_BINDING_TENSOR, 1, sigs_meth_asin};
 
 static PyObject *
-meth_asin(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asin(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asin, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asin, self, NULL, 0, NULL);
 }
 
 /* tensor.asin_ */
@@ -1131,9 +1131,9 @@ static tn_sigdef sigs_meth_asin_[] = {
 tn_binding binding_meth_asin_ = {"asin_", TN_BINDING_TENSOR, 1, sigs_meth_asin_};
 
 static PyObject *
-meth_asin_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asin_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asin_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asin_, self, NULL, 0, NULL);
 }
 
 /* tensor.asinh */
@@ -1143,9 +1143,9 @@ static tn_sigdef sigs_meth_asinh[] = {
 tn_binding binding_meth_asinh = {"asinh", TN_BINDING_TENSOR, 1, sigs_meth_asinh};
 
 static PyObject *
-meth_asinh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asinh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asinh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asinh, self, NULL, 0, NULL);
 }
 
 /* tensor.asinh_ */
@@ -1155,9 +1155,9 @@ static tn_sigdef sigs_meth_asinh_[] = {
 tn_binding binding_meth_asinh_ = {"asinh_", TN_BINDING_TENSOR, 1, sigs_meth_asinh_};
 
 static PyObject *
-meth_asinh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_asinh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_asinh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_asinh_, self, NULL, 0, NULL);
 }
 
 /* tensor.atan */
@@ -1167,9 +1167,9 @@ static tn_sigdef sigs_meth_atan[] = {
 tn_binding binding_meth_atan = {"atan", TN_BINDING_TENSOR, 1, sigs_meth_atan};
 
 static PyObject *
-meth_atan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atan, self, NULL, 0, NULL);
 }
 
 /* tensor.atan2 */
@@ -1203,9 +1203,9 @@ static tn_sigdef sigs_meth_atan_[] = {
 tn_binding binding_meth_atan_ = {"atan_", TN_BINDING_TENSOR, 1, sigs_meth_atan_};
 
 static PyObject *
-meth_atan_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atan_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atan_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atan_, self, NULL, 0, NULL);
 }
 
 /* tensor.atanh */
@@ -1215,9 +1215,9 @@ static tn_sigdef sigs_meth_atanh[] = {
 tn_binding binding_meth_atanh = {"atanh", TN_BINDING_TENSOR, 1, sigs_meth_atanh};
 
 static PyObject *
-meth_atanh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atanh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atanh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atanh, self, NULL, 0, NULL);
 }
 
 /* tensor.atanh_ */
@@ -1227,9 +1227,9 @@ static tn_sigdef sigs_meth_atanh_[] = {
 tn_binding binding_meth_atanh_ = {"atanh_", TN_BINDING_TENSOR, 1, sigs_meth_atanh_};
 
 static PyObject *
-meth_atanh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_atanh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_atanh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_atanh_, self, NULL, 0, NULL);
 }
 
 /* tensor.baddbmm */
@@ -1357,9 +1357,9 @@ static tn_sigdef sigs_meth_bitwise_not[] = {
 tn_binding binding_meth_bitwise_not = {"bitwise_not", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not};
 
 static PyObject *
-meth_bitwise_not(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_bitwise_not(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_bitwise_not, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_bitwise_not, self, NULL, 0, NULL);
 }
 
 /* tensor.bitwise_not_ */
@@ -1369,9 +1369,9 @@ static tn_sigdef sigs_meth_bitwise_not_[] = {
 tn_binding binding_meth_bitwise_not_ = {"bitwise_not_", TN_BINDING_TENSOR, 1, sigs_meth_bitwise_not_};
 
 static PyObject *
-meth_bitwise_not_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_bitwise_not_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_bitwise_not_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_bitwise_not_, self, NULL, 0, NULL);
 }
 
 /* tensor.bitwise_or */
@@ -1495,9 +1495,9 @@ static tn_sigdef sigs_meth_ccol_indices[] = {
 tn_binding binding_meth_ccol_indices = {"ccol_indices", TN_BINDING_TENSOR, 1, sigs_meth_ccol_indices};
 
 static PyObject *
-meth_ccol_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ccol_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ccol_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ccol_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.ceil */
@@ -1507,9 +1507,9 @@ static tn_sigdef sigs_meth_ceil[] = {
 tn_binding binding_meth_ceil = {"ceil", TN_BINDING_TENSOR, 1, sigs_meth_ceil};
 
 static PyObject *
-meth_ceil(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ceil(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ceil, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ceil, self, NULL, 0, NULL);
 }
 
 /* tensor.ceil_ */
@@ -1519,9 +1519,9 @@ static tn_sigdef sigs_meth_ceil_[] = {
 tn_binding binding_meth_ceil_ = {"ceil_", TN_BINDING_TENSOR, 1, sigs_meth_ceil_};
 
 static PyObject *
-meth_ceil_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ceil_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ceil_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ceil_, self, NULL, 0, NULL);
 }
 
 /* tensor.chalf */
@@ -1707,9 +1707,9 @@ static tn_sigdef sigs_meth_coalesce[] = {
 tn_binding binding_meth_coalesce = {"coalesce", TN_BINDING_TENSOR, 1, sigs_meth_coalesce};
 
 static PyObject *
-meth_coalesce(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_coalesce(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_coalesce, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_coalesce, self, NULL, 0, NULL);
 }
 
 /* tensor.col_indices */
@@ -1719,9 +1719,9 @@ static tn_sigdef sigs_meth_col_indices[] = {
 tn_binding binding_meth_col_indices = {"col_indices", TN_BINDING_TENSOR, 1, sigs_meth_col_indices};
 
 static PyObject *
-meth_col_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_col_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_col_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_col_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.conj */
@@ -1731,9 +1731,9 @@ static tn_sigdef sigs_meth_conj[] = {
 tn_binding binding_meth_conj = {"conj", TN_BINDING_TENSOR, 1, sigs_meth_conj};
 
 static PyObject *
-meth_conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj, self, NULL, 0, NULL);
 }
 
 /* tensor.conj_physical */
@@ -1743,9 +1743,9 @@ static tn_sigdef sigs_meth_conj_physical[] = {
 tn_binding binding_meth_conj_physical = {"conj_physical", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical};
 
 static PyObject *
-meth_conj_physical(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj_physical(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj_physical, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj_physical, self, NULL, 0, NULL);
 }
 
 /* tensor.conj_physical_ */
@@ -1755,9 +1755,9 @@ static tn_sigdef sigs_meth_conj_physical_[] = {
 tn_binding binding_meth_conj_physical_ = {"conj_physical_", TN_BINDING_TENSOR, 1, sigs_meth_conj_physical_};
 
 static PyObject *
-meth_conj_physical_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_conj_physical_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_conj_physical_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_conj_physical_, self, NULL, 0, NULL);
 }
 
 /* tensor.copysign */
@@ -1793,9 +1793,9 @@ static tn_sigdef sigs_meth_corrcoef[] = {
 tn_binding binding_meth_corrcoef = {"corrcoef", TN_BINDING_TENSOR, 1, sigs_meth_corrcoef};
 
 static PyObject *
-meth_corrcoef(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_corrcoef(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_corrcoef, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_corrcoef, self, NULL, 0, NULL);
 }
 
 /* tensor.cos */
@@ -1805,9 +1805,9 @@ static tn_sigdef sigs_meth_cos[] = {
 tn_binding binding_meth_cos = {"cos", TN_BINDING_TENSOR, 1, sigs_meth_cos};
 
 static PyObject *
-meth_cos(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cos(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cos, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cos, self, NULL, 0, NULL);
 }
 
 /* tensor.cos_ */
@@ -1817,9 +1817,9 @@ static tn_sigdef sigs_meth_cos_[] = {
 tn_binding binding_meth_cos_ = {"cos_", TN_BINDING_TENSOR, 1, sigs_meth_cos_};
 
 static PyObject *
-meth_cos_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cos_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cos_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cos_, self, NULL, 0, NULL);
 }
 
 /* tensor.cosh */
@@ -1829,9 +1829,9 @@ static tn_sigdef sigs_meth_cosh[] = {
 tn_binding binding_meth_cosh = {"cosh", TN_BINDING_TENSOR, 1, sigs_meth_cosh};
 
 static PyObject *
-meth_cosh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cosh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cosh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cosh, self, NULL, 0, NULL);
 }
 
 /* tensor.cosh_ */
@@ -1841,9 +1841,9 @@ static tn_sigdef sigs_meth_cosh_[] = {
 tn_binding binding_meth_cosh_ = {"cosh_", TN_BINDING_TENSOR, 1, sigs_meth_cosh_};
 
 static PyObject *
-meth_cosh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_cosh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_cosh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_cosh_, self, NULL, 0, NULL);
 }
 
 /* tensor.count_nonzero */
@@ -1890,9 +1890,9 @@ static tn_sigdef sigs_meth_crow_indices[] = {
 tn_binding binding_meth_crow_indices = {"crow_indices", TN_BINDING_TENSOR, 1, sigs_meth_crow_indices};
 
 static PyObject *
-meth_crow_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_crow_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_crow_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_crow_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.cummax */
@@ -1974,9 +1974,9 @@ static tn_sigdef sigs_meth_deg2rad[] = {
 tn_binding binding_meth_deg2rad = {"deg2rad", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad};
 
 static PyObject *
-meth_deg2rad(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_deg2rad(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_deg2rad, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_deg2rad, self, NULL, 0, NULL);
 }
 
 /* tensor.deg2rad_ */
@@ -1986,9 +1986,9 @@ static tn_sigdef sigs_meth_deg2rad_[] = {
 tn_binding binding_meth_deg2rad_ = {"deg2rad_", TN_BINDING_TENSOR, 1, sigs_meth_deg2rad_};
 
 static PyObject *
-meth_deg2rad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_deg2rad_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_deg2rad_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_deg2rad_, self, NULL, 0, NULL);
 }
 
 /* tensor.dense_dim */
@@ -1998,9 +1998,9 @@ static tn_sigdef sigs_meth_dense_dim[] = {
 tn_binding binding_meth_dense_dim = {"dense_dim", TN_BINDING_TENSOR, 1, sigs_meth_dense_dim};
 
 static PyObject *
-meth_dense_dim(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_dense_dim(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_dense_dim, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_dense_dim, self, NULL, 0, NULL);
 }
 
 /* tensor.dequantize */
@@ -2010,9 +2010,9 @@ static tn_sigdef sigs_meth_dequantize[] = {
 tn_binding binding_meth_dequantize = {"dequantize", TN_BINDING_TENSOR, 1, sigs_meth_dequantize};
 
 static PyObject *
-meth_dequantize(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_dequantize(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_dequantize, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_dequantize, self, NULL, 0, NULL);
 }
 
 /* tensor.det */
@@ -2022,9 +2022,9 @@ static tn_sigdef sigs_meth_det[] = {
 tn_binding binding_meth_det = {"det", TN_BINDING_TENSOR, 1, sigs_meth_det};
 
 static PyObject *
-meth_det(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_det(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_det, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_det, self, NULL, 0, NULL);
 }
 
 /* tensor.detach */
@@ -2034,9 +2034,9 @@ static tn_sigdef sigs_meth_detach[] = {
 tn_binding binding_meth_detach = {"detach", TN_BINDING_TENSOR, 1, sigs_meth_detach};
 
 static PyObject *
-meth_detach(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_detach(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_detach, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_detach, self, NULL, 0, NULL);
 }
 
 /* tensor.detach_ */
@@ -2046,9 +2046,9 @@ static tn_sigdef sigs_meth_detach_[] = {
 tn_binding binding_meth_detach_ = {"detach_", TN_BINDING_TENSOR, 1, sigs_meth_detach_};
 
 static PyObject *
-meth_detach_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_detach_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_detach_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_detach_, self, NULL, 0, NULL);
 }
 
 /* tensor.diag */
@@ -2130,9 +2130,9 @@ static tn_sigdef sigs_meth_digamma[] = {
 tn_binding binding_meth_digamma = {"digamma", TN_BINDING_TENSOR, 1, sigs_meth_digamma};
 
 static PyObject *
-meth_digamma(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_digamma(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_digamma, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_digamma, self, NULL, 0, NULL);
 }
 
 /* tensor.digamma_ */
@@ -2142,9 +2142,9 @@ static tn_sigdef sigs_meth_digamma_[] = {
 tn_binding binding_meth_digamma_ = {"digamma_", TN_BINDING_TENSOR, 1, sigs_meth_digamma_};
 
 static PyObject *
-meth_digamma_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_digamma_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_digamma_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_digamma_, self, NULL, 0, NULL);
 }
 
 /* tensor.dist */
@@ -2287,9 +2287,9 @@ static tn_sigdef sigs_meth_erf[] = {
 tn_binding binding_meth_erf = {"erf", TN_BINDING_TENSOR, 1, sigs_meth_erf};
 
 static PyObject *
-meth_erf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erf, self, NULL, 0, NULL);
 }
 
 /* tensor.erf_ */
@@ -2299,9 +2299,9 @@ static tn_sigdef sigs_meth_erf_[] = {
 tn_binding binding_meth_erf_ = {"erf_", TN_BINDING_TENSOR, 1, sigs_meth_erf_};
 
 static PyObject *
-meth_erf_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erf_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erf_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erf_, self, NULL, 0, NULL);
 }
 
 /* tensor.erfc */
@@ -2311,9 +2311,9 @@ static tn_sigdef sigs_meth_erfc[] = {
 tn_binding binding_meth_erfc = {"erfc", TN_BINDING_TENSOR, 1, sigs_meth_erfc};
 
 static PyObject *
-meth_erfc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfc(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfc, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfc, self, NULL, 0, NULL);
 }
 
 /* tensor.erfc_ */
@@ -2323,9 +2323,9 @@ static tn_sigdef sigs_meth_erfc_[] = {
 tn_binding binding_meth_erfc_ = {"erfc_", TN_BINDING_TENSOR, 1, sigs_meth_erfc_};
 
 static PyObject *
-meth_erfc_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfc_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfc_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfc_, self, NULL, 0, NULL);
 }
 
 /* tensor.erfinv */
@@ -2335,9 +2335,9 @@ static tn_sigdef sigs_meth_erfinv[] = {
 tn_binding binding_meth_erfinv = {"erfinv", TN_BINDING_TENSOR, 1, sigs_meth_erfinv};
 
 static PyObject *
-meth_erfinv(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfinv(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfinv, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfinv, self, NULL, 0, NULL);
 }
 
 /* tensor.erfinv_ */
@@ -2347,9 +2347,9 @@ static tn_sigdef sigs_meth_erfinv_[] = {
 tn_binding binding_meth_erfinv_ = {"erfinv_", TN_BINDING_TENSOR, 1, sigs_meth_erfinv_};
 
 static PyObject *
-meth_erfinv_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_erfinv_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_erfinv_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_erfinv_, self, NULL, 0, NULL);
 }
 
 /* tensor.exp */
@@ -2359,9 +2359,9 @@ static tn_sigdef sigs_meth_exp[] = {
 tn_binding binding_meth_exp = {"exp", TN_BINDING_TENSOR, 1, sigs_meth_exp};
 
 static PyObject *
-meth_exp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp, self, NULL, 0, NULL);
 }
 
 /* tensor.exp2 */
@@ -2371,9 +2371,9 @@ static tn_sigdef sigs_meth_exp2[] = {
 tn_binding binding_meth_exp2 = {"exp2", TN_BINDING_TENSOR, 1, sigs_meth_exp2};
 
 static PyObject *
-meth_exp2(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp2(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp2, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp2, self, NULL, 0, NULL);
 }
 
 /* tensor.exp2_ */
@@ -2383,9 +2383,9 @@ static tn_sigdef sigs_meth_exp2_[] = {
 tn_binding binding_meth_exp2_ = {"exp2_", TN_BINDING_TENSOR, 1, sigs_meth_exp2_};
 
 static PyObject *
-meth_exp2_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp2_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp2_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp2_, self, NULL, 0, NULL);
 }
 
 /* tensor.exp_ */
@@ -2395,9 +2395,9 @@ static tn_sigdef sigs_meth_exp_[] = {
 tn_binding binding_meth_exp_ = {"exp_", TN_BINDING_TENSOR, 1, sigs_meth_exp_};
 
 static PyObject *
-meth_exp_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_exp_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_exp_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_exp_, self, NULL, 0, NULL);
 }
 
 /* tensor.expand */
@@ -2431,9 +2431,9 @@ static tn_sigdef sigs_meth_expm1[] = {
 tn_binding binding_meth_expm1 = {"expm1", TN_BINDING_TENSOR, 1, sigs_meth_expm1};
 
 static PyObject *
-meth_expm1(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_expm1(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_expm1, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_expm1, self, NULL, 0, NULL);
 }
 
 /* tensor.expm1_ */
@@ -2443,9 +2443,9 @@ static tn_sigdef sigs_meth_expm1_[] = {
 tn_binding binding_meth_expm1_ = {"expm1_", TN_BINDING_TENSOR, 1, sigs_meth_expm1_};
 
 static PyObject *
-meth_expm1_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_expm1_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_expm1_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_expm1_, self, NULL, 0, NULL);
 }
 
 /* tensor.exponential_ */
@@ -2492,9 +2492,9 @@ static tn_sigdef sigs_meth_fix[] = {
 tn_binding binding_meth_fix = {"fix", TN_BINDING_TENSOR, 1, sigs_meth_fix};
 
 static PyObject *
-meth_fix(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fix(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fix, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fix, self, NULL, 0, NULL);
 }
 
 /* tensor.fix_ */
@@ -2504,9 +2504,9 @@ static tn_sigdef sigs_meth_fix_[] = {
 tn_binding binding_meth_fix_ = {"fix_", TN_BINDING_TENSOR, 1, sigs_meth_fix_};
 
 static PyObject *
-meth_fix_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fix_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fix_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fix_, self, NULL, 0, NULL);
 }
 
 /* tensor.flatten */
@@ -2540,9 +2540,9 @@ static tn_sigdef sigs_meth_fliplr[] = {
 tn_binding binding_meth_fliplr = {"fliplr", TN_BINDING_TENSOR, 1, sigs_meth_fliplr};
 
 static PyObject *
-meth_fliplr(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_fliplr(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_fliplr, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_fliplr, self, NULL, 0, NULL);
 }
 
 /* tensor.flipud */
@@ -2552,9 +2552,9 @@ static tn_sigdef sigs_meth_flipud[] = {
 tn_binding binding_meth_flipud = {"flipud", TN_BINDING_TENSOR, 1, sigs_meth_flipud};
 
 static PyObject *
-meth_flipud(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_flipud(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_flipud, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_flipud, self, NULL, 0, NULL);
 }
 
 /* tensor.float_power */
@@ -2590,9 +2590,9 @@ static tn_sigdef sigs_meth_floor[] = {
 tn_binding binding_meth_floor = {"floor", TN_BINDING_TENSOR, 1, sigs_meth_floor};
 
 static PyObject *
-meth_floor(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_floor(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_floor, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_floor, self, NULL, 0, NULL);
 }
 
 /* tensor.floor_ */
@@ -2602,9 +2602,9 @@ static tn_sigdef sigs_meth_floor_[] = {
 tn_binding binding_meth_floor_ = {"floor_", TN_BINDING_TENSOR, 1, sigs_meth_floor_};
 
 static PyObject *
-meth_floor_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_floor_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_floor_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_floor_, self, NULL, 0, NULL);
 }
 
 /* tensor.floor_divide */
@@ -2690,9 +2690,9 @@ static tn_sigdef sigs_meth_frac[] = {
 tn_binding binding_meth_frac = {"frac", TN_BINDING_TENSOR, 1, sigs_meth_frac};
 
 static PyObject *
-meth_frac(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frac(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frac, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frac, self, NULL, 0, NULL);
 }
 
 /* tensor.frac_ */
@@ -2702,9 +2702,9 @@ static tn_sigdef sigs_meth_frac_[] = {
 tn_binding binding_meth_frac_ = {"frac_", TN_BINDING_TENSOR, 1, sigs_meth_frac_};
 
 static PyObject *
-meth_frac_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frac_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frac_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frac_, self, NULL, 0, NULL);
 }
 
 /* tensor.frexp */
@@ -2714,9 +2714,9 @@ static tn_sigdef sigs_meth_frexp[] = {
 tn_binding binding_meth_frexp = {"frexp", TN_BINDING_TENSOR, 1, sigs_meth_frexp};
 
 static PyObject *
-meth_frexp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_frexp(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_frexp, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_frexp, self, NULL, 0, NULL);
 }
 
 /* tensor.gather */
@@ -2800,9 +2800,9 @@ static tn_sigdef sigs_meth_geqrf[] = {
 tn_binding binding_meth_geqrf = {"geqrf", TN_BINDING_TENSOR, 1, sigs_meth_geqrf};
 
 static PyObject *
-meth_geqrf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_geqrf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_geqrf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_geqrf, self, NULL, 0, NULL);
 }
 
 /* tensor.ger */
@@ -3012,9 +3012,9 @@ static tn_sigdef sigs_meth_i0[] = {
 tn_binding binding_meth_i0 = {"i0", TN_BINDING_TENSOR, 1, sigs_meth_i0};
 
 static PyObject *
-meth_i0(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_i0(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_i0, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_i0, self, NULL, 0, NULL);
 }
 
 /* tensor.i0_ */
@@ -3024,9 +3024,9 @@ static tn_sigdef sigs_meth_i0_[] = {
 tn_binding binding_meth_i0_ = {"i0_", TN_BINDING_TENSOR, 1, sigs_meth_i0_};
 
 static PyObject *
-meth_i0_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_i0_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_i0_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_i0_, self, NULL, 0, NULL);
 }
 
 /* tensor.igamma */
@@ -3218,9 +3218,9 @@ static tn_sigdef sigs_meth_indices[] = {
 tn_binding binding_meth_indices = {"indices", TN_BINDING_TENSOR, 1, sigs_meth_indices};
 
 static PyObject *
-meth_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.inner */
@@ -3242,9 +3242,9 @@ static tn_sigdef sigs_meth_int_repr[] = {
 tn_binding binding_meth_int_repr = {"int_repr", TN_BINDING_TENSOR, 1, sigs_meth_int_repr};
 
 static PyObject *
-meth_int_repr(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_int_repr(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_int_repr, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_int_repr, self, NULL, 0, NULL);
 }
 
 /* tensor.inverse */
@@ -3254,9 +3254,9 @@ static tn_sigdef sigs_meth_inverse[] = {
 tn_binding binding_meth_inverse = {"inverse", TN_BINDING_TENSOR, 1, sigs_meth_inverse};
 
 static PyObject *
-meth_inverse(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_inverse(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_inverse, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_inverse, self, NULL, 0, NULL);
 }
 
 /* tensor.is_coalesced */
@@ -3266,9 +3266,9 @@ static tn_sigdef sigs_meth_is_coalesced[] = {
 tn_binding binding_meth_is_coalesced = {"is_coalesced", TN_BINDING_TENSOR, 1, sigs_meth_is_coalesced};
 
 static PyObject *
-meth_is_coalesced(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_coalesced(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_coalesced, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_coalesced, self, NULL, 0, NULL);
 }
 
 /* tensor.is_complex */
@@ -3278,9 +3278,9 @@ static tn_sigdef sigs_meth_is_complex[] = {
 tn_binding binding_meth_is_complex = {"is_complex", TN_BINDING_TENSOR, 1, sigs_meth_is_complex};
 
 static PyObject *
-meth_is_complex(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_complex(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_complex, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_complex, self, NULL, 0, NULL);
 }
 
 /* tensor.is_conj */
@@ -3290,9 +3290,9 @@ static tn_sigdef sigs_meth_is_conj[] = {
 tn_binding binding_meth_is_conj = {"is_conj", TN_BINDING_TENSOR, 1, sigs_meth_is_conj};
 
 static PyObject *
-meth_is_conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_conj, self, NULL, 0, NULL);
 }
 
 /* tensor.is_distributed */
@@ -3302,9 +3302,9 @@ static tn_sigdef sigs_meth_is_distributed[] = {
 tn_binding binding_meth_is_distributed = {"is_distributed", TN_BINDING_TENSOR, 1, sigs_meth_is_distributed};
 
 static PyObject *
-meth_is_distributed(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_distributed(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_distributed, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_distributed, self, NULL, 0, NULL);
 }
 
 /* tensor.is_floating_point */
@@ -3314,9 +3314,9 @@ static tn_sigdef sigs_meth_is_floating_point[] = {
 tn_binding binding_meth_is_floating_point = {"is_floating_point", TN_BINDING_TENSOR, 1, sigs_meth_is_floating_point};
 
 static PyObject *
-meth_is_floating_point(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_floating_point(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_floating_point, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_floating_point, self, NULL, 0, NULL);
 }
 
 /* tensor.is_inference */
@@ -3326,9 +3326,9 @@ static tn_sigdef sigs_meth_is_inference[] = {
 tn_binding binding_meth_is_inference = {"is_inference", TN_BINDING_TENSOR, 1, sigs_meth_is_inference};
 
 static PyObject *
-meth_is_inference(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_inference(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_inference, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_inference, self, NULL, 0, NULL);
 }
 
 PyMethodDef tn_bindings_tensor_0[] = {
@@ -3346,20 +3346,20 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"_autocast_to_full_precision", (PyCFunction)(void (*)(void))meth__autocast_to_full_precision, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_autocast_to_reduced_precision", (PyCFunction)(void (*)(void))meth__autocast_to_reduced_precision, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_coalesced_", (PyCFunction)(void (*)(void))meth__coalesced_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_conj", (PyCFunction)(void (*)(void))meth__conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_conj_physical", (PyCFunction)(void (*)(void))meth__conj_physical, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_dimI", (PyCFunction)(void (*)(void))meth__dimI, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_dimV", (PyCFunction)(void (*)(void))meth__dimV, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_indices", (PyCFunction)(void (*)(void))meth__indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_all_true", (PyCFunction)(void (*)(void))meth__is_all_true, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_any_true", (PyCFunction)(void (*)(void))meth__is_any_true, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_is_zerotensor", (PyCFunction)(void (*)(void))meth__is_zerotensor, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_lazy_clone", (PyCFunction)(void (*)(void))meth__lazy_clone, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_neg_view", (PyCFunction)(void (*)(void))meth__neg_view, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_size", (PyCFunction)(void (*)(void))meth__nested_tensor_size, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_storage_offsets", (PyCFunction)(void (*)(void))meth__nested_tensor_storage_offsets, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nested_tensor_strides", (PyCFunction)(void (*)(void))meth__nested_tensor_strides, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_nnz", (PyCFunction)(void (*)(void))meth__nnz, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"_conj", (PyCFunction)(void (*)(void))meth__conj, METH_NOARGS, NULL},
+    {"_conj_physical", (PyCFunction)(void (*)(void))meth__conj_physical, METH_NOARGS, NULL},
+    {"_dimI", (PyCFunction)(void (*)(void))meth__dimI, METH_NOARGS, NULL},
+    {"_dimV", (PyCFunction)(void (*)(void))meth__dimV, METH_NOARGS, NULL},
+    {"_indices", (PyCFunction)(void (*)(void))meth__indices, METH_NOARGS, NULL},
+    {"_is_all_true", (PyCFunction)(void (*)(void))meth__is_all_true, METH_NOARGS, NULL},
+    {"_is_any_true", (PyCFunction)(void (*)(void))meth__is_any_true, METH_NOARGS, NULL},
+    {"_is_zerotensor", (PyCFunction)(void (*)(void))meth__is_zerotensor, METH_NOARGS, NULL},
+    {"_lazy_clone", (PyCFunction)(void (*)(void))meth__lazy_clone, METH_NOARGS, NULL},
+    {"_neg_view", (PyCFunction)(void (*)(void))meth__neg_view, METH_NOARGS, NULL},
+    {"_nested_tensor_size", (PyCFunction)(void (*)(void))meth__nested_tensor_size, METH_NOARGS, NULL},
+    {"_nested_tensor_storage_offsets", (PyCFunction)(void (*)(void))meth__nested_tensor_storage_offsets, METH_NOARGS, NULL},
+    {"_nested_tensor_strides", (PyCFunction)(void (*)(void))meth__nested_tensor_strides, METH_NOARGS, NULL},
+    {"_nnz", (PyCFunction)(void (*)(void))meth__nnz, METH_NOARGS, NULL},
     {"_philox_normal_", (PyCFunction)(void (*)(void))meth__philox_normal_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_philox_uniform_", (PyCFunction)(void (*)(void))meth__philox_uniform_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_sparse_mask_projection", (PyCFunction)(void (*)(void))meth__sparse_mask_projection, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3369,15 +3369,15 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"_to_sparse_bsr", (PyCFunction)(void (*)(void))meth__to_sparse_bsr, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_to_sparse_csc", (PyCFunction)(void (*)(void))meth__to_sparse_csc, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"_to_sparse_csr", (PyCFunction)(void (*)(void))meth__to_sparse_csr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"_values", (PyCFunction)(void (*)(void))meth__values, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"abs", (PyCFunction)(void (*)(void))meth_abs, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"abs_", (PyCFunction)(void (*)(void))meth_abs_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"absolute", (PyCFunction)(void (*)(void))meth_absolute, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"absolute_", (PyCFunction)(void (*)(void))meth_absolute_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acos", (PyCFunction)(void (*)(void))meth_acos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acos_", (PyCFunction)(void (*)(void))meth_acos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acosh", (PyCFunction)(void (*)(void))meth_acosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"acosh_", (PyCFunction)(void (*)(void))meth_acosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"_values", (PyCFunction)(void (*)(void))meth__values, METH_NOARGS, NULL},
+    {"abs", (PyCFunction)(void (*)(void))meth_abs, METH_NOARGS, NULL},
+    {"abs_", (PyCFunction)(void (*)(void))meth_abs_, METH_NOARGS, NULL},
+    {"absolute", (PyCFunction)(void (*)(void))meth_absolute, METH_NOARGS, NULL},
+    {"absolute_", (PyCFunction)(void (*)(void))meth_absolute_, METH_NOARGS, NULL},
+    {"acos", (PyCFunction)(void (*)(void))meth_acos, METH_NOARGS, NULL},
+    {"acos_", (PyCFunction)(void (*)(void))meth_acos_, METH_NOARGS, NULL},
+    {"acosh", (PyCFunction)(void (*)(void))meth_acosh, METH_NOARGS, NULL},
+    {"acosh_", (PyCFunction)(void (*)(void))meth_acosh_, METH_NOARGS, NULL},
     {"add", (PyCFunction)(void (*)(void))meth_add, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"add_", (PyCFunction)(void (*)(void))meth_add_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addbmm", (PyCFunction)(void (*)(void))meth_addbmm, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3392,45 +3392,45 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"addmv_", (PyCFunction)(void (*)(void))meth_addmv_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addr", (PyCFunction)(void (*)(void))meth_addr, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"addr_", (PyCFunction)(void (*)(void))meth_addr_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"adjoint", (PyCFunction)(void (*)(void))meth_adjoint, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"adjoint", (PyCFunction)(void (*)(void))meth_adjoint, METH_NOARGS, NULL},
     {"all", (PyCFunction)(void (*)(void))meth_all, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"allclose", (PyCFunction)(void (*)(void))meth_allclose, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"amax", (PyCFunction)(void (*)(void))meth_amax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"amin", (PyCFunction)(void (*)(void))meth_amin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"aminmax", (PyCFunction)(void (*)(void))meth_aminmax, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"angle", (PyCFunction)(void (*)(void))meth_angle, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"angle", (PyCFunction)(void (*)(void))meth_angle, METH_NOARGS, NULL},
     {"any", (PyCFunction)(void (*)(void))meth_any, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccos", (PyCFunction)(void (*)(void))meth_arccos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccos_", (PyCFunction)(void (*)(void))meth_arccos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccosh", (PyCFunction)(void (*)(void))meth_arccosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arccosh_", (PyCFunction)(void (*)(void))meth_arccosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsin", (PyCFunction)(void (*)(void))meth_arcsin, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsin_", (PyCFunction)(void (*)(void))meth_arcsin_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsinh", (PyCFunction)(void (*)(void))meth_arcsinh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arcsinh_", (PyCFunction)(void (*)(void))meth_arcsinh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctan", (PyCFunction)(void (*)(void))meth_arctan, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"arccos", (PyCFunction)(void (*)(void))meth_arccos, METH_NOARGS, NULL},
+    {"arccos_", (PyCFunction)(void (*)(void))meth_arccos_, METH_NOARGS, NULL},
+    {"arccosh", (PyCFunction)(void (*)(void))meth_arccosh, METH_NOARGS, NULL},
+    {"arccosh_", (PyCFunction)(void (*)(void))meth_arccosh_, METH_NOARGS, NULL},
+    {"arcsin", (PyCFunction)(void (*)(void))meth_arcsin, METH_NOARGS, NULL},
+    {"arcsin_", (PyCFunction)(void (*)(void))meth_arcsin_, METH_NOARGS, NULL},
+    {"arcsinh", (PyCFunction)(void (*)(void))meth_arcsinh, METH_NOARGS, NULL},
+    {"arcsinh_", (PyCFunction)(void (*)(void))meth_arcsinh_, METH_NOARGS, NULL},
+    {"arctan", (PyCFunction)(void (*)(void))meth_arctan, METH_NOARGS, NULL},
     {"arctan2", (PyCFunction)(void (*)(void))meth_arctan2, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"arctan2_", (PyCFunction)(void (*)(void))meth_arctan2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctan_", (PyCFunction)(void (*)(void))meth_arctan_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctanh", (PyCFunction)(void (*)(void))meth_arctanh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"arctanh_", (PyCFunction)(void (*)(void))meth_arctanh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"arctan_", (PyCFunction)(void (*)(void))meth_arctan_, METH_NOARGS, NULL},
+    {"arctanh", (PyCFunction)(void (*)(void))meth_arctanh, METH_NOARGS, NULL},
+    {"arctanh_", (PyCFunction)(void (*)(void))meth_arctanh_, METH_NOARGS, NULL},
     {"argmax", (PyCFunction)(void (*)(void))meth_argmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"argmin", (PyCFunction)(void (*)(void))meth_argmin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"argsort", (PyCFunction)(void (*)(void))meth_argsort, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"argwhere", (PyCFunction)(void (*)(void))meth_argwhere, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"argwhere", (PyCFunction)(void (*)(void))meth_argwhere, METH_NOARGS, NULL},
     {"as_strided", (PyCFunction)(void (*)(void))meth_as_strided, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"as_strided_", (PyCFunction)(void (*)(void))meth_as_strided_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"as_strided_scatter", (PyCFunction)(void (*)(void))meth_as_strided_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asin", (PyCFunction)(void (*)(void))meth_asin, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asin_", (PyCFunction)(void (*)(void))meth_asin_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asinh", (PyCFunction)(void (*)(void))meth_asinh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"asinh_", (PyCFunction)(void (*)(void))meth_asinh_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atan", (PyCFunction)(void (*)(void))meth_atan, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"asin", (PyCFunction)(void (*)(void))meth_asin, METH_NOARGS, NULL},
+    {"asin_", (PyCFunction)(void (*)(void))meth_asin_, METH_NOARGS, NULL},
+    {"asinh", (PyCFunction)(void (*)(void))meth_asinh, METH_NOARGS, NULL},
+    {"asinh_", (PyCFunction)(void (*)(void))meth_asinh_, METH_NOARGS, NULL},
+    {"atan", (PyCFunction)(void (*)(void))meth_atan, METH_NOARGS, NULL},
     {"atan2", (PyCFunction)(void (*)(void))meth_atan2, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"atan2_", (PyCFunction)(void (*)(void))meth_atan2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atan_", (PyCFunction)(void (*)(void))meth_atan_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atanh", (PyCFunction)(void (*)(void))meth_atanh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"atanh_", (PyCFunction)(void (*)(void))meth_atanh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"atan_", (PyCFunction)(void (*)(void))meth_atan_, METH_NOARGS, NULL},
+    {"atanh", (PyCFunction)(void (*)(void))meth_atanh, METH_NOARGS, NULL},
+    {"atanh_", (PyCFunction)(void (*)(void))meth_atanh_, METH_NOARGS, NULL},
     {"baddbmm", (PyCFunction)(void (*)(void))meth_baddbmm, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"baddbmm_", (PyCFunction)(void (*)(void))meth_baddbmm_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bernoulli", (PyCFunction)(void (*)(void))meth_bernoulli, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3440,8 +3440,8 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"bitwise_and_", (PyCFunction)(void (*)(void))meth_bitwise_and_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_left_shift", (PyCFunction)(void (*)(void))meth_bitwise_left_shift, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_left_shift_", (PyCFunction)(void (*)(void))meth_bitwise_left_shift_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"bitwise_not", (PyCFunction)(void (*)(void))meth_bitwise_not, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"bitwise_not_", (PyCFunction)(void (*)(void))meth_bitwise_not_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"bitwise_not", (PyCFunction)(void (*)(void))meth_bitwise_not, METH_NOARGS, NULL},
+    {"bitwise_not_", (PyCFunction)(void (*)(void))meth_bitwise_not_, METH_NOARGS, NULL},
     {"bitwise_or", (PyCFunction)(void (*)(void))meth_bitwise_or, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_or_", (PyCFunction)(void (*)(void))meth_bitwise_or_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"bitwise_right_shift", (PyCFunction)(void (*)(void))meth_bitwise_right_shift, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3451,9 +3451,9 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"bmm", (PyCFunction)(void (*)(void))meth_bmm, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"broadcast_to", (PyCFunction)(void (*)(void))meth_broadcast_to, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cauchy_", (PyCFunction)(void (*)(void))meth_cauchy_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ccol_indices", (PyCFunction)(void (*)(void))meth_ccol_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ceil", (PyCFunction)(void (*)(void))meth_ceil, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ceil_", (PyCFunction)(void (*)(void))meth_ceil_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"ccol_indices", (PyCFunction)(void (*)(void))meth_ccol_indices, METH_NOARGS, NULL},
+    {"ceil", (PyCFunction)(void (*)(void))meth_ceil, METH_NOARGS, NULL},
+    {"ceil_", (PyCFunction)(void (*)(void))meth_ceil_, METH_NOARGS, NULL},
     {"chalf", (PyCFunction)(void (*)(void))meth_chalf, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cholesky", (PyCFunction)(void (*)(void))meth_cholesky, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cholesky_inverse", (PyCFunction)(void (*)(void))meth_cholesky_inverse, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3468,43 +3468,43 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"clip", (PyCFunction)(void (*)(void))meth_clip, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"clip_", (PyCFunction)(void (*)(void))meth_clip_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"clone", (PyCFunction)(void (*)(void))meth_clone, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"coalesce", (PyCFunction)(void (*)(void))meth_coalesce, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"col_indices", (PyCFunction)(void (*)(void))meth_col_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj", (PyCFunction)(void (*)(void))meth_conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj_physical", (PyCFunction)(void (*)(void))meth_conj_physical, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"conj_physical_", (PyCFunction)(void (*)(void))meth_conj_physical_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"coalesce", (PyCFunction)(void (*)(void))meth_coalesce, METH_NOARGS, NULL},
+    {"col_indices", (PyCFunction)(void (*)(void))meth_col_indices, METH_NOARGS, NULL},
+    {"conj", (PyCFunction)(void (*)(void))meth_conj, METH_NOARGS, NULL},
+    {"conj_physical", (PyCFunction)(void (*)(void))meth_conj_physical, METH_NOARGS, NULL},
+    {"conj_physical_", (PyCFunction)(void (*)(void))meth_conj_physical_, METH_NOARGS, NULL},
     {"copysign", (PyCFunction)(void (*)(void))meth_copysign, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"copysign_", (PyCFunction)(void (*)(void))meth_copysign_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"corrcoef", (PyCFunction)(void (*)(void))meth_corrcoef, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cos", (PyCFunction)(void (*)(void))meth_cos, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cos_", (PyCFunction)(void (*)(void))meth_cos_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cosh", (PyCFunction)(void (*)(void))meth_cosh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"cosh_", (PyCFunction)(void (*)(void))meth_cosh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"corrcoef", (PyCFunction)(void (*)(void))meth_corrcoef, METH_NOARGS, NULL},
+    {"cos", (PyCFunction)(void (*)(void))meth_cos, METH_NOARGS, NULL},
+    {"cos_", (PyCFunction)(void (*)(void))meth_cos_, METH_NOARGS, NULL},
+    {"cosh", (PyCFunction)(void (*)(void))meth_cosh, METH_NOARGS, NULL},
+    {"cosh_", (PyCFunction)(void (*)(void))meth_cosh_, METH_NOARGS, NULL},
     {"count_nonzero", (PyCFunction)(void (*)(void))meth_count_nonzero, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cov", (PyCFunction)(void (*)(void))meth_cov, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cross", (PyCFunction)(void (*)(void))meth_cross, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"crow_indices", (PyCFunction)(void (*)(void))meth_crow_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"crow_indices", (PyCFunction)(void (*)(void))meth_crow_indices, METH_NOARGS, NULL},
     {"cummax", (PyCFunction)(void (*)(void))meth_cummax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cummin", (PyCFunction)(void (*)(void))meth_cummin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumprod", (PyCFunction)(void (*)(void))meth_cumprod, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumprod_", (PyCFunction)(void (*)(void))meth_cumprod_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumsum", (PyCFunction)(void (*)(void))meth_cumsum, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"cumsum_", (PyCFunction)(void (*)(void))meth_cumsum_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"deg2rad", (PyCFunction)(void (*)(void))meth_deg2rad, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"deg2rad_", (PyCFunction)(void (*)(void))meth_deg2rad_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"dense_dim", (PyCFunction)(void (*)(void))meth_dense_dim, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"dequantize", (PyCFunction)(void (*)(void))meth_dequantize, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"det", (PyCFunction)(void (*)(void))meth_det, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"detach", (PyCFunction)(void (*)(void))meth_detach, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"detach_", (PyCFunction)(void (*)(void))meth_detach_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"deg2rad", (PyCFunction)(void (*)(void))meth_deg2rad, METH_NOARGS, NULL},
+    {"deg2rad_", (PyCFunction)(void (*)(void))meth_deg2rad_, METH_NOARGS, NULL},
+    {"dense_dim", (PyCFunction)(void (*)(void))meth_dense_dim, METH_NOARGS, NULL},
+    {"dequantize", (PyCFunction)(void (*)(void))meth_dequantize, METH_NOARGS, NULL},
+    {"det", (PyCFunction)(void (*)(void))meth_det, METH_NOARGS, NULL},
+    {"detach", (PyCFunction)(void (*)(void))meth_detach, METH_NOARGS, NULL},
+    {"detach_", (PyCFunction)(void (*)(void))meth_detach_, METH_NOARGS, NULL},
     {"diag", (PyCFunction)(void (*)(void))meth_diag, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diag_embed", (PyCFunction)(void (*)(void))meth_diag_embed, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagflat", (PyCFunction)(void (*)(void))meth_diagflat, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagonal", (PyCFunction)(void (*)(void))meth_diagonal, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diagonal_scatter", (PyCFunction)(void (*)(void))meth_diagonal_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"diff", (PyCFunction)(void (*)(void))meth_diff, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"digamma", (PyCFunction)(void (*)(void))meth_digamma, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"digamma_", (PyCFunction)(void (*)(void))meth_digamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"digamma", (PyCFunction)(void (*)(void))meth_digamma, METH_NOARGS, NULL},
+    {"digamma_", (PyCFunction)(void (*)(void))meth_digamma_, METH_NOARGS, NULL},
     {"dist", (PyCFunction)(void (*)(void))meth_dist, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"div", (PyCFunction)(void (*)(void))meth_div, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"div_", (PyCFunction)(void (*)(void))meth_div_, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3515,49 +3515,49 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"eq", (PyCFunction)(void (*)(void))meth_eq, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"eq_", (PyCFunction)(void (*)(void))meth_eq_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"equal", (PyCFunction)(void (*)(void))meth_equal, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erf", (PyCFunction)(void (*)(void))meth_erf, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erf_", (PyCFunction)(void (*)(void))meth_erf_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfc", (PyCFunction)(void (*)(void))meth_erfc, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfc_", (PyCFunction)(void (*)(void))meth_erfc_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfinv", (PyCFunction)(void (*)(void))meth_erfinv, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"erfinv_", (PyCFunction)(void (*)(void))meth_erfinv_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp", (PyCFunction)(void (*)(void))meth_exp, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp2", (PyCFunction)(void (*)(void))meth_exp2, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp2_", (PyCFunction)(void (*)(void))meth_exp2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"exp_", (PyCFunction)(void (*)(void))meth_exp_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"erf", (PyCFunction)(void (*)(void))meth_erf, METH_NOARGS, NULL},
+    {"erf_", (PyCFunction)(void (*)(void))meth_erf_, METH_NOARGS, NULL},
+    {"erfc", (PyCFunction)(void (*)(void))meth_erfc, METH_NOARGS, NULL},
+    {"erfc_", (PyCFunction)(void (*)(void))meth_erfc_, METH_NOARGS, NULL},
+    {"erfinv", (PyCFunction)(void (*)(void))meth_erfinv, METH_NOARGS, NULL},
+    {"erfinv_", (PyCFunction)(void (*)(void))meth_erfinv_, METH_NOARGS, NULL},
+    {"exp", (PyCFunction)(void (*)(void))meth_exp, METH_NOARGS, NULL},
+    {"exp2", (PyCFunction)(void (*)(void))meth_exp2, METH_NOARGS, NULL},
+    {"exp2_", (PyCFunction)(void (*)(void))meth_exp2_, METH_NOARGS, NULL},
+    {"exp_", (PyCFunction)(void (*)(void))meth_exp_, METH_NOARGS, NULL},
     {"expand", (PyCFunction)(void (*)(void))meth_expand, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"expand_as", (PyCFunction)(void (*)(void))meth_expand_as, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"expm1", (PyCFunction)(void (*)(void))meth_expm1, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"expm1_", (PyCFunction)(void (*)(void))meth_expm1_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"expm1", (PyCFunction)(void (*)(void))meth_expm1, METH_NOARGS, NULL},
+    {"expm1_", (PyCFunction)(void (*)(void))meth_expm1_, METH_NOARGS, NULL},
     {"exponential_", (PyCFunction)(void (*)(void))meth_exponential_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fill_", (PyCFunction)(void (*)(void))meth_fill_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fill_diagonal_", (PyCFunction)(void (*)(void))meth_fill_diagonal_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fix", (PyCFunction)(void (*)(void))meth_fix, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fix_", (PyCFunction)(void (*)(void))meth_fix_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"fix", (PyCFunction)(void (*)(void))meth_fix, METH_NOARGS, NULL},
+    {"fix_", (PyCFunction)(void (*)(void))meth_fix_, METH_NOARGS, NULL},
     {"flatten", (PyCFunction)(void (*)(void))meth_flatten, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"flip", (PyCFunction)(void (*)(void))meth_flip, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"fliplr", (PyCFunction)(void (*)(void))meth_fliplr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"flipud", (PyCFunction)(void (*)(void))meth_flipud, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"fliplr", (PyCFunction)(void (*)(void))meth_fliplr, METH_NOARGS, NULL},
+    {"flipud", (PyCFunction)(void (*)(void))meth_flipud, METH_NOARGS, NULL},
     {"float_power", (PyCFunction)(void (*)(void))meth_float_power, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"float_power_", (PyCFunction)(void (*)(void))meth_float_power_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"floor", (PyCFunction)(void (*)(void))meth_floor, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"floor_", (PyCFunction)(void (*)(void))meth_floor_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"floor", (PyCFunction)(void (*)(void))meth_floor, METH_NOARGS, NULL},
+    {"floor_", (PyCFunction)(void (*)(void))meth_floor_, METH_NOARGS, NULL},
     {"floor_divide", (PyCFunction)(void (*)(void))meth_floor_divide, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"floor_divide_", (PyCFunction)(void (*)(void))meth_floor_divide_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmax", (PyCFunction)(void (*)(void))meth_fmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmin", (PyCFunction)(void (*)(void))meth_fmin, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmod", (PyCFunction)(void (*)(void))meth_fmod, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"fmod_", (PyCFunction)(void (*)(void))meth_fmod_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frac", (PyCFunction)(void (*)(void))meth_frac, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frac_", (PyCFunction)(void (*)(void))meth_frac_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"frexp", (PyCFunction)(void (*)(void))meth_frexp, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"frac", (PyCFunction)(void (*)(void))meth_frac, METH_NOARGS, NULL},
+    {"frac_", (PyCFunction)(void (*)(void))meth_frac_, METH_NOARGS, NULL},
+    {"frexp", (PyCFunction)(void (*)(void))meth_frexp, METH_NOARGS, NULL},
     {"gather", (PyCFunction)(void (*)(void))meth_gather, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"gcd", (PyCFunction)(void (*)(void))meth_gcd, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"gcd_", (PyCFunction)(void (*)(void))meth_gcd_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ge", (PyCFunction)(void (*)(void))meth_ge, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ge_", (PyCFunction)(void (*)(void))meth_ge_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"geometric_", (PyCFunction)(void (*)(void))meth_geometric_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"geqrf", (PyCFunction)(void (*)(void))meth_geqrf, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"geqrf", (PyCFunction)(void (*)(void))meth_geqrf, METH_NOARGS, NULL},
     {"ger", (PyCFunction)(void (*)(void))meth_ger, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"greater", (PyCFunction)(void (*)(void))meth_greater, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"greater_", (PyCFunction)(void (*)(void))meth_greater_, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3574,8 +3574,8 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"hsplit", (PyCFunction)(void (*)(void))meth_hsplit, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"hypot", (PyCFunction)(void (*)(void))meth_hypot, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"hypot_", (PyCFunction)(void (*)(void))meth_hypot_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"i0", (PyCFunction)(void (*)(void))meth_i0, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"i0_", (PyCFunction)(void (*)(void))meth_i0_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"i0", (PyCFunction)(void (*)(void))meth_i0, METH_NOARGS, NULL},
+    {"i0_", (PyCFunction)(void (*)(void))meth_i0_, METH_NOARGS, NULL},
     {"igamma", (PyCFunction)(void (*)(void))meth_igamma, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"igamma_", (PyCFunction)(void (*)(void))meth_igamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"igammac", (PyCFunction)(void (*)(void))meth_igammac, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3591,15 +3591,15 @@ PyMethodDef tn_bindings_tensor_0[] = {
     {"index_reduce", (PyCFunction)(void (*)(void))meth_index_reduce, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"index_reduce_", (PyCFunction)(void (*)(void))meth_index_reduce_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"index_select", (PyCFunction)(void (*)(void))meth_index_select, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"indices", (PyCFunction)(void (*)(void))meth_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"indices", (PyCFunction)(void (*)(void))meth_indices, METH_NOARGS, NULL},
     {"inner", (PyCFunction)(void (*)(void))meth_inner, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"int_repr", (PyCFunction)(void (*)(void))meth_int_repr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"inverse", (PyCFunction)(void (*)(void))meth_inverse, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_coalesced", (PyCFunction)(void (*)(void))meth_is_coalesced, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_complex", (PyCFunction)(void (*)(void))meth_is_complex, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_conj", (PyCFunction)(void (*)(void))meth_is_conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_distributed", (PyCFunction)(void (*)(void))meth_is_distributed, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_floating_point", (PyCFunction)(void (*)(void))meth_is_floating_point, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_inference", (PyCFunction)(void (*)(void))meth_is_inference, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"int_repr", (PyCFunction)(void (*)(void))meth_int_repr, METH_NOARGS, NULL},
+    {"inverse", (PyCFunction)(void (*)(void))meth_inverse, METH_NOARGS, NULL},
+    {"is_coalesced", (PyCFunction)(void (*)(void))meth_is_coalesced, METH_NOARGS, NULL},
+    {"is_complex", (PyCFunction)(void (*)(void))meth_is_complex, METH_NOARGS, NULL},
+    {"is_conj", (PyCFunction)(void (*)(void))meth_is_conj, METH_NOARGS, NULL},
+    {"is_distributed", (PyCFunction)(void (*)(void))meth_is_distributed, METH_NOARGS, NULL},
+    {"is_floating_point", (PyCFunction)(void (*)(void))meth_is_floating_point, METH_NOARGS, NULL},
+    {"is_inference", (PyCFunction)(void (*)(void))meth_is_inference, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

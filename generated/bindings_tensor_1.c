@@ -13,9 +13,9 @@ static tn_sigdef sigs_meth_is_neg[] = {
 tn_binding binding_meth_is_neg = {"is_neg", TN_BINDING_TENSOR, 1, sigs_meth_is_neg};
 
 static PyObject *
-meth_is_neg(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_neg(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_neg, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_neg, self, NULL, 0, NULL);
 }
 
 /* tensor.is_nonzero */
@@ -25,9 +25,9 @@ static tn_sigdef sigs_meth_is_nonzero[] = {
 tn_binding binding_meth_is_nonzero = {"is_nonzero", TN_BINDING_TENSOR, 1, sigs_meth_is_nonzero};
 
 static PyObject *
-meth_is_nonzero(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_nonzero(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_nonzero, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_nonzero, self, NULL, 0, NULL);
 }
 
 /* tensor.is_pinned */
@@ -73,9 +73,9 @@ static tn_sigdef sigs_meth_is_signed[] = {
 tn_binding binding_meth_is_signed = {"is_signed", TN_BINDING_TENSOR, 1, sigs_meth_is_signed};
 
 static PyObject *
-meth_is_signed(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_is_signed(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_is_signed, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_is_signed, self, NULL, 0, NULL);
 }
 
 /* tensor.isclose */
@@ -97,9 +97,9 @@ static tn_sigdef sigs_meth_isfinite[] = {
 tn_binding binding_meth_isfinite = {"isfinite", TN_BINDING_TENSOR, 1, sigs_meth_isfinite};
 
 static PyObject *
-meth_isfinite(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isfinite(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isfinite, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isfinite, self, NULL, 0, NULL);
 }
 
 /* tensor.isinf */
@@ -109,9 +109,9 @@ static tn_sigdef sigs_meth_isinf[] = {
 tn_binding binding_meth_isinf = {"isinf", TN_BINDING_TENSOR, 1, sigs_meth_isinf};
 
 static PyObject *
-meth_isinf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isinf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isinf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isinf, self, NULL, 0, NULL);
 }
 
 /* tensor.isnan */
@@ -121,9 +121,9 @@ static tn_sigdef sigs_meth_isnan[] = {
 tn_binding binding_meth_isnan = {"isnan", TN_BINDING_TENSOR, 1, sigs_meth_isnan};
 
 static PyObject *
-meth_isnan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isnan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isnan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isnan, self, NULL, 0, NULL);
 }
 
 /* tensor.isneginf */
@@ -133,9 +133,9 @@ static tn_sigdef sigs_meth_isneginf[] = {
 tn_binding binding_meth_isneginf = {"isneginf", TN_BINDING_TENSOR, 1, sigs_meth_isneginf};
 
 static PyObject *
-meth_isneginf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isneginf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isneginf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isneginf, self, NULL, 0, NULL);
 }
 
 /* tensor.isposinf */
@@ -145,9 +145,9 @@ static tn_sigdef sigs_meth_isposinf[] = {
 tn_binding binding_meth_isposinf = {"isposinf", TN_BINDING_TENSOR, 1, sigs_meth_isposinf};
 
 static PyObject *
-meth_isposinf(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isposinf(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isposinf, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isposinf, self, NULL, 0, NULL);
 }
 
 /* tensor.isreal */
@@ -157,9 +157,9 @@ static tn_sigdef sigs_meth_isreal[] = {
 tn_binding binding_meth_isreal = {"isreal", TN_BINDING_TENSOR, 1, sigs_meth_isreal};
 
 static PyObject *
-meth_isreal(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_isreal(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_isreal, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_isreal, self, NULL, 0, NULL);
 }
 
 /* tensor.istft */
@@ -357,9 +357,9 @@ static tn_sigdef sigs_meth_lgamma[] = {
 tn_binding binding_meth_lgamma = {"lgamma", TN_BINDING_TENSOR, 1, sigs_meth_lgamma};
 
 static PyObject *
-meth_lgamma(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_lgamma(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_lgamma, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_lgamma, self, NULL, 0, NULL);
 }
 
 /* tensor.lgamma_ */
@@ -369,9 +369,9 @@ static tn_sigdef sigs_meth_lgamma_[] = {
 tn_binding binding_meth_lgamma_ = {"lgamma_", TN_BINDING_TENSOR, 1, sigs_meth_lgamma_};
 
 static PyObject *
-meth_lgamma_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_lgamma_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_lgamma_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_lgamma_, self, NULL, 0, NULL);
 }
 
 /* tensor.log */
@@ -381,9 +381,9 @@ static tn_sigdef sigs_meth_log[] = {
 tn_binding binding_meth_log = {"log", TN_BINDING_TENSOR, 1, sigs_meth_log};
 
 static PyObject *
-meth_log(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log, self, NULL, 0, NULL);
 }
 
 /* tensor.log10 */
@@ -393,9 +393,9 @@ static tn_sigdef sigs_meth_log10[] = {
 tn_binding binding_meth_log10 = {"log10", TN_BINDING_TENSOR, 1, sigs_meth_log10};
 
 static PyObject *
-meth_log10(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log10(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log10, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log10, self, NULL, 0, NULL);
 }
 
 /* tensor.log10_ */
@@ -405,9 +405,9 @@ static tn_sigdef sigs_meth_log10_[] = {
 tn_binding binding_meth_log10_ = {"log10_", TN_BINDING_TENSOR, 1, sigs_meth_log10_};
 
 static PyObject *
-meth_log10_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log10_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log10_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log10_, self, NULL, 0, NULL);
 }
 
 /* tensor.log1p */
@@ -417,9 +417,9 @@ static tn_sigdef sigs_meth_log1p[] = {
 tn_binding binding_meth_log1p = {"log1p", TN_BINDING_TENSOR, 1, sigs_meth_log1p};
 
 static PyObject *
-meth_log1p(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log1p(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log1p, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log1p, self, NULL, 0, NULL);
 }
 
 /* tensor.log1p_ */
@@ -429,9 +429,9 @@ static tn_sigdef sigs_meth_log1p_[] = {
 tn_binding binding_meth_log1p_ = {"log1p_", TN_BINDING_TENSOR, 1, sigs_meth_log1p_};
 
 static PyObject *
-meth_log1p_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log1p_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log1p_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log1p_, self, NULL, 0, NULL);
 }
 
 /* tensor.log2 */
@@ -441,9 +441,9 @@ static tn_sigdef sigs_meth_log2[] = {
 tn_binding binding_meth_log2 = {"log2", TN_BINDING_TENSOR, 1, sigs_meth_log2};
 
 static PyObject *
-meth_log2(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log2(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log2, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log2, self, NULL, 0, NULL);
 }
 
 /* tensor.log2_ */
@@ -453,9 +453,9 @@ static tn_sigdef sigs_meth_log2_[] = {
 tn_binding binding_meth_log2_ = {"log2_", TN_BINDING_TENSOR, 1, sigs_meth_log2_};
 
 static PyObject *
-meth_log2_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log2_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log2_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log2_, self, NULL, 0, NULL);
 }
 
 /* tensor.log_ */
@@ -465,9 +465,9 @@ static tn_sigdef sigs_meth_log_[] = {
 tn_binding binding_meth_log_ = {"log_", TN_BINDING_TENSOR, 1, sigs_meth_log_};
 
 static PyObject *
-meth_log_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_log_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_log_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_log_, self, NULL, 0, NULL);
 }
 
 /* tensor.log_normal_ */
@@ -537,9 +537,9 @@ static tn_sigdef sigs_meth_logdet[] = {
 tn_binding binding_meth_logdet = {"logdet", TN_BINDING_TENSOR, 1, sigs_meth_logdet};
 
 static PyObject *
-meth_logdet(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_logdet(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_logdet, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_logdet, self, NULL, 0, NULL);
 }
 
 /* tensor.logical_and */
@@ -573,9 +573,9 @@ static tn_sigdef sigs_meth_logical_not[] = {
 tn_binding binding_meth_logical_not = {"logical_not", TN_BINDING_TENSOR, 1, sigs_meth_logical_not};
 
 static PyObject *
-meth_logical_not(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_logical_not(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_logical_not, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_logical_not, self, NULL, 0, NULL);
 }
 
 /* tensor.logical_not_ */
@@ -585,9 +585,9 @@ static tn_sigdef sigs_meth_logical_not_[] = {
 tn_binding binding_meth_logical_not_ = {"logical_not_", TN_BINDING_TENSOR, 1, sigs_meth_logical_not_};
 
 static PyObject *
-meth_logical_not_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_logical_not_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_logical_not_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_logical_not_, self, NULL, 0, NULL);
 }
 
 /* tensor.logical_or */
@@ -793,9 +793,9 @@ static tn_sigdef sigs_meth_matrix_exp[] = {
 tn_binding binding_meth_matrix_exp = {"matrix_exp", TN_BINDING_TENSOR, 1, sigs_meth_matrix_exp};
 
 static PyObject *
-meth_matrix_exp(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_matrix_exp(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_matrix_exp, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_matrix_exp, self, NULL, 0, NULL);
 }
 
 /* tensor.matrix_power */
@@ -945,9 +945,9 @@ static tn_sigdef sigs_meth_msort[] = {
 tn_binding binding_meth_msort = {"msort", TN_BINDING_TENSOR, 1, sigs_meth_msort};
 
 static PyObject *
-meth_msort(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_msort(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_msort, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_msort, self, NULL, 0, NULL);
 }
 
 /* tensor.mul */
@@ -1180,9 +1180,9 @@ static tn_sigdef sigs_meth_neg[] = {
 tn_binding binding_meth_neg = {"neg", TN_BINDING_TENSOR, 1, sigs_meth_neg};
 
 static PyObject *
-meth_neg(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_neg(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_neg, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_neg, self, NULL, 0, NULL);
 }
 
 /* tensor.neg_ */
@@ -1192,9 +1192,9 @@ static tn_sigdef sigs_meth_neg_[] = {
 tn_binding binding_meth_neg_ = {"neg_", TN_BINDING_TENSOR, 1, sigs_meth_neg_};
 
 static PyObject *
-meth_neg_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_neg_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_neg_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_neg_, self, NULL, 0, NULL);
 }
 
 /* tensor.negative */
@@ -1204,9 +1204,9 @@ static tn_sigdef sigs_meth_negative[] = {
 tn_binding binding_meth_negative = {"negative", TN_BINDING_TENSOR, 1, sigs_meth_negative};
 
 static PyObject *
-meth_negative(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_negative(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_negative, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_negative, self, NULL, 0, NULL);
 }
 
 /* tensor.negative_ */
@@ -1216,9 +1216,9 @@ static tn_sigdef sigs_meth_negative_[] = {
 tn_binding binding_meth_negative_ = {"negative_", TN_BINDING_TENSOR, 1, sigs_meth_negative_};
 
 static PyObject *
-meth_negative_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_negative_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_negative_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_negative_, self, NULL, 0, NULL);
 }
 
 /* tensor.new_empty */
@@ -1473,9 +1473,9 @@ static tn_sigdef sigs_meth_positive[] = {
 tn_binding binding_meth_positive = {"positive", TN_BINDING_TENSOR, 1, sigs_meth_positive};
 
 static PyObject *
-meth_positive(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_positive(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_positive, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_positive, self, NULL, 0, NULL);
 }
 
 /* tensor.pow */
@@ -1560,9 +1560,9 @@ static tn_sigdef sigs_meth_q_per_channel_axis[] = {
 tn_binding binding_meth_q_per_channel_axis = {"q_per_channel_axis", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_axis};
 
 static PyObject *
-meth_q_per_channel_axis(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_q_per_channel_axis(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_q_per_channel_axis, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_q_per_channel_axis, self, NULL, 0, NULL);
 }
 
 /* tensor.q_per_channel_scales */
@@ -1572,9 +1572,9 @@ static tn_sigdef sigs_meth_q_per_channel_scales[] = {
 tn_binding binding_meth_q_per_channel_scales = {"q_per_channel_scales", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_scales};
 
 static PyObject *
-meth_q_per_channel_scales(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_q_per_channel_scales(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_q_per_channel_scales, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_q_per_channel_scales, self, NULL, 0, NULL);
 }
 
 /* tensor.q_per_channel_zero_points */
@@ -1584,9 +1584,9 @@ static tn_sigdef sigs_meth_q_per_channel_zero_points[] = {
 tn_binding binding_meth_q_per_channel_zero_points = {"q_per_channel_zero_points", TN_BINDING_TENSOR, 1, sigs_meth_q_per_channel_zero_points};
 
 static PyObject *
-meth_q_per_channel_zero_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_q_per_channel_zero_points(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_q_per_channel_zero_points, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_q_per_channel_zero_points, self, NULL, 0, NULL);
 }
 
 /* tensor.q_scale */
@@ -1596,9 +1596,9 @@ static tn_sigdef sigs_meth_q_scale[] = {
 tn_binding binding_meth_q_scale = {"q_scale", TN_BINDING_TENSOR, 1, sigs_meth_q_scale};
 
 static PyObject *
-meth_q_scale(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_q_scale(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_q_scale, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_q_scale, self, NULL, 0, NULL);
 }
 
 /* tensor.q_zero_point */
@@ -1608,9 +1608,9 @@ static tn_sigdef sigs_meth_q_zero_point[] = {
 tn_binding binding_meth_q_zero_point = {"q_zero_point", TN_BINDING_TENSOR, 1, sigs_meth_q_zero_point};
 
 static PyObject *
-meth_q_zero_point(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_q_zero_point(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_q_zero_point, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_q_zero_point, self, NULL, 0, NULL);
 }
 
 /* tensor.qr */
@@ -1632,9 +1632,9 @@ static tn_sigdef sigs_meth_qscheme[] = {
 tn_binding binding_meth_qscheme = {"qscheme", TN_BINDING_TENSOR, 1, sigs_meth_qscheme};
 
 static PyObject *
-meth_qscheme(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_qscheme(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_qscheme, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_qscheme, self, NULL, 0, NULL);
 }
 
 /* tensor.quantile */
@@ -1657,9 +1657,9 @@ static tn_sigdef sigs_meth_rad2deg[] = {
 tn_binding binding_meth_rad2deg = {"rad2deg", TN_BINDING_TENSOR, 1, sigs_meth_rad2deg};
 
 static PyObject *
-meth_rad2deg(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_rad2deg(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_rad2deg, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_rad2deg, self, NULL, 0, NULL);
 }
 
 /* tensor.rad2deg_ */
@@ -1669,9 +1669,9 @@ static tn_sigdef sigs_meth_rad2deg_[] = {
 tn_binding binding_meth_rad2deg_ = {"rad2deg_", TN_BINDING_TENSOR, 1, sigs_meth_rad2deg_};
 
 static PyObject *
-meth_rad2deg_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_rad2deg_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_rad2deg_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_rad2deg_, self, NULL, 0, NULL);
 }
 
 /* tensor.random_ */
@@ -1695,9 +1695,9 @@ static tn_sigdef sigs_meth_ravel[] = {
 tn_binding binding_meth_ravel = {"ravel", TN_BINDING_TENSOR, 1, sigs_meth_ravel};
 
 static PyObject *
-meth_ravel(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_ravel(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_ravel, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_ravel, self, NULL, 0, NULL);
 }
 
 /* tensor.reciprocal */
@@ -1707,9 +1707,9 @@ static tn_sigdef sigs_meth_reciprocal[] = {
 tn_binding binding_meth_reciprocal = {"reciprocal", TN_BINDING_TENSOR, 1, sigs_meth_reciprocal};
 
 static PyObject *
-meth_reciprocal(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_reciprocal(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_reciprocal, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_reciprocal, self, NULL, 0, NULL);
 }
 
 /* tensor.reciprocal_ */
@@ -1719,9 +1719,9 @@ static tn_sigdef sigs_meth_reciprocal_[] = {
 tn_binding binding_meth_reciprocal_ = {"reciprocal_", TN_BINDING_TENSOR, 1, sigs_meth_reciprocal_};
 
 static PyObject *
-meth_reciprocal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_reciprocal_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_reciprocal_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_reciprocal_, self, NULL, 0, NULL);
 }
 
 /* tensor.record_stream */
@@ -1743,9 +1743,9 @@ static tn_sigdef sigs_meth_relu[] = {
 tn_binding binding_meth_relu = {"relu", TN_BINDING_TENSOR, 1, sigs_meth_relu};
 
 static PyObject *
-meth_relu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_relu(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_relu, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_relu, self, NULL, 0, NULL);
 }
 
 /* tensor.relu_ */
@@ -1755,9 +1755,9 @@ static tn_sigdef sigs_meth_relu_[] = {
 tn_binding binding_meth_relu_ = {"relu_", TN_BINDING_TENSOR, 1, sigs_meth_relu_};
 
 static PyObject *
-meth_relu_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_relu_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_relu_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_relu_, self, NULL, 0, NULL);
 }
 
 /* tensor.remainder */
@@ -1902,9 +1902,9 @@ static tn_sigdef sigs_meth_resolve_conj[] = {
 tn_binding binding_meth_resolve_conj = {"resolve_conj", TN_BINDING_TENSOR, 1, sigs_meth_resolve_conj};
 
 static PyObject *
-meth_resolve_conj(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_resolve_conj(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_resolve_conj, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_resolve_conj, self, NULL, 0, NULL);
 }
 
 /* tensor.resolve_neg */
@@ -1914,9 +1914,9 @@ static tn_sigdef sigs_meth_resolve_neg[] = {
 tn_binding binding_meth_resolve_neg = {"resolve_neg", TN_BINDING_TENSOR, 1, sigs_meth_resolve_neg};
 
 static PyObject *
-meth_resolve_neg(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_resolve_neg(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_resolve_neg, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_resolve_neg, self, NULL, 0, NULL);
 }
 
 /* tensor.retain_grad */
@@ -1926,9 +1926,9 @@ static tn_sigdef sigs_meth_retain_grad[] = {
 tn_binding binding_meth_retain_grad = {"retain_grad", TN_BINDING_TENSOR, 1, sigs_meth_retain_grad};
 
 static PyObject *
-meth_retain_grad(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_retain_grad(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_retain_grad, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_retain_grad, self, NULL, 0, NULL);
 }
 
 /* tensor.roll */
@@ -1988,9 +1988,9 @@ static tn_sigdef sigs_meth_row_indices[] = {
 tn_binding binding_meth_row_indices = {"row_indices", TN_BINDING_TENSOR, 1, sigs_meth_row_indices};
 
 static PyObject *
-meth_row_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_row_indices(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_row_indices, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_row_indices, self, NULL, 0, NULL);
 }
 
 /* tensor.rsqrt */
@@ -2000,9 +2000,9 @@ static tn_sigdef sigs_meth_rsqrt[] = {
 tn_binding binding_meth_rsqrt = {"rsqrt", TN_BINDING_TENSOR, 1, sigs_meth_rsqrt};
 
 static PyObject *
-meth_rsqrt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_rsqrt(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_rsqrt, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_rsqrt, self, NULL, 0, NULL);
 }
 
 /* tensor.rsqrt_ */
@@ -2012,9 +2012,9 @@ static tn_sigdef sigs_meth_rsqrt_[] = {
 tn_binding binding_meth_rsqrt_ = {"rsqrt_", TN_BINDING_TENSOR, 1, sigs_meth_rsqrt_};
 
 static PyObject *
-meth_rsqrt_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_rsqrt_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_rsqrt_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_rsqrt_, self, NULL, 0, NULL);
 }
 
 /* tensor.scatter */
@@ -2126,9 +2126,9 @@ static tn_sigdef sigs_meth_sgn[] = {
 tn_binding binding_meth_sgn = {"sgn", TN_BINDING_TENSOR, 1, sigs_meth_sgn};
 
 static PyObject *
-meth_sgn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sgn(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sgn, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sgn, self, NULL, 0, NULL);
 }
 
 /* tensor.sgn_ */
@@ -2138,9 +2138,9 @@ static tn_sigdef sigs_meth_sgn_[] = {
 tn_binding binding_meth_sgn_ = {"sgn_", TN_BINDING_TENSOR, 1, sigs_meth_sgn_};
 
 static PyObject *
-meth_sgn_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sgn_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sgn_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sgn_, self, NULL, 0, NULL);
 }
 
 /* tensor.sigmoid */
@@ -2150,9 +2150,9 @@ static tn_sigdef sigs_meth_sigmoid[] = {
 tn_binding binding_meth_sigmoid = {"sigmoid", TN_BINDING_TENSOR, 1, sigs_meth_sigmoid};
 
 static PyObject *
-meth_sigmoid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sigmoid(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sigmoid, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sigmoid, self, NULL, 0, NULL);
 }
 
 /* tensor.sigmoid_ */
@@ -2162,9 +2162,9 @@ static tn_sigdef sigs_meth_sigmoid_[] = {
 tn_binding binding_meth_sigmoid_ = {"sigmoid_", TN_BINDING_TENSOR, 1, sigs_meth_sigmoid_};
 
 static PyObject *
-meth_sigmoid_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sigmoid_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sigmoid_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sigmoid_, self, NULL, 0, NULL);
 }
 
 /* tensor.sign */
@@ -2174,9 +2174,9 @@ static tn_sigdef sigs_meth_sign[] = {
 tn_binding binding_meth_sign = {"sign", TN_BINDING_TENSOR, 1, sigs_meth_sign};
 
 static PyObject *
-meth_sign(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sign(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sign, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sign, self, NULL, 0, NULL);
 }
 
 /* tensor.sign_ */
@@ -2186,9 +2186,9 @@ static tn_sigdef sigs_meth_sign_[] = {
 tn_binding binding_meth_sign_ = {"sign_", TN_BINDING_TENSOR, 1, sigs_meth_sign_};
 
 static PyObject *
-meth_sign_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sign_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sign_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sign_, self, NULL, 0, NULL);
 }
 
 /* tensor.signbit */
@@ -2198,9 +2198,9 @@ static tn_sigdef sigs_meth_signbit[] = {
 tn_binding binding_meth_signbit = {"signbit", TN_BINDING_TENSOR, 1, sigs_meth_signbit};
 
 static PyObject *
-meth_signbit(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_signbit(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_signbit, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_signbit, self, NULL, 0, NULL);
 }
 
 /* tensor.sin */
@@ -2210,9 +2210,9 @@ static tn_sigdef sigs_meth_sin[] = {
 tn_binding binding_meth_sin = {"sin", TN_BINDING_TENSOR, 1, sigs_meth_sin};
 
 static PyObject *
-meth_sin(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sin(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sin, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sin, self, NULL, 0, NULL);
 }
 
 /* tensor.sin_ */
@@ -2222,9 +2222,9 @@ static tn_sigdef sigs_meth_sin_[] = {
 tn_binding binding_meth_sin_ = {"sin_", TN_BINDING_TENSOR, 1, sigs_meth_sin_};
 
 static PyObject *
-meth_sin_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sin_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sin_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sin_, self, NULL, 0, NULL);
 }
 
 /* tensor.sinc */
@@ -2234,9 +2234,9 @@ static tn_sigdef sigs_meth_sinc[] = {
 tn_binding binding_meth_sinc = {"sinc", TN_BINDING_TENSOR, 1, sigs_meth_sinc};
 
 static PyObject *
-meth_sinc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sinc(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sinc, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sinc, self, NULL, 0, NULL);
 }
 
 /* tensor.sinc_ */
@@ -2246,9 +2246,9 @@ static tn_sigdef sigs_meth_sinc_[] = {
 tn_binding binding_meth_sinc_ = {"sinc_", TN_BINDING_TENSOR, 1, sigs_meth_sinc_};
 
 static PyObject *
-meth_sinc_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sinc_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sinc_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sinc_, self, NULL, 0, NULL);
 }
 
 /* tensor.sinh */
@@ -2258,9 +2258,9 @@ static tn_sigdef sigs_meth_sinh[] = {
 tn_binding binding_meth_sinh = {"sinh", TN_BINDING_TENSOR, 1, sigs_meth_sinh};
 
 static PyObject *
-meth_sinh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sinh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sinh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sinh, self, NULL, 0, NULL);
 }
 
 /* tensor.sinh_ */
@@ -2270,9 +2270,9 @@ static tn_sigdef sigs_meth_sinh_[] = {
 tn_binding binding_meth_sinh_ = {"sinh_", TN_BINDING_TENSOR, 1, sigs_meth_sinh_};
 
 static PyObject *
-meth_sinh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sinh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sinh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sinh_, self, NULL, 0, NULL);
 }
 
 /* tensor.slice_inverse */
@@ -2306,9 +2306,9 @@ static tn_sigdef sigs_meth_slogdet[] = {
 tn_binding binding_meth_slogdet = {"slogdet", TN_BINDING_TENSOR, 1, sigs_meth_slogdet};
 
 static PyObject *
-meth_slogdet(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_slogdet(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_slogdet, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_slogdet, self, NULL, 0, NULL);
 }
 
 /* tensor.smm */
@@ -2355,9 +2355,9 @@ static tn_sigdef sigs_meth_sparse_dim[] = {
 tn_binding binding_meth_sparse_dim = {"sparse_dim", TN_BINDING_TENSOR, 1, sigs_meth_sparse_dim};
 
 static PyObject *
-meth_sparse_dim(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sparse_dim(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sparse_dim, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sparse_dim, self, NULL, 0, NULL);
 }
 
 /* tensor.sparse_mask */
@@ -2428,9 +2428,9 @@ static tn_sigdef sigs_meth_sqrt[] = {
 tn_binding binding_meth_sqrt = {"sqrt", TN_BINDING_TENSOR, 1, sigs_meth_sqrt};
 
 static PyObject *
-meth_sqrt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sqrt(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sqrt, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sqrt, self, NULL, 0, NULL);
 }
 
 /* tensor.sqrt_ */
@@ -2440,9 +2440,9 @@ static tn_sigdef sigs_meth_sqrt_[] = {
 tn_binding binding_meth_sqrt_ = {"sqrt_", TN_BINDING_TENSOR, 1, sigs_meth_sqrt_};
 
 static PyObject *
-meth_sqrt_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_sqrt_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_sqrt_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_sqrt_, self, NULL, 0, NULL);
 }
 
 /* tensor.square */
@@ -2452,9 +2452,9 @@ static tn_sigdef sigs_meth_square[] = {
 tn_binding binding_meth_square = {"square", TN_BINDING_TENSOR, 1, sigs_meth_square};
 
 static PyObject *
-meth_square(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_square(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_square, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_square, self, NULL, 0, NULL);
 }
 
 /* tensor.square_ */
@@ -2464,9 +2464,9 @@ static tn_sigdef sigs_meth_square_[] = {
 tn_binding binding_meth_square_ = {"square_", TN_BINDING_TENSOR, 1, sigs_meth_square_};
 
 static PyObject *
-meth_square_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_square_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_square_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_square_, self, NULL, 0, NULL);
 }
 
 /* tensor.squeeze */
@@ -2682,9 +2682,9 @@ static tn_sigdef sigs_meth_t[] = {
 tn_binding binding_meth_t = {"t", TN_BINDING_TENSOR, 1, sigs_meth_t};
 
 static PyObject *
-meth_t(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_t(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_t, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_t, self, NULL, 0, NULL);
 }
 
 /* tensor.t_ */
@@ -2694,9 +2694,9 @@ static tn_sigdef sigs_meth_t_[] = {
 tn_binding binding_meth_t_ = {"t_", TN_BINDING_TENSOR, 1, sigs_meth_t_};
 
 static PyObject *
-meth_t_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_t_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_t_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_t_, self, NULL, 0, NULL);
 }
 
 /* tensor.take */
@@ -2730,9 +2730,9 @@ static tn_sigdef sigs_meth_tan[] = {
 tn_binding binding_meth_tan = {"tan", TN_BINDING_TENSOR, 1, sigs_meth_tan};
 
 static PyObject *
-meth_tan(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_tan(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_tan, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_tan, self, NULL, 0, NULL);
 }
 
 /* tensor.tan_ */
@@ -2742,9 +2742,9 @@ static tn_sigdef sigs_meth_tan_[] = {
 tn_binding binding_meth_tan_ = {"tan_", TN_BINDING_TENSOR, 1, sigs_meth_tan_};
 
 static PyObject *
-meth_tan_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_tan_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_tan_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_tan_, self, NULL, 0, NULL);
 }
 
 /* tensor.tanh */
@@ -2754,9 +2754,9 @@ static tn_sigdef sigs_meth_tanh[] = {
 tn_binding binding_meth_tanh = {"tanh", TN_BINDING_TENSOR, 1, sigs_meth_tanh};
 
 static PyObject *
-meth_tanh(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_tanh(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_tanh, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_tanh, self, NULL, 0, NULL);
 }
 
 /* tensor.tanh_ */
@@ -2766,9 +2766,9 @@ static tn_sigdef sigs_meth_tanh_[] = {
 tn_binding binding_meth_tanh_ = {"tanh_", TN_BINDING_TENSOR, 1, sigs_meth_tanh_};
 
 static PyObject *
-meth_tanh_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_tanh_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_tanh_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_tanh_, self, NULL, 0, NULL);
 }
 
 /* tensor.tensor_split */
@@ -2913,9 +2913,9 @@ static tn_sigdef sigs_meth_trace[] = {
 tn_binding binding_meth_trace = {"trace", TN_BINDING_TENSOR, 1, sigs_meth_trace};
 
 static PyObject *
-meth_trace(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_trace(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_trace, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_trace, self, NULL, 0, NULL);
 }
 
 /* tensor.transpose */
@@ -3035,9 +3035,9 @@ static tn_sigdef sigs_meth_trunc[] = {
 tn_binding binding_meth_trunc = {"trunc", TN_BINDING_TENSOR, 1, sigs_meth_trunc};
 
 static PyObject *
-meth_trunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_trunc(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_trunc, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_trunc, self, NULL, 0, NULL);
 }
 
 /* tensor.trunc_ */
@@ -3047,9 +3047,9 @@ static tn_sigdef sigs_meth_trunc_[] = {
 tn_binding binding_meth_trunc_ = {"trunc_", TN_BINDING_TENSOR, 1, sigs_meth_trunc_};
 
 static PyObject *
-meth_trunc_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_trunc_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_trunc_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_trunc_, self, NULL, 0, NULL);
 }
 
 /* tensor.type_as */
@@ -3179,9 +3179,9 @@ static tn_sigdef sigs_meth_values[] = {
 tn_binding binding_meth_values = {"values", TN_BINDING_TENSOR, 1, sigs_meth_values};
 
 static PyObject *
-meth_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_values(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_values, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_values, self, NULL, 0, NULL);
 }
 
 /* tensor.var */
@@ -3294,25 +3294,25 @@ static tn_sigdef sigs_meth_zero_[] = {
 tn_binding binding_meth_zero_ = {"zero_", TN_BINDING_TENSOR, 1, sigs_meth_zero_};
 
 static PyObject *
-meth_zero_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+meth_zero_(PyObject *self, PyObject *unused)
 {
-    return tn_binding_call(&binding_meth_zero_, self, args, nargs, kwnames);
+    return tn_binding_call(&binding_meth_zero_, self, NULL, 0, NULL);
 }
 
 PyMethodDef tn_bindings_tensor_1[] = {
-    {"is_neg", (PyCFunction)(void (*)(void))meth_is_neg, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_nonzero", (PyCFunction)(void (*)(void))meth_is_nonzero, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"is_neg", (PyCFunction)(void (*)(void))meth_is_neg, METH_NOARGS, NULL},
+    {"is_nonzero", (PyCFunction)(void (*)(void))meth_is_nonzero, METH_NOARGS, NULL},
     {"is_pinned", (PyCFunction)(void (*)(void))meth_is_pinned, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"is_same_size", (PyCFunction)(void (*)(void))meth_is_same_size, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"is_set_to", (PyCFunction)(void (*)(void))meth_is_set_to, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"is_signed", (PyCFunction)(void (*)(void))meth_is_signed, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"is_signed", (PyCFunction)(void (*)(void))meth_is_signed, METH_NOARGS, NULL},
     {"isclose", (PyCFunction)(void (*)(void))meth_isclose, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isfinite", (PyCFunction)(void (*)(void))meth_isfinite, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isinf", (PyCFunction)(void (*)(void))meth_isinf, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isnan", (PyCFunction)(void (*)(void))meth_isnan, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isneginf", (PyCFunction)(void (*)(void))meth_isneginf, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isposinf", (PyCFunction)(void (*)(void))meth_isposinf, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"isreal", (PyCFunction)(void (*)(void))meth_isreal, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"isfinite", (PyCFunction)(void (*)(void))meth_isfinite, METH_NOARGS, NULL},
+    {"isinf", (PyCFunction)(void (*)(void))meth_isinf, METH_NOARGS, NULL},
+    {"isnan", (PyCFunction)(void (*)(void))meth_isnan, METH_NOARGS, NULL},
+    {"isneginf", (PyCFunction)(void (*)(void))meth_isneginf, METH_NOARGS, NULL},
+    {"isposinf", (PyCFunction)(void (*)(void))meth_isposinf, METH_NOARGS, NULL},
+    {"isreal", (PyCFunction)(void (*)(void))meth_isreal, METH_NOARGS, NULL},
     {"istft", (PyCFunction)(void (*)(void))meth_istft, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"kron", (PyCFunction)(void (*)(void))meth_kron, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"kthvalue", (PyCFunction)(void (*)(void))meth_kthvalue, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3328,26 +3328,26 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"less_", (PyCFunction)(void (*)(void))meth_less_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"less_equal", (PyCFunction)(void (*)(void))meth_less_equal, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"less_equal_", (PyCFunction)(void (*)(void))meth_less_equal_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"lgamma", (PyCFunction)(void (*)(void))meth_lgamma, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"lgamma_", (PyCFunction)(void (*)(void))meth_lgamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log", (PyCFunction)(void (*)(void))meth_log, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log10", (PyCFunction)(void (*)(void))meth_log10, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log10_", (PyCFunction)(void (*)(void))meth_log10_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log1p", (PyCFunction)(void (*)(void))meth_log1p, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log1p_", (PyCFunction)(void (*)(void))meth_log1p_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log2", (PyCFunction)(void (*)(void))meth_log2, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log2_", (PyCFunction)(void (*)(void))meth_log2_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"log_", (PyCFunction)(void (*)(void))meth_log_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"lgamma", (PyCFunction)(void (*)(void))meth_lgamma, METH_NOARGS, NULL},
+    {"lgamma_", (PyCFunction)(void (*)(void))meth_lgamma_, METH_NOARGS, NULL},
+    {"log", (PyCFunction)(void (*)(void))meth_log, METH_NOARGS, NULL},
+    {"log10", (PyCFunction)(void (*)(void))meth_log10, METH_NOARGS, NULL},
+    {"log10_", (PyCFunction)(void (*)(void))meth_log10_, METH_NOARGS, NULL},
+    {"log1p", (PyCFunction)(void (*)(void))meth_log1p, METH_NOARGS, NULL},
+    {"log1p_", (PyCFunction)(void (*)(void))meth_log1p_, METH_NOARGS, NULL},
+    {"log2", (PyCFunction)(void (*)(void))meth_log2, METH_NOARGS, NULL},
+    {"log2_", (PyCFunction)(void (*)(void))meth_log2_, METH_NOARGS, NULL},
+    {"log_", (PyCFunction)(void (*)(void))meth_log_, METH_NOARGS, NULL},
     {"log_normal_", (PyCFunction)(void (*)(void))meth_log_normal_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"log_softmax", (PyCFunction)(void (*)(void))meth_log_softmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logaddexp", (PyCFunction)(void (*)(void))meth_logaddexp, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logaddexp2", (PyCFunction)(void (*)(void))meth_logaddexp2, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logcumsumexp", (PyCFunction)(void (*)(void))meth_logcumsumexp, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"logdet", (PyCFunction)(void (*)(void))meth_logdet, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"logdet", (PyCFunction)(void (*)(void))meth_logdet, METH_NOARGS, NULL},
     {"logical_and", (PyCFunction)(void (*)(void))meth_logical_and, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logical_and_", (PyCFunction)(void (*)(void))meth_logical_and_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"logical_not", (PyCFunction)(void (*)(void))meth_logical_not, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"logical_not_", (PyCFunction)(void (*)(void))meth_logical_not_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"logical_not", (PyCFunction)(void (*)(void))meth_logical_not, METH_NOARGS, NULL},
+    {"logical_not_", (PyCFunction)(void (*)(void))meth_logical_not_, METH_NOARGS, NULL},
     {"logical_or", (PyCFunction)(void (*)(void))meth_logical_or, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logical_or_", (PyCFunction)(void (*)(void))meth_logical_or_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"logical_xor", (PyCFunction)(void (*)(void))meth_logical_xor, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3364,7 +3364,7 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"masked_scatter_", (PyCFunction)(void (*)(void))meth_masked_scatter_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"masked_select", (PyCFunction)(void (*)(void))meth_masked_select, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"matmul", (PyCFunction)(void (*)(void))meth_matmul, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"matrix_exp", (PyCFunction)(void (*)(void))meth_matrix_exp, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"matrix_exp", (PyCFunction)(void (*)(void))meth_matrix_exp, METH_NOARGS, NULL},
     {"matrix_power", (PyCFunction)(void (*)(void))meth_matrix_power, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"max", (PyCFunction)(void (*)(void))meth_max, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"maximum", (PyCFunction)(void (*)(void))meth_maximum, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3376,7 +3376,7 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"mode", (PyCFunction)(void (*)(void))meth_mode, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"moveaxis", (PyCFunction)(void (*)(void))meth_moveaxis, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"movedim", (PyCFunction)(void (*)(void))meth_movedim, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"msort", (PyCFunction)(void (*)(void))meth_msort, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"msort", (PyCFunction)(void (*)(void))meth_msort, METH_NOARGS, NULL},
     {"mul", (PyCFunction)(void (*)(void))meth_mul, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"mul_", (PyCFunction)(void (*)(void))meth_mul_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"multinomial", (PyCFunction)(void (*)(void))meth_multinomial, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3395,10 +3395,10 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"narrow_copy", (PyCFunction)(void (*)(void))meth_narrow_copy, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ne", (PyCFunction)(void (*)(void))meth_ne, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"ne_", (PyCFunction)(void (*)(void))meth_ne_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"neg", (PyCFunction)(void (*)(void))meth_neg, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"neg_", (PyCFunction)(void (*)(void))meth_neg_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"negative", (PyCFunction)(void (*)(void))meth_negative, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"negative_", (PyCFunction)(void (*)(void))meth_negative_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"neg", (PyCFunction)(void (*)(void))meth_neg, METH_NOARGS, NULL},
+    {"neg_", (PyCFunction)(void (*)(void))meth_neg_, METH_NOARGS, NULL},
+    {"negative", (PyCFunction)(void (*)(void))meth_negative, METH_NOARGS, NULL},
+    {"negative_", (PyCFunction)(void (*)(void))meth_negative_, METH_NOARGS, NULL},
     {"new_empty", (PyCFunction)(void (*)(void))meth_new_empty, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"new_empty_strided", (PyCFunction)(void (*)(void))meth_new_empty_strided, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"new_full", (PyCFunction)(void (*)(void))meth_new_full, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3419,30 +3419,30 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"pinverse", (PyCFunction)(void (*)(void))meth_pinverse, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"polygamma", (PyCFunction)(void (*)(void))meth_polygamma, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"polygamma_", (PyCFunction)(void (*)(void))meth_polygamma_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"positive", (PyCFunction)(void (*)(void))meth_positive, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"positive", (PyCFunction)(void (*)(void))meth_positive, METH_NOARGS, NULL},
     {"pow", (PyCFunction)(void (*)(void))meth_pow, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"pow_", (PyCFunction)(void (*)(void))meth_pow_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"prelu", (PyCFunction)(void (*)(void))meth_prelu, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"prod", (PyCFunction)(void (*)(void))meth_prod, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"put", (PyCFunction)(void (*)(void))meth_put, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"put_", (PyCFunction)(void (*)(void))meth_put_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"q_per_channel_axis", (PyCFunction)(void (*)(void))meth_q_per_channel_axis, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"q_per_channel_scales", (PyCFunction)(void (*)(void))meth_q_per_channel_scales, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"q_per_channel_zero_points", (PyCFunction)(void (*)(void))meth_q_per_channel_zero_points, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"q_scale", (PyCFunction)(void (*)(void))meth_q_scale, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"q_zero_point", (PyCFunction)(void (*)(void))meth_q_zero_point, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"q_per_channel_axis", (PyCFunction)(void (*)(void))meth_q_per_channel_axis, METH_NOARGS, NULL},
+    {"q_per_channel_scales", (PyCFunction)(void (*)(void))meth_q_per_channel_scales, METH_NOARGS, NULL},
+    {"q_per_channel_zero_points", (PyCFunction)(void (*)(void))meth_q_per_channel_zero_points, METH_NOARGS, NULL},
+    {"q_scale", (PyCFunction)(void (*)(void))meth_q_scale, METH_NOARGS, NULL},
+    {"q_zero_point", (PyCFunction)(void (*)(void))meth_q_zero_point, METH_NOARGS, NULL},
     {"qr", (PyCFunction)(void (*)(void))meth_qr, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"qscheme", (PyCFunction)(void (*)(void))meth_qscheme, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"qscheme", (PyCFunction)(void (*)(void))meth_qscheme, METH_NOARGS, NULL},
     {"quantile", (PyCFunction)(void (*)(void))meth_quantile, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"rad2deg", (PyCFunction)(void (*)(void))meth_rad2deg, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"rad2deg_", (PyCFunction)(void (*)(void))meth_rad2deg_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"rad2deg", (PyCFunction)(void (*)(void))meth_rad2deg, METH_NOARGS, NULL},
+    {"rad2deg_", (PyCFunction)(void (*)(void))meth_rad2deg_, METH_NOARGS, NULL},
     {"random_", (PyCFunction)(void (*)(void))meth_random_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"ravel", (PyCFunction)(void (*)(void))meth_ravel, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"reciprocal", (PyCFunction)(void (*)(void))meth_reciprocal, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"reciprocal_", (PyCFunction)(void (*)(void))meth_reciprocal_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"ravel", (PyCFunction)(void (*)(void))meth_ravel, METH_NOARGS, NULL},
+    {"reciprocal", (PyCFunction)(void (*)(void))meth_reciprocal, METH_NOARGS, NULL},
+    {"reciprocal_", (PyCFunction)(void (*)(void))meth_reciprocal_, METH_NOARGS, NULL},
     {"record_stream", (PyCFunction)(void (*)(void))meth_record_stream, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"relu", (PyCFunction)(void (*)(void))meth_relu, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"relu_", (PyCFunction)(void (*)(void))meth_relu_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"relu", (PyCFunction)(void (*)(void))meth_relu, METH_NOARGS, NULL},
+    {"relu_", (PyCFunction)(void (*)(void))meth_relu_, METH_NOARGS, NULL},
     {"remainder", (PyCFunction)(void (*)(void))meth_remainder, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"remainder_", (PyCFunction)(void (*)(void))meth_remainder_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"renorm", (PyCFunction)(void (*)(void))meth_renorm, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3454,16 +3454,16 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"resize_", (PyCFunction)(void (*)(void))meth_resize_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"resize_as_", (PyCFunction)(void (*)(void))meth_resize_as_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"resize_as_sparse_", (PyCFunction)(void (*)(void))meth_resize_as_sparse_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"resolve_conj", (PyCFunction)(void (*)(void))meth_resolve_conj, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"resolve_neg", (PyCFunction)(void (*)(void))meth_resolve_neg, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"retain_grad", (PyCFunction)(void (*)(void))meth_retain_grad, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"resolve_conj", (PyCFunction)(void (*)(void))meth_resolve_conj, METH_NOARGS, NULL},
+    {"resolve_neg", (PyCFunction)(void (*)(void))meth_resolve_neg, METH_NOARGS, NULL},
+    {"retain_grad", (PyCFunction)(void (*)(void))meth_retain_grad, METH_NOARGS, NULL},
     {"roll", (PyCFunction)(void (*)(void))meth_roll, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"rot90", (PyCFunction)(void (*)(void))meth_rot90, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"round", (PyCFunction)(void (*)(void))meth_round, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"round_", (PyCFunction)(void (*)(void))meth_round_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"row_indices", (PyCFunction)(void (*)(void))meth_row_indices, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"rsqrt", (PyCFunction)(void (*)(void))meth_rsqrt, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"rsqrt_", (PyCFunction)(void (*)(void))meth_rsqrt_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"row_indices", (PyCFunction)(void (*)(void))meth_row_indices, METH_NOARGS, NULL},
+    {"rsqrt", (PyCFunction)(void (*)(void))meth_rsqrt, METH_NOARGS, NULL},
+    {"rsqrt_", (PyCFunction)(void (*)(void))meth_rsqrt_, METH_NOARGS, NULL},
     {"scatter", (PyCFunction)(void (*)(void))meth_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"scatter_", (PyCFunction)(void (*)(void))meth_scatter_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"scatter_add", (PyCFunction)(void (*)(void))meth_scatter_add, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3472,35 +3472,35 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"scatter_reduce_", (PyCFunction)(void (*)(void))meth_scatter_reduce_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"select", (PyCFunction)(void (*)(void))meth_select, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"select_scatter", (PyCFunction)(void (*)(void))meth_select_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sgn", (PyCFunction)(void (*)(void))meth_sgn, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sgn_", (PyCFunction)(void (*)(void))meth_sgn_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sigmoid", (PyCFunction)(void (*)(void))meth_sigmoid, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sigmoid_", (PyCFunction)(void (*)(void))meth_sigmoid_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sign", (PyCFunction)(void (*)(void))meth_sign, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sign_", (PyCFunction)(void (*)(void))meth_sign_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"signbit", (PyCFunction)(void (*)(void))meth_signbit, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sin", (PyCFunction)(void (*)(void))meth_sin, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sin_", (PyCFunction)(void (*)(void))meth_sin_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sinc", (PyCFunction)(void (*)(void))meth_sinc, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sinc_", (PyCFunction)(void (*)(void))meth_sinc_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sinh", (PyCFunction)(void (*)(void))meth_sinh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sinh_", (PyCFunction)(void (*)(void))meth_sinh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"sgn", (PyCFunction)(void (*)(void))meth_sgn, METH_NOARGS, NULL},
+    {"sgn_", (PyCFunction)(void (*)(void))meth_sgn_, METH_NOARGS, NULL},
+    {"sigmoid", (PyCFunction)(void (*)(void))meth_sigmoid, METH_NOARGS, NULL},
+    {"sigmoid_", (PyCFunction)(void (*)(void))meth_sigmoid_, METH_NOARGS, NULL},
+    {"sign", (PyCFunction)(void (*)(void))meth_sign, METH_NOARGS, NULL},
+    {"sign_", (PyCFunction)(void (*)(void))meth_sign_, METH_NOARGS, NULL},
+    {"signbit", (PyCFunction)(void (*)(void))meth_signbit, METH_NOARGS, NULL},
+    {"sin", (PyCFunction)(void (*)(void))meth_sin, METH_NOARGS, NULL},
+    {"sin_", (PyCFunction)(void (*)(void))meth_sin_, METH_NOARGS, NULL},
+    {"sinc", (PyCFunction)(void (*)(void))meth_sinc, METH_NOARGS, NULL},
+    {"sinc_", (PyCFunction)(void (*)(void))meth_sinc_, METH_NOARGS, NULL},
+    {"sinh", (PyCFunction)(void (*)(void))meth_sinh, METH_NOARGS, NULL},
+    {"sinh_", (PyCFunction)(void (*)(void))meth_sinh_, METH_NOARGS, NULL},
     {"slice_inverse", (PyCFunction)(void (*)(void))meth_slice_inverse, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"slice_scatter", (PyCFunction)(void (*)(void))meth_slice_scatter, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"slogdet", (PyCFunction)(void (*)(void))meth_slogdet, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"slogdet", (PyCFunction)(void (*)(void))meth_slogdet, METH_NOARGS, NULL},
     {"smm", (PyCFunction)(void (*)(void))meth_smm, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"softmax", (PyCFunction)(void (*)(void))meth_softmax, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"sort", (PyCFunction)(void (*)(void))meth_sort, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sparse_dim", (PyCFunction)(void (*)(void))meth_sparse_dim, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"sparse_dim", (PyCFunction)(void (*)(void))meth_sparse_dim, METH_NOARGS, NULL},
     {"sparse_mask", (PyCFunction)(void (*)(void))meth_sparse_mask, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"sparse_resize_", (PyCFunction)(void (*)(void))meth_sparse_resize_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"sparse_resize_and_clear_", (PyCFunction)(void (*)(void))meth_sparse_resize_and_clear_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"split", (PyCFunction)(void (*)(void))meth_split, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"split_with_sizes", (PyCFunction)(void (*)(void))meth_split_with_sizes, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sqrt", (PyCFunction)(void (*)(void))meth_sqrt, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"sqrt_", (PyCFunction)(void (*)(void))meth_sqrt_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"square", (PyCFunction)(void (*)(void))meth_square, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"square_", (PyCFunction)(void (*)(void))meth_square_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"sqrt", (PyCFunction)(void (*)(void))meth_sqrt, METH_NOARGS, NULL},
+    {"sqrt_", (PyCFunction)(void (*)(void))meth_sqrt_, METH_NOARGS, NULL},
+    {"square", (PyCFunction)(void (*)(void))meth_square, METH_NOARGS, NULL},
+    {"square_", (PyCFunction)(void (*)(void))meth_square_, METH_NOARGS, NULL},
     {"squeeze", (PyCFunction)(void (*)(void))meth_squeeze, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"squeeze_", (PyCFunction)(void (*)(void))meth_squeeze_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"sspaddmm", (PyCFunction)(void (*)(void))meth_sspaddmm, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3517,14 +3517,14 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"swapaxes_", (PyCFunction)(void (*)(void))meth_swapaxes_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"swapdims", (PyCFunction)(void (*)(void))meth_swapdims, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"swapdims_", (PyCFunction)(void (*)(void))meth_swapdims_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"t", (PyCFunction)(void (*)(void))meth_t, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"t_", (PyCFunction)(void (*)(void))meth_t_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"t", (PyCFunction)(void (*)(void))meth_t, METH_NOARGS, NULL},
+    {"t_", (PyCFunction)(void (*)(void))meth_t_, METH_NOARGS, NULL},
     {"take", (PyCFunction)(void (*)(void))meth_take, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"take_along_dim", (PyCFunction)(void (*)(void))meth_take_along_dim, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"tan", (PyCFunction)(void (*)(void))meth_tan, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"tan_", (PyCFunction)(void (*)(void))meth_tan_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"tanh", (PyCFunction)(void (*)(void))meth_tanh, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"tanh_", (PyCFunction)(void (*)(void))meth_tanh_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"tan", (PyCFunction)(void (*)(void))meth_tan, METH_NOARGS, NULL},
+    {"tan_", (PyCFunction)(void (*)(void))meth_tan_, METH_NOARGS, NULL},
+    {"tanh", (PyCFunction)(void (*)(void))meth_tanh, METH_NOARGS, NULL},
+    {"tanh_", (PyCFunction)(void (*)(void))meth_tanh_, METH_NOARGS, NULL},
     {"tensor_split", (PyCFunction)(void (*)(void))meth_tensor_split, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"tile", (PyCFunction)(void (*)(void))meth_tile, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"to_dense", (PyCFunction)(void (*)(void))meth_to_dense, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3536,7 +3536,7 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"to_sparse_csc", (PyCFunction)(void (*)(void))meth_to_sparse_csc, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"to_sparse_csr", (PyCFunction)(void (*)(void))meth_to_sparse_csr, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"topk", (PyCFunction)(void (*)(void))meth_topk, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"trace", (PyCFunction)(void (*)(void))meth_trace, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"trace", (PyCFunction)(void (*)(void))meth_trace, METH_NOARGS, NULL},
     {"transpose", (PyCFunction)(void (*)(void))meth_transpose, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"transpose_", (PyCFunction)(void (*)(void))meth_transpose_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"triangular_solve", (PyCFunction)(void (*)(void))meth_triangular_solve, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3546,8 +3546,8 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"triu_", (PyCFunction)(void (*)(void))meth_triu_, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"true_divide", (PyCFunction)(void (*)(void))meth_true_divide, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"true_divide_", (PyCFunction)(void (*)(void))meth_true_divide_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"trunc", (PyCFunction)(void (*)(void))meth_trunc, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"trunc_", (PyCFunction)(void (*)(void))meth_trunc_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"trunc", (PyCFunction)(void (*)(void))meth_trunc, METH_NOARGS, NULL},
+    {"trunc_", (PyCFunction)(void (*)(void))meth_trunc_, METH_NOARGS, NULL},
     {"type_as", (PyCFunction)(void (*)(void))meth_type_as, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"unbind", (PyCFunction)(void (*)(void))meth_unbind, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"unflatten", (PyCFunction)(void (*)(void))meth_unflatten, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3558,7 +3558,7 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"unsafe_split_with_sizes", (PyCFunction)(void (*)(void))meth_unsafe_split_with_sizes, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"unsqueeze", (PyCFunction)(void (*)(void))meth_unsqueeze, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"unsqueeze_", (PyCFunction)(void (*)(void))meth_unsqueeze_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"values", (PyCFunction)(void (*)(void))meth_values, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"values", (PyCFunction)(void (*)(void))meth_values, METH_NOARGS, NULL},
     {"var", (PyCFunction)(void (*)(void))meth_var, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"vdot", (PyCFunction)(void (*)(void))meth_vdot, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"view", (PyCFunction)(void (*)(void))meth_view, METH_FASTCALL | METH_KEYWORDS, NULL},
@@ -3567,6 +3567,6 @@ PyMethodDef tn_bindings_tensor_1[] = {
     {"where", (PyCFunction)(void (*)(void))meth_where, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"xlogy", (PyCFunction)(void (*)(void))meth_xlogy, METH_FASTCALL | METH_KEYWORDS, NULL},
     {"xlogy_", (PyCFunction)(void (*)(void))meth_xlogy_, METH_FASTCALL | METH_KEYWORDS, NULL},
-    {"zero_", (PyCFunction)(void (*)(void))meth_zero_, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"zero_", (PyCFunction)(void (*)(void))meth_zero_, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

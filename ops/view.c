@@ -553,10 +553,13 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
                 sizes[i] = want;
                 strides[i] = 0;
             } else {
+                char a[256], b[256];
+                tn_format_sizes(a, sizeof a, n, size.v);
+                tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
                 PyErr_Format(PyExc_RuntimeError,
                              "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
-                             "non-singleton dimension %d.  Target sizes: [...].  Tensor sizes: [...]",
-                             (long long)want, (long long)have, i);
+                             "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                             (long long)want, (long long)have, i, a, b);
                 return -1;
             }
         } else {

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- arena: per-call scratch for lists ---- */
 
@@ -772,21 +773,32 @@ args_tuple_of(const call_args *c)
 static PyObject varargs_marker_obj;
 #define VARARGS_MARKER (&varargs_marker_obj)
 
+/* upstream's extra_args: too many positional arguments (also one given where a keyword-only
+ * parameter is, after a varargs int list) */
+static void
+extra_args(const tn_schema *sig, Py_ssize_t nargs)
+{
+    if (sig->min_args != sig->max_pos)
+        PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given", sig->name,
+                     sig->min_args, sig->max_pos, nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", sig->name, sig->max_pos,
+                     sig->max_pos == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+}
+
 static int
 match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObject **raw,
                 overloaded_args *ov, int raise)
 {
     int varargs_ok = sig->max_pos == 1 && sig->nparams > 0 &&
                      (sig->params[0].type == TN_P_INTLIST || sig->params[0].type == TN_P_SYMINTLIST);
+    /* upstream allows the varargs form only when the positional arguments make an int list (their
+     * first one an int): x.view("a", 2) is "takes 1 positional argument but 2 were given" */
+    if (varargs_ok && c->nargs > 0)
+        varargs_ok = check_index(c->args[0]) || (is_tensor(c->args[0]) && one_integral_element(c->args[0]));
     if (c->nargs > sig->max_pos && !varargs_ok) {
-        if (raise) {
-            if (sig->min_args != sig->max_pos)
-                PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given",
-                             sig->name, sig->min_args, sig->max_pos, c->nargs);
-            else
-                PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", sig->name,
-                             sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs, c->nargs == 1 ? "was" : "were");
-        }
+        if (raise)
+            extra_args(sig, c->nargs);
         return 0;
     }
     ov->n = 0;
@@ -801,8 +813,7 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
         if (pos < c->nargs) {
             if (p->kwonly) {
                 if (raise)
-                    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
-                                 sig->name, sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+                    extra_args(sig, c->nargs);
                 return 0;
             }
             o = c->args[pos];
@@ -827,8 +838,10 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
                         missing++;
                     }
                 }
+                /* sic: upstream's missing_args writes "1 required positional arguments" and
+                 * "2 required positional argument" */
                 PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s", sig->name,
-                             missing, missing == 1 ? "" : "s", names);
+                             missing, missing == 1 ? "s" : "", names);
             }
             return 0;
         } else {
@@ -857,6 +870,13 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
                     if (is_kw)
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->name, p->cname,
                                      tn_param_type_name(p->type), tn_tpname(o));
+                    else if ((p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) &&
+                             (PyTuple_Check(o) || PyList_Check(o)) && PySequence_Size(o) > 0)
+                        /* upstream's is_int_or_symint_list reports the first element (its failed_idx) */
+                        PyErr_Format(PyExc_TypeError,
+                                     "%s(): argument '%s' (position %zd) must be %s, but found element of type %s at pos 0",
+                                     sig->name, p->cname, pos + 1, tn_param_type_name(p->type),
+                                     tn_tpname(PyTuple_Check(o) ? PyTuple_GetItem(o, 0) : PyList_GetItem(o, 0)));
                     else
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
                                      sig->name, p->cname, pos + 1, tn_param_type_name(p->type), tn_tpname(o));
@@ -872,8 +892,7 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
     if (pos < c->nargs) {
         /* positional arguments left over: an int list given as a list takes no more (x.view([2], 1)) */
         if (raise)
-            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", sig->name,
-                         sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+            extra_args(sig, c->nargs);
         return 0;
     }
     if (kw_used < c->nkw) {
@@ -1063,29 +1082,489 @@ prepare_binding(tn_binding *b)
 
 /* ---- calling a binding ---- */
 
-static PyObject *
-invalid_arguments(const tn_binding *b, const call_args *c)
+/* ---- upstream's "invalid combination of arguments" message ----
+ *
+ * Note [Invalid arguments message]: when no signature matches, upstream's PythonArgParser::print_error
+ * re-parses, raising its specific error, the one signature that is plausible for the number of
+ * arguments given (min_args <= n <= max_args, not hidden); otherwise format_invalid_args
+ * (invalid_arguments.cpp) builds the message from the signatures' toString() texts
+ * ("(Tensor input, *, torch.dtype dtype = None)"), which it parses back: an argument is the text
+ * between ", ", its type what precedes the last space and its name what follows it (so an
+ * optional one is named "None" and its type is "torch.dtype dtype ="; "*" counts as one).
+ * A given argument is "matching" when its type's tp_name is that type ("float" also takes int).
+ * The keyword arguments go through a std::unordered_map<std::string, PyObject*>, so they are
+ * listed in libstdc++'s iteration order (std::hash<std::string>, 13 buckets at first). This is
+ * all error path: plain C strings. */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+static void
+sb_addn(strbuf *b, const char *s, size_t n)
 {
-    PyObject *msg = PyUnicode_FromFormat("%s() received an invalid combination of arguments - got (", b->name);
-    for (Py_ssize_t i = 0; msg && i < c->nargs; i++)
-        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat("%s%s", i ? ", " : "", tn_tpname(c->args[i])));
-    for (Py_ssize_t i = 0; msg && i < c->nkw; i++)
-        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat("%s%U=%s", (i || c->nargs) ? ", " : "",
-                                                          PyTuple_GetItem(c->kwnames, i),
-                                                          tn_tpname(c->kwvalues[i])));
-    if (msg)
-        PyUnicode_AppendAndDel(&msg, PyUnicode_FromString("), but expected one of:\n"));
-    for (int s = 0; msg && s < b->nsigs; s++) {
-        if (b->sigs[s].sig->hidden)
-            continue;
-        const char *t = strchr(b->sigs[s].text, '(');
-        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat(" * %s\n", t));
+    if (!b->s && b->cap == (size_t)-1)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->len + n + 1) * 2;
+        char *t = realloc(b->s, cap);
+        if (!t) {
+            free(b->s);
+            b->s = NULL;
+            b->cap = (size_t)-1;
+            return;
+        }
+        b->s = t;
+        b->cap = cap;
     }
-    if (msg) {
-        PyErr_SetObject(PyExc_TypeError, msg);
-        Py_DECREF(msg);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+static void
+sb_add(strbuf *b, const char *s)
+{
+    sb_addn(b, s, strlen(s));
+}
+
+static uint64_t
+shift_mix(uint64_t v)
+{
+    return v ^ (v >> 47);
+}
+
+/* libstdc++'s std::hash<std::string>: _Hash_bytes (64-bit) with seed 0xc70f6907 */
+static uint64_t
+std_string_hash(const char *buf, size_t len)
+{
+    const uint64_t mul = ((uint64_t)0xc6a4a793UL << 32) + (uint64_t)0x5bd1e995UL;
+    size_t aligned = len & ~(size_t)7;
+    uint64_t hash = (uint64_t)0xc70f6907UL ^ ((uint64_t)len * mul);
+    for (size_t i = 0; i < aligned; i += 8) {
+        uint64_t d = 0;
+        for (int k = 7; k >= 0; k--)
+            d = (d << 8) + (unsigned char)buf[i + (size_t)k];
+        hash ^= shift_mix(d * mul) * mul;
+        hash *= mul;
+    }
+    if (len & 7) {
+        uint64_t d = 0;
+        for (size_t k = len & 7; k-- > 0;)
+            d = (d << 8) + (unsigned char)buf[aligned + k];
+        hash ^= d;
+        hash *= mul;
+    }
+    hash = shift_mix(hash) * mul;
+    return shift_mix(hash);
+}
+
+static size_t
+next_bucket_count(size_t n)
+{
+    /* libstdc++'s prime rehash policy: 13 buckets for the first element, then the next prime
+     * at least twice as many (29, 59, 127 ...) */
+    if (n < 13)
+        return 13;
+    for (size_t p = 2 * n + 1;; p++) {
+        int prime = 1;
+        for (size_t d = 2; d * d <= p && prime; d++)
+            prime = p % d != 0;
+        if (prime)
+            return p;
+    }
+}
+
+/* order[0..n): the indices of the keyword arguments as upstream's unordered_map iterates them
+ * (each insert goes first in its bucket, or first in the list when its bucket is empty; a
+ * rehash relinks in list order the same way). */
+static void
+kwargs_map_order(const call_args *c, int *order)
+{
+    int n = (int)c->nkw;
+    uint64_t *h = malloc(sizeof *h * (size_t)(n ? n : 1));
+    int *next = malloc(sizeof *next * (size_t)(n ? n : 1));
+    size_t nb = 0;
+    int *buckets = NULL; /* -2 empty, -1 before-begin, else the node before the bucket's first */
+    int head = -1;
+    if (!h || !next)
+        goto fallback;
+    for (int k = 0; k < n; k++) {
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(c->kwnames, k), &len);
+        if (!s) {
+            PyErr_Clear();
+            s = "";
+            len = 0;
+        }
+        h[k] = std_string_hash(s, (size_t)len);
+    }
+    for (int k = 0; k < n; k++) {
+        if ((size_t)k + 1 > nb) {
+            size_t nb2 = next_bucket_count(nb);
+            int *nbk = malloc(sizeof *nbk * nb2);
+            if (!nbk)
+                goto fallback;
+            for (size_t i = 0; i < nb2; i++)
+                nbk[i] = -2;
+            int p = head;
+            head = -1;
+            size_t bbegin = 0;
+            while (p >= 0) {
+                int nx = next[p];
+                size_t b = (size_t)(h[p] % nb2);
+                if (nbk[b] == -2) {
+                    next[p] = head;
+                    head = p;
+                    nbk[b] = -1;
+                    if (next[p] >= 0)
+                        nbk[bbegin] = p;
+                    bbegin = b;
+                } else if (nbk[b] == -1) {
+                    next[p] = head;
+                    head = p;
+                } else {
+                    next[p] = next[nbk[b]];
+                    next[nbk[b]] = p;
+                }
+                p = nx;
+            }
+            free(buckets);
+            buckets = nbk;
+            nb = nb2;
+        }
+        size_t b = (size_t)(h[k] % nb);
+        if (buckets[b] == -2) {
+            next[k] = head;
+            head = k;
+            if (next[k] >= 0)
+                buckets[h[next[k]] % nb] = k;
+            buckets[b] = -1;
+        } else if (buckets[b] == -1) {
+            next[k] = head;
+            head = k;
+        } else {
+            next[k] = next[buckets[b]];
+            next[buckets[b]] = k;
+        }
+    }
+    for (int i = 0, p = head; p >= 0 && i < n; p = next[p])
+        order[i++] = p;
+    free(h);
+    free(next);
+    free(buckets);
+    return;
+fallback:
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    free(h);
+    free(next);
+    free(buckets);
+}
+
+/* FunctionSignature::toString: "(type name, *, type name = default)", the types as
+ * FunctionParameter::type_name spells them, a default as the signature writes it. */
+static void
+signature_string(strbuf *b, const tn_schema *sig, const char *text)
+{
+    sb_add(b, "(");
+    const char *open = strchr(text, '(');
+    const char *close = strrchr(text, ')');
+    const char *starts[TN_MAX_PARAMS];
+    size_t lens[TN_MAX_PARAMS];
+    int count = open && close > open ? tn_split_params(open + 1, (size_t)(close - open - 1), starts, lens,
+                                                       TN_MAX_PARAMS)
+                                     : 0;
+    int np = 0, kw = 0;
+    for (int i = 0; i < count && np < sig->nparams; i++) {
+        if (lens[i] == 1 && starts[i][0] == '*')
+            continue;
+        const tn_param *p = &sig->params[np];
+        if (np++)
+            sb_add(b, ", ");
+        if (p->kwonly && !kw) {
+            sb_add(b, "*, ");
+            kw = 1;
+        }
+        sb_add(b, tn_param_type_name(p->type));
+        sb_add(b, " ");
+        sb_add(b, p->cname);
+        const char *eq = memchr(starts[i], '=', lens[i]);
+        if (eq) {
+            sb_add(b, " = ");
+            sb_addn(b, eq + 1, lens[i] - (size_t)(eq + 1 - starts[i]));
+        }
+    }
+    sb_add(b, ")");
+}
+
+/* An argument of an option as _parseOption reads it back. */
+typedef struct {
+    const char *type, *name;
+    size_t type_len, name_len;
+} option_arg;
+
+/* The arguments of a toString() text: split at ", ", type before the last space, name after. */
+static int
+parse_option(const char *text, option_arg **out)
+{
+    const char *s = text + 1;
+    size_t n = strlen(text) - 2;
+    int count = 1;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == ',' && s[i + 1] == ' ')
+            count++;
+    option_arg *a = calloc((size_t)count, sizeof *a);
+    if (!a)
+        return -1;
+    size_t start = 0;
+    for (int k = 0; k < count; k++) {
+        size_t end = start;
+        while (end < n && !(end + 1 < n && s[end] == ',' && s[end + 1] == ' '))
+            end++;
+        size_t last = (size_t)-1;
+        for (size_t i = start; i < end; i++)
+            if (s[i] == ' ')
+                last = i;
+        a[k].type = s + start;
+        a[k].type_len = last == (size_t)-1 ? end - start : last - start;
+        a[k].name = last == (size_t)-1 ? s + start : s + last + 1;
+        a[k].name_len = last == (size_t)-1 ? end - start : end - last - 1;
+        start = end + 2;
+    }
+    *out = a;
+    return count;
+}
+
+static int
+span_is(const char *s, size_t n, const char *lit)
+{
+    return strlen(lit) == n && !memcmp(s, lit, n);
+}
+
+/* _buildType's is_matching: the argument's type name is the option's type ("float" also takes
+ * int, "int" also long). */
+static int
+arg_matches(const option_arg *a, PyObject *o)
+{
+    const char *tp = tn_tpname(o);
+    if (span_is(a->type, a->type_len, "float"))
+        return !strcmp(tp, "float") || !strcmp(tp, "int") || !strcmp(tp, "long");
+    if (span_is(a->type, a->type_len, "int"))
+        return !strcmp(tp, "int") || !strcmp(tp, "long");
+    return span_is(a->type, a->type_len, tp);
+}
+
+/* an argument's type for the message: "tuple of (int, int)", "list of [float]", "Tensor" */
+static void
+describe_arg(strbuf *b, PyObject *o)
+{
+    int is_tuple = PyTuple_Check(o);
+    sb_add(b, tn_tpname(o));
+    if (!is_tuple && !PyList_Check(o))
+        return;
+    sb_add(b, is_tuple ? " of (" : " of [");
+    Py_ssize_t n = PySequence_Size(o);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *e = PySequence_GetItem(o, i);
+        if (!e) {
+            PyErr_Clear();
+            continue;
+        }
+        if (i)
+            sb_add(b, ", ");
+        sb_add(b, tn_tpname(e));
+        Py_DECREF(e);
+    }
+    sb_add(b, is_tuple ? (n == 1 ? ",)" : ")") : "]");
+}
+
+static PyObject *
+kwarg_named(const call_args *c, const char *name, size_t len)
+{
+    for (Py_ssize_t k = 0; k < c->nkw; k++) {
+        Py_ssize_t l;
+        const char *s = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(c->kwnames, k), &l);
+        if (s && (size_t)l == len && !memcmp(s, name, len))
+            return c->kwvalues[k];
+        PyErr_Clear();
     }
     return NULL;
+}
+
+/* _formattedArgDesc: each given argument, red (or !...!) when its type does not match */
+static void
+formatted_arg_desc(strbuf *b, const option_arg *a, int na, const call_args *c)
+{
+    int tty = isatty(1) && isatty(2);
+    const char *red = tty ? "\33[31;1m" : "!", *reset_red = tty ? "\33[0m" : "!";
+    const char *green = tty ? "\33[32;1m" : "", *reset_green = tty ? "\33[0m" : "";
+    Py_ssize_t num = c->nargs + c->nkw;
+    sb_add(b, "(");
+    for (Py_ssize_t i = 0; i < num; i++) {
+        int is_kwarg = i >= c->nargs;
+        PyObject *o = is_kwarg ? (i < na ? kwarg_named(c, a[i].name, a[i].name_len) : NULL) : c->args[i];
+        if (!o)
+            o = Py_None;
+        int ok = i < na && arg_matches(&a[i], o);
+        sb_add(b, ok ? green : red);
+        if (is_kwarg && i < na) {
+            sb_addn(b, a[i].name, a[i].name_len);
+            sb_add(b, "=");
+        }
+        describe_arg(b, o);
+        sb_add(b, ok ? reset_green : reset_red);
+        sb_add(b, ", ");
+    }
+    if (c->nargs)
+        b->len -= 2;
+    sb_add(b, ")");
+}
+
+/* _argDesc: "(Tensor, int, dim=int)"; with keyword arguments only the ", " stays: "(dim=int, )" */
+static void
+arg_desc(strbuf *b, const call_args *c, const int *order)
+{
+    sb_add(b, "(");
+    for (Py_ssize_t i = 0; i < c->nargs; i++) {
+        sb_add(b, tn_tpname(c->args[i]));
+        sb_add(b, ", ");
+    }
+    for (Py_ssize_t k = 0; k < c->nkw; k++) {
+        PyObject *name = PyTuple_GetItem(c->kwnames, order[k]);
+        const char *s = PyUnicode_AsUTF8AndSize(name, NULL);
+        sb_add(b, s ? s : "?");
+        sb_add(b, "=");
+        sb_add(b, tn_tpname(c->kwvalues[order[k]]));
+        sb_add(b, ", ");
+    }
+    if (c->nargs)
+        b->len -= 2;
+    sb_add(b, ")");
+}
+
+/* _tryMatchKwargs: the keyword arguments not among the option's last nkw arguments' names */
+static int
+unmatched_kwargs(strbuf *b, const option_arg *a, int na, const call_args *c, const int *order)
+{
+    Py_ssize_t start = na - c->nkw;
+    if (start < 0)
+        start = 0;
+    int n = 0;
+    for (Py_ssize_t k = 0; k < c->nkw; k++) {
+        Py_ssize_t l;
+        const char *s = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(c->kwnames, order[k]), &l);
+        if (!s) {
+            PyErr_Clear();
+            continue;
+        }
+        int found = 0;
+        for (Py_ssize_t i = start; i < na && !found; i++)
+            found = a[i].name_len == (size_t)l && !memcmp(a[i].name, s, (size_t)l);
+        if (!found) {
+            if (n++)
+                sb_add(b, ", ");
+            sb_add(b, s);
+        }
+    }
+    return n;
+}
+
+/* print_error: the one plausible signature's own error, else format_invalid_args' message. */
+static void
+invalid_arguments(const char *fname, const tn_schema *const *sigs, const char *const *texts, int nsigs,
+                  PyObject *self, const call_args *c)
+{
+    Py_ssize_t num = c->nargs + c->nkw;
+    int plausible = -1, nplausible = 0;
+    for (int s = 0; s < nsigs; s++) {
+        if (!sigs[s]->hidden && num >= sigs[s]->min_args && num <= sigs[s]->nparams) {
+            plausible = s;
+            nplausible++;
+        }
+    }
+    if (nplausible == 1) {
+        PyObject *raw[TN_MAX_PARAMS];
+        overloaded_args ov;
+        int r = match_signature(sigs[plausible], self, c, raw, &ov, 1);
+        if (r <= 0 && PyErr_Occurred())
+            return;
+    }
+    int *order = malloc(sizeof *order * (size_t)(c->nkw ? c->nkw : 1));
+    if (!order) {
+        PyErr_NoMemory();
+        return;
+    }
+    kwargs_map_order(c, order);
+    strbuf b = {0};
+    sb_add(&b, fname);
+    sb_add(&b, "() received an invalid combination of arguments - ");
+    int noptions = 0, last = -1;
+    for (int s = 0; s < nsigs; s++)
+        if (!sigs[s]->hidden) {
+            noptions++;
+            last = s;
+        }
+    if (noptions != 1) {
+        sb_add(&b, "got ");
+        arg_desc(&b, c, order);
+        sb_add(&b, ", but expected one of:\n");
+    }
+    for (int s = 0; s < nsigs; s++) {
+        if (sigs[s]->hidden)
+            continue;
+        strbuf opt = {0};
+        signature_string(&opt, sigs[s], texts[s]);
+        option_arg *a = NULL;
+        int na = opt.s ? parse_option(opt.s, &a) : -1;
+        if (na < 0) {
+            free(opt.s);
+            continue;
+        }
+        int count_match = num == na;
+        if (noptions == 1 && s == last) {
+            strbuf un = {0};
+            if (c->nkw && unmatched_kwargs(&un, a, na, c, order)) {
+                sb_add(&b, "got unrecognized keyword arguments: ");
+                sb_add(&b, un.s);
+            } else {
+                sb_add(&b, "got ");
+                if (count_match)
+                    formatted_arg_desc(&b, a, na, c);
+                else
+                    arg_desc(&b, c, order);
+                sb_add(&b, ", but expected ");
+                sb_add(&b, opt.s);
+            }
+            free(un.s);
+        } else {
+            sb_add(&b, " * ");
+            sb_add(&b, opt.s);
+            sb_add(&b, "\n");
+            if (count_match) {
+                strbuf un = {0};
+                if (c->nkw && unmatched_kwargs(&un, a, na, c, order)) {
+                    sb_add(&b, "      didn't match because some of the keywords were incorrect: ");
+                    sb_add(&b, un.s);
+                    sb_add(&b, "\n");
+                } else {
+                    sb_add(&b, "      didn't match because some of the arguments have invalid types: ");
+                    formatted_arg_desc(&b, a, na, c);
+                    sb_add(&b, "\n");
+                }
+                free(un.s);
+            }
+        }
+        free(a);
+        free(opt.s);
+    }
+    free(order);
+    if (b.s)
+        PyErr_SetString(PyExc_TypeError, b.s);
+    else
+        PyErr_NoMemory();
+    free(b.s);
 }
 
 static int
@@ -1167,7 +1646,19 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
         }
     }
     if (!d) {
-        invalid_arguments(b, &c);
+        const tn_schema **sigs = malloc(sizeof *sigs * (size_t)b->nsigs);
+        const char **texts = malloc(sizeof *texts * (size_t)b->nsigs);
+        if (sigs && texts) {
+            for (int s = 0; s < b->nsigs; s++) {
+                sigs[s] = b->sigs[s].sig;
+                texts[s] = b->sigs[s].text;
+            }
+            invalid_arguments(b->name, sigs, texts, b->nsigs, self, &c);
+        } else {
+            PyErr_NoMemory();
+        }
+        free(sigs);
+        free(texts);
         goto error;
     }
     if (TN_UNLIKELY(ov.n > 0 || tn_torch_function_mode_active())) {
@@ -1845,14 +2336,10 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
         }
     }
     if (found < 0) {
-        PyObject *msg = PyUnicode_FromFormat("%s() received an invalid combination of arguments", m->name);
-        if (msg) {
-            PyErr_SetObject(PyExc_TypeError, msg);
-            Py_DECREF(msg);
-        }
+        invalid_arguments(m->name, (const tn_schema *const *)m->sigs, m->texts, m->n, self, &c);
         return -1;
     }
-    if (ov.n > 0 || tn_torch_function_mode_active()) {
+    if (!m->no_torch_function && (ov.n > 0 || tn_torch_function_mode_active())) {
         PyObject *api;
         if (m->is_method)
             api = PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), m->name);
@@ -1887,6 +2374,33 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
         }
     }
     return found;
+}
+
+int
+tn_manual_parse_tuple(tn_manual_sigs *m, PyObject *self, PyObject *args, PyObject *kwds, PyObject **raw,
+                      PyObject **handled)
+{
+    Py_ssize_t n = args ? PyTuple_Size(args) : 0, nk = kwds ? PyDict_Size(kwds) : 0;
+    PyObject **stack = malloc(sizeof *stack * (size_t)(n + nk + 1));
+    PyObject *kwnames = nk ? PyTuple_New(nk) : NULL;
+    if (!stack || (nk && !kwnames)) {
+        free(stack);
+        Py_XDECREF(kwnames);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        stack[i] = PyTuple_GetItem(args, i);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0, j = 0;
+    while (nk && PyDict_Next(kwds, &pos, &k, &v)) {
+        PyTuple_SetItem(kwnames, j, Py_NewRef(k));
+        stack[n + j++] = v;
+    }
+    int r = tn_manual_parse(m, self, stack, n, kwnames, raw, handled);
+    free(stack);
+    Py_XDECREF(kwnames);
+    return r;
 }
 
 int

@@ -88,12 +88,17 @@ typedef struct {
     const char *const *texts;
     tn_schema **sigs;            /* parsed on first use */
     const char *module;          /* where __torch_function__ finds it (NULL: torch) */
+    int no_torch_function;       /* upstream does not offer the call to __torch_function__ (finfo) */
 } tn_manual_sigs;
 
 /* Returns the index of the matching signature with raw[i] per parameter (NULL: default),
  * -1 on error, or -2 when __torch_function__ handled the call (*handled holds the result). */
 int tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, PyObject **raw, PyObject **handled);
+/* The same for a METH_VARARGS | METH_KEYWORDS function (args tuple, kwds dict or NULL); raw[i]
+ * are borrowed from args and kwds. */
+int tn_manual_parse_tuple(tn_manual_sigs *m, PyObject *self, PyObject *args, PyObject *kwds, PyObject **raw,
+                          PyObject **handled);
 /* raw[i] (or the default) of signature k as a value. */
 int tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, tn_arena *arena);
 

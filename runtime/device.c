@@ -3,6 +3,8 @@
  */
 #include "device.h"
 #include "tls.h"
+#include "argparse.h"
+#include "scalar.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,27 +113,31 @@ tn_device_new(int type, int index)
     return (PyObject *)d;
 }
 
+/* upstream's THPDevice_pynew parses with these (its messages; device= by keyword) */
+static const char *const device_texts[] = {"device(Device device)", "device(c10::string_view type, int64_t? index=-1)"};
+static tn_manual_sigs device_sigs = {"device", 0, 2, device_texts, NULL, NULL};
+
 static PyObject *
 device_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"type", "index", NULL};
-    PyObject *spec = NULL, *index = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:device", kwlist, &spec, &index))
+    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
+    int k = tn_manual_parse_tuple(&device_sigs, NULL, args, kwds, raw, &handled);
+    if (k == -2)
+        return handled;
+    if (k < 0)
         return NULL;
+    PyObject *spec = raw[0], *index = k == 1 && raw[1] ? raw[1] : Py_None;
     int type, idx;
     if (tn_device_parse(spec, &type, &idx) < 0)
         return NULL;
+    if (k == 1 && idx >= 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "type (string) must not include an index because index was passed explicitly: %U", spec);
+        return NULL;
+    }
     if (index != Py_None) {
-        if (!PyUnicode_Check(spec)) {
-            PyErr_SetString(PyExc_TypeError, "device(): index may only be given with a device type string");
-            return NULL;
-        }
-        if (idx >= 0) {
-            PyErr_SetString(PyExc_RuntimeError, "type (string) must not include an index because index was passed explicitly");
-            return NULL;
-        }
-        long v = PyLong_AsLong(index);
-        if (v == -1 && PyErr_Occurred())
+        int64_t v;
+        if (tn_py_int64(index, &v) < 0)
             return NULL;
         if (v < 0) {
             PyErr_Format(PyExc_RuntimeError, "Device index must not be negative");
@@ -267,6 +273,7 @@ tn_device_type_init(PyObject *module)
     tn_device_Type = (PyTypeObject *)PyType_FromSpec(&device_spec);
     if (!tn_device_Type)
         return -1;
+    tn_tpname_full(tn_device_Type);
     tn_device_cpu = tn_device_new(TN_DEVTYPE_CPU, -1);
     tn_device_meta = tn_device_new(TN_DEVTYPE_META, -1);
     if (!tn_device_cpu || !tn_device_meta)

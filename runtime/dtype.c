@@ -3,6 +3,7 @@
  * place in Note [Promotion] (tn_promote_types); storage and kernels are separate (kernels/element.h).
  */
 #include "dtype.h"
+#include "argparse.h"
 
 #include <float.h>
 #include <math.h>
@@ -579,22 +580,23 @@ finfo_fill(FinfoObject *f, int d)
     return 0;
 }
 
+/* upstream's THPFInfo_pynew / THPIInfo_pynew parse with these (their messages; a Python type
+ * such as float is a dtype), not offering the call to __torch_function__ */
+static const char *const finfo_texts[] = {"finfo(ScalarType type)", "finfo()"};
+static tn_manual_sigs finfo_sigs = {"finfo", 0, 2, finfo_texts, NULL, NULL, 1};
+static const char *const iinfo_texts[] = {"iinfo(ScalarType type)"};
+static tn_manual_sigs iinfo_sigs = {"iinfo", 0, 1, iinfo_texts, NULL, NULL, 1};
+
 static PyObject *
 finfo_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"type", NULL};
-    PyObject *dt = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:finfo", kwlist, &dt))
+    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
+    int k = tn_manual_parse_tuple(&finfo_sigs, NULL, args, kwds, raw, &handled);
+    if (k < 0)
         return NULL;
-    int d = tn_default_dtype;
-    if (dt && dt != Py_None) {
-        if (!tn_dtype_check(dt)) {
-            PyErr_Format(PyExc_TypeError, "finfo(): argument 'type' must be torch.dtype, not %s",
-                         tn_tpname(dt));
-            return NULL;
-        }
-        d = ((DtypeObject *)dt)->scalar_type;
-    }
+    int d = k == 0 ? tn_dtype_from_py(raw[0]) : tn_default_dtype;
+    if (d < 0)
+        return NULL;
     FinfoObject *f = (FinfoObject *)PyType_GenericAlloc(type, 0);
     if (!f)
         return NULL;
@@ -664,21 +666,18 @@ static PyType_Spec finfo_spec = {"torch.finfo", sizeof(FinfoObject), 0, Py_TPFLA
 static PyObject *
 iinfo_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"type", NULL};
-    PyObject *dt;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:iinfo", kwlist, &dt))
+    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
+    if (tn_manual_parse_tuple(&iinfo_sigs, NULL, args, kwds, raw, &handled) < 0)
         return NULL;
-    if (!tn_dtype_check(dt)) {
-        PyErr_Format(PyExc_TypeError, "iinfo(): argument 'type' must be torch.dtype, not %s",
-                     tn_tpname(dt));
+    int d = tn_dtype_from_py(raw[0]);
+    if (d < 0)
         return NULL;
-    }
-    int d = ((DtypeObject *)dt)->scalar_type;
     if (!tn_dtype_is_integral(d, false) || d == TN_DTYPE_BOOL) {
-        if (d == TN_DTYPE_BOOL || tn_dtype_is_floating(d) || tn_dtype_is_complex(d))
+        if (d == TN_DTYPE_BOOL)
             PyErr_Format(PyExc_TypeError, "torch.%s is not supported by torch.iinfo", tn_dtype_name(d));
-        else
-            PyErr_Format(PyExc_TypeError, "torch.%s is not supported by torch.iinfo", tn_dtype_name(d));
+        else  /* sic: upstream names the class, not the dtype */
+            PyErr_SetString(PyExc_TypeError,
+                            "torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'");
         return NULL;
     }
     IinfoObject *f = (IinfoObject *)PyType_GenericAlloc(type, 0);
@@ -812,6 +811,12 @@ tn_dtype_types_init(PyObject *module)
     if (!tn_dtype_Type || !tn_layout_Type || !tn_memfmt_Type || !tn_qscheme_Type || !finfo_Type ||
         !iinfo_Type)
         return -1;
+    tn_tpname_full(tn_dtype_Type);
+    tn_tpname_full(tn_layout_Type);
+    tn_tpname_full(tn_memfmt_Type);
+    tn_tpname_full(tn_qscheme_Type);
+    tn_tpname_full(finfo_Type);
+    tn_tpname_full(iinfo_Type);
     for (int d = 0; d < TN_NUM_DTYPES; d++) {
         DtypeObject *o = PyObject_New(DtypeObject, tn_dtype_Type);
         if (!o)

@@ -9,6 +9,7 @@
 #include "tensor.h"
 #include "device.h"
 #include "dtype.h"
+#include "argparse.h"
 
 #include <string.h>
 #include <time.h>
@@ -25,13 +26,18 @@ tn_generator_of(PyObject *gen)
     return &((GeneratorObject *)tn_default_generator)->gen;
 }
 
+/* upstream's THPGenerator_pynew parses with this (its messages), not offering the call to
+ * __torch_function__ */
+static const char *const generator_texts[] = {"Generator(Device device=None)"};
+static tn_manual_sigs generator_sigs = {"Generator", 0, 1, generator_texts, NULL, NULL, 1};
+
 static PyObject *
 generator_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"device", NULL};
-    PyObject *device = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Generator", kwlist, &device))
+    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
+    if (tn_manual_parse_tuple(&generator_sigs, NULL, args, kwds, raw, &handled) < 0)
         return NULL;
+    PyObject *device = raw[0];
     if (device && device != Py_None) {
         int type, index;
         if (tn_device_parse(device, &type, &index) < 0)
@@ -283,6 +289,7 @@ tn_generator_type_init(PyObject *module)
     tn_Generator_Type = (PyTypeObject *)PyType_FromSpec(&spec);
     if (!tn_Generator_Type)
         return -1;
+    tn_tpname_full(tn_Generator_Type);
     public_type = (PyTypeObject *)public_subclass((PyObject *)&PyType_Type);
     if (!public_type)
         return -1;

@@ -1,6 +1,30 @@
 /* Small helpers over the limited API that every runtime file may use (declared in pyapi.h). */
 #include "pyapi.h"
 
+static PyTypeObject *full_name_types[16];
+
+void
+tn_tpname_full(PyTypeObject *tp)
+{
+    for (int i = 0; i < TN_ARRAY_LEN(full_name_types); i++) {
+        if (!full_name_types[i] || full_name_types[i] == tp) {
+            full_name_types[i] = tp;
+            return;
+        }
+    }
+}
+
+static int
+has_full_name(PyTypeObject *tp)
+{
+    if (!(PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE))
+        return 1;
+    for (int i = 0; i < TN_ARRAY_LEN(full_name_types) && full_name_types[i]; i++)
+        if (full_name_types[i] == tp)
+            return 1;
+    return 0;
+}
+
 const char *
 tn_tpname(PyObject *o)
 {
@@ -13,7 +37,7 @@ tn_tpname(PyObject *o)
     /* tp_name of a static type carries its module ("numpy.float64"); builtins' do not */
     PyObject *mod = NULL;
     const char *m = NULL;
-    if (s && !(PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE)) {
+    if (s && has_full_name(tp)) {
         mod = PyObject_GetAttrString((PyObject *)tp, "__module__");
         m = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8AndSize(mod, NULL) : NULL;
         if (m && !strcmp(m, "builtins"))

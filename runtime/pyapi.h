@@ -26,6 +26,10 @@
 /* Py_TYPE(o)->tp_name is not in the limited API: the name of o's type, kept in a small
  * per-thread ring of buffers (valid for the next few calls; for error messages). */
 const char *tn_tpname(PyObject *o);
+/* A type made from a PyType_Spec whose upstream counterpart is a static type (torch.dtype,
+ * torch.device ...): tn_tpname gives its full tp_name ("torch.dtype"), as a static type's, where
+ * a class defined in Python has its bare name ("Tensor", "Parameter"). */
+void tn_tpname_full(PyTypeObject *tp);
 
 /* Item 0 of a result tuple, the tuple released (NULL passes through). */
 PyObject *tn_first_of(PyObject *tuple);

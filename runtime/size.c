@@ -39,9 +39,17 @@ tn_size_new(int ndim, const int64_t *sizes)
 static PyObject *
 size_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 {
-    PyObject *src = NULL;
-    if (!PyArg_ParseTuple(args, "|O:Size", &src))
+    /* upstream's THPSize_pynew calls tuple's tp_new first: CPython's tuple messages (a keyword
+     * argument is refused, not ignored) */
+    if (kwds && PyDict_Size(kwds) > 0) {
+        PyErr_SetString(PyExc_TypeError, "tuple() takes no keyword arguments");
         return NULL;
+    }
+    if (PyTuple_Size(args) > 1) {
+        PyErr_Format(PyExc_TypeError, "tuple expected at most 1 argument, got %zd", PyTuple_Size(args));
+        return NULL;
+    }
+    PyObject *src = PyTuple_Size(args) ? PyTuple_GetItem(args, 0) : NULL;
     PyObject *items = src ? PySequence_Tuple(src) : PyTuple_New(0);
     if (!items)
         return NULL;
@@ -189,6 +197,7 @@ tn_size_type_init(PyObject *module)
     Py_DECREF(bases);
     if (!size_Type)
         return -1;
+    tn_tpname_full(size_Type);
     tuple_new = (newfunc)PyType_GetSlot(&PyTuple_Type, Py_tp_new);
     tuple_subscript = (binaryfunc)PyType_GetSlot(&PyTuple_Type, Py_mp_subscript);
     tuple_add = (binaryfunc)PyType_GetSlot(&PyTuple_Type, Py_sq_concat);

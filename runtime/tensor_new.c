@@ -507,6 +507,48 @@ through_torch_function_mode(const char *name, PyObject *args, PyObject *kwds, in
             return r_;                                                             \
     } while (0)
 
+/* Note [Hand-written parsers]: upstream parses torch.tensor, as_tensor, asarray, frombuffer and
+ * range with its PythonArgParser; the call is matched against upstream's signature first, for
+ * its errors and refusals (requires_grad=1, range(pin_memory=...)); the PyArg parse after it
+ * only unpacks what matched. */
+static const char *const tensor_texts[] = {
+    "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, bool pin_memory=False, bool requires_grad=False)"};
+static tn_manual_sigs tensor_sigs = {"tensor", 0, 1, tensor_texts, NULL, NULL};
+static const char *const as_tensor_texts[] = {"as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"};
+static tn_manual_sigs as_tensor_sigs = {"as_tensor", 0, 1, as_tensor_texts, NULL, NULL};
+static const char *const asarray_texts[] = {
+    "asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, bool? copy=None, bool requires_grad=False)"};
+static tn_manual_sigs asarray_sigs = {"asarray", 0, 1, asarray_texts, NULL, NULL};
+static const char *const frombuffer_texts[] = {
+    "frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, bool requires_grad=False)"};
+static tn_manual_sigs frombuffer_sigs = {"frombuffer", 0, 1, frombuffer_texts, NULL, NULL};
+static const char *const range_texts[] = {
+    "range(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, "
+    "Layout layout=torch.strided, Device device=None, bool requires_grad=False)"};
+static tn_manual_sigs range_sigs = {"range", 0, 1, range_texts, NULL, NULL};
+
+/* 0 when the call matches m (*first: its first parameter's object, when first is not NULL), -1
+ * with its error set, -2 when __torch_function__ took it (*handled) */
+static int
+upstream_match(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled, PyObject **first)
+{
+    PyObject *raw[TN_MAX_PARAMS];
+    int r = tn_manual_parse_tuple(m, NULL, args, kwds, raw, handled);
+    if (r >= 0 && first)
+        *first = raw[0];  /* borrowed from args or kwds */
+    return r < 0 ? r : 0;
+}
+
+#define UPSTREAM_MATCH(sigs)                                                       \
+    do {                                                                           \
+        PyObject *handled_ = NULL;                                                 \
+        int m_ = upstream_match(&sigs, args, kwds, &handled_, NULL);                     \
+        if (m_ == -2)                                                              \
+            return handled_;                                                       \
+        if (m_ < 0)                                                                \
+            return NULL;                                                           \
+    } while (0)
+
 static PyObject *
 torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
 {
@@ -514,6 +556,7 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", "names", NULL};
     PyObject *data, *dt = NULL, *dev = NULL, *names = NULL;
     int requires_grad = 0, pin = 0;
+    UPSTREAM_MATCH(tensor_sigs);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOppO:tensor", kwlist, &data, &dt, &dev, &requires_grad, &pin,
                                      &names))
         return NULL;
@@ -572,6 +615,7 @@ torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
     TORCH_FUNCTION_MODE("as_tensor");
     static char *kwlist[] = {"data", "dtype", "device", NULL};
     PyObject *data, *dt = NULL, *dev = NULL;
+    UPSTREAM_MATCH(as_tensor_sigs);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OO:as_tensor", kwlist, &data, &dt, &dev))
         return NULL;
     int dtype = parse_dtype_arg(dt), device;
@@ -594,6 +638,7 @@ torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
     PyObject *obj, *dt = NULL, *dev = NULL, *copyo = Py_None;
     int requires_grad = 0;
+    UPSTREAM_MATCH(asarray_sigs);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOp:asarray", kwlist, &obj, &dt, &dev, &copyo, &requires_grad))
         return NULL;
     int dtype = parse_dtype_arg(dt), device;
@@ -656,6 +701,7 @@ torch_frombuffer(PyObject *self, PyObject *args, PyObject *kwds)
     PyObject *buf, *dt = NULL;
     Py_ssize_t count = -1, offset = 0;
     int requires_grad = 0;
+    UPSTREAM_MATCH(frombuffer_sigs);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Onnp:frombuffer", kwlist, &buf, &dt, &count, &offset,
                                      &requires_grad))
         return NULL;
@@ -739,42 +785,30 @@ refuse_from_blob(PyObject *self, PyObject *args, PyObject *kwds)
     return NULL;
 }
 
-/* The one argument `input` of torch.numel / torch.get_device, positionally or by keyword, with
- * upstream's TypeErrors for a missing, extra or unknown argument. */
+/* The one argument `input` of torch.numel / torch.get_device: upstream's parser, "numel(Tensor
+ * input)" (its errors; a __torch_function__ input dispatches); NULL with *handled set when a
+ * __torch_function__ took the call, NULL with an error otherwise. */
+static const char *const numel_texts[] = {"numel(Tensor input)"};
+static tn_manual_sigs numel_sigs = {"numel", 0, 1, numel_texts, NULL, NULL};
+static const char *const get_device_texts[] = {"get_device(Tensor input)"};
+static tn_manual_sigs get_device_sigs = {"get_device", 0, 1, get_device_texts, NULL, NULL};
+
 static PyObject *
-input_arg(const char *fn, PyObject *args, PyObject *kwds)
+input_arg(tn_manual_sigs *m, PyObject *args, PyObject *kwds, PyObject **handled)
 {
-    Py_ssize_t n = PyTuple_Size(args);
-    PyObject *input = n >= 1 ? PyTuple_GetItem(args, 0) : NULL;
-    if (n > 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fn, n);
+    PyObject *first = NULL;
+    *handled = NULL;
+    if (upstream_match(m, args, kwds, handled, &first) < 0)
         return NULL;
-    }
-    if (kwds) {
-        PyObject *key, *value;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(kwds, &pos, &key, &value)) {
-            if (input || PyUnicode_CompareWithASCIIString(key, "input") != 0) {
-                PyErr_Format(PyExc_TypeError, "%s() got %s keyword argument '%U'", fn,
-                             input && PyUnicode_CompareWithASCIIString(key, "input") == 0 ? "multiple values for"
-                                                                                          : "an unexpected",
-                             key);
-                return NULL;
-            }
-            input = value;
-        }
-    }
-    if (!input)
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", fn);
-    return input;
+    return first;
 }
 
 static PyObject *
 torch_numel(PyObject *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *arg = input_arg("numel", args, kwds);
+    PyObject *handled, *arg = input_arg(&numel_sigs, args, kwds, &handled);
     if (!arg)
-        return NULL;
+        return handled;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "numel(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
@@ -786,9 +820,9 @@ torch_numel(PyObject *self, PyObject *args, PyObject *kwds)
 static PyObject *
 torch_get_device(PyObject *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *arg = input_arg("get_device", args, kwds);
+    PyObject *handled, *arg = input_arg(&get_device_sigs, args, kwds, &handled);
     if (!arg)
-        return NULL;
+        return handled;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "get_device(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
@@ -797,24 +831,29 @@ torch_get_device(PyObject *self, PyObject *args, PyObject *kwds)
     return PyLong_FromLong(-1);
 }
 
+/* upstream's hand-written torch.nonzero parses with its PythonArgParser (one signature) */
+static const char *const nonzero_texts[] = {"nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"};
+static tn_manual_sigs nonzero_sigs = {"nonzero", 0, 1, nonzero_texts, NULL, NULL};
+
 static PyObject *
-torch_nonzero(PyObject *self, PyObject *args, PyObject *kwds)
+torch_nonzero(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static char *kwlist[] = {"input", "out", "as_tuple", NULL};
-    PyObject *input, *out = NULL;
-    int as_tuple = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Op:nonzero", kwlist, &input, &out, &as_tuple))
+    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
+    int k = tn_manual_parse(&nonzero_sigs, NULL, args, nargs, kwnames, raw, &handled);
+    if (k == -2)
+        return handled;
+    if (k < 0)
         return NULL;
-    if (!tn_tensor_check(input)) {
-        PyErr_Format(PyExc_TypeError, "nonzero(): argument 'input' (position 1) must be Tensor, not %s",
-                     tn_tpname(input));
-        return NULL;
-    }
-    if (as_tuple) {
+    PyObject *input = raw[0], *out = raw[2] == Py_None ? NULL : raw[2];
+    if (raw[1] == Py_True) {
+        if (out) {
+            PyErr_SetString(PyExc_RuntimeError, "nonzero does not support the out kwarg when as_tuple is True");
+            return NULL;
+        }
         tn_value a[1] = {tn_value_tensor(input)};
         return tn_call(TN_OP_nonzero_numpy, a);
     }
-    if (out && out != Py_None) {
+    if (out) {
         tn_value a[2] = {tn_value_tensor(input), tn_value_tensor(out)};
         return tn_call(TN_OP_nonzero__out, a);
     }
@@ -831,6 +870,7 @@ torch_range(PyObject *self, PyObject *args, PyObject *kwds)
                              "requires_grad", NULL};
     PyObject *start, *end, *step = NULL, *out = NULL, *dt = NULL, *layout = NULL, *dev = NULL;
     int pin = 0, requires_grad = 0;
+    UPSTREAM_MATCH(range_sigs);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O$OOOOpp:range", kwlist, &start, &end, &step, &out, &dt, &layout,
                                      &dev, &pin, &requires_grad))
         return NULL;
@@ -883,7 +923,7 @@ PyMethodDef tn_torch_manual_functions[] = {
     KW("frombuffer", torch_frombuffer),
     KW("numel", torch_numel),
     KW("get_device", torch_get_device),
-    KW("nonzero", torch_nonzero),
+    {"nonzero", (PyCFunction)(void (*)(void))torch_nonzero, METH_FASTCALL | METH_KEYWORDS, NULL},
     KW("range", torch_range),
     KW("_from_blob", refuse_from_blob),
     KW("sparse_coo_tensor", refuse_sparse_coo_tensor),
