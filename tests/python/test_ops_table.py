@@ -84,3 +84,21 @@ def test_overloads_without_kernel_refuse_by_name(torch, upstream_schemas):
             wrong.append(f"{qual}: {type(e).__name__}: {str(e)[:120]}")
         checked += 1
     assert wrong == [], f"{len(wrong)} of {checked} did not refuse by name:\n" + "\n".join(wrong[:30])
+
+
+def test_op_flags_take_distinct_bits():
+    """runtime/op.h's TN_OPF_ flags share `tn_op.flags` with the schema kind (TN_OPK_MASK): each takes a
+    bit of its own above the mask and below the sign bit of an unsigned. Helpers adding flags in
+    parallel have given two flags one bit before (session 30's bits 20 and 22)."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parents[2] / "runtime" / "op.h").read_text()
+    bits = [(name, int(bit)) for name, bit in re.findall(r"\b(TN_OPF_\w+)\s*=\s*1\s*<<\s*(\d+)", text)]
+    mask = int(re.search(r"TN_OPK_MASK\s*=\s*(0x[0-9a-fA-F]+|\d+)", text).group(1), 0)
+    assert len(bits) == len(set(re.findall(r"\b(TN_OPF_\w+)\s*=", text))), "a TN_OPF_ flag not written 1 << n"
+    seen = {}
+    for name, bit in bits:
+        assert bit not in seen, f"{name} and {seen[bit]} both take bit {bit}"
+        assert (1 << bit) > mask and bit < 32, f"{name}: bit {bit} outside the flags' range"
+        seen[bit] = name
