@@ -1423,12 +1423,44 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
     return "empty_strided on meta with a negative stride: upstream sizes its storage unchecked (a negative byte count) and drops the strides; ours refuses"
 
 
+_LOGIT = re.compile(r"\blogit(?:\.default|\.out)?\((a\d+), (?:eps=)?([^,)]+)")
+
+
+def logit_eps_past_half(kind, code, op, ours, up, tol):
+    """logit with eps > 0.5, so the clamp's bounds cross (lo = eps > hi = 1 - eps): upstream's
+    scalar clamp (x < lo ? lo : x > hi ? hi : x, its MKL path for contiguous inputs and its
+    strided loop) sends x below lo to lo, logit(lo) > 0, while its vector body
+    (min(hi, max(lo, x)), taken for a stride-0 input) sends every x to hi, logit(hi) < 0: -2 gives
+    inf or -inf by the input's layout. Ours computes the scalar clamp at every layout. Explained
+    when upstream's own answer for a contiguous copy of the input (rerun on upstream) is ours."""
+    m = _LOGIT.search(code)
+    if kind != "value" or not m:
+        return None
+    try:
+        eps = float(eval(m.group(2), {"float": float}))  # 'float(\'nan\')' and 2**-3 spellings
+    except Exception:
+        return None
+    if not eps > 0.5:
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not _same_but_values(to, tu):
+        return None
+    name = m.group(1)
+    rerun = _upstream_rerun(code, {name: lambda t: f"{name} = {name}.detach().contiguous()"})
+    tc = tensors(rerun[0]) if rerun and "ok" in rerun[0] else []
+    if len(tc) != len(to) or not all(_same_values(x, y, tol) for x, y in zip(to, tc)):
+        return None
+    return ("logit with eps > 0.5 (the clamp's bounds cross): upstream's vector body and its scalar clamp disagree, "
+            "its answer follows the input's layout; its own answer for a contiguous copy is ours")
+
+
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
           solve_singular_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns, conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+          attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
+          meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

@@ -389,6 +389,13 @@ def test_each_artefact_proof_can_fail():
     off = {"ok": {**mine["ok"], "values": mine["ok"]["values"][:3] + [3.0]}}
     assert not explain("value", at, "F.scaled_dot_product_attention", off, tied, tol)  # past 2 E of up64
 
+    # logit, eps 0.75: -2 clamps to 0.75 (scalar clamp, upstream's contiguous path) or to 0.25 (its vector body)
+    lg = "a0 = torch.tensor([-2.0], dtype=torch.float64).reshape(1, 1).expand(4, 8); out = torch.logit(a0, 0.75)"
+    l4 = lambda v: {"ok": _t([v] * 32, [4, 8], "torch.float64")}
+    assert explain("value", lg, "torch.logit", l4(1.0986122886681098), l4(-1.0986122886681098), 1e-12)
+    assert not explain("value", lg, "torch.logit", l4(-1.0986122886681098), l4(1.0986122886681098), 1e-12)  # ours the vector one
+    assert not explain("value", lg.replace("0.75)", "0.5)"), "torch.logit", l4(0.0), l4(1.0), 1e-12)  # bounds meet: no crossing
+
     # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
     cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
           "a1 = torch.tensor([2.0, 3.75, 0.0, 1e30]).reshape(1, 1, 4); out = F.conv1d(a0, a1)")
