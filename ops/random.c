@@ -509,7 +509,7 @@ tn_op_bernoulli__p(const tn_op *overload, TensorObject *self, double p, PyObject
 PyObject *
 tn_op_exponential_(const tn_op *overload, TensorObject *self, double lambd, PyObject *generator)
 {
-    if (lambd <= 0) {
+    if (!(lambd > 0)) { /* NaN too, checked before an empty self returns */
         char a[32];
         snprintf(a, sizeof a, "%g", lambd);
         PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%s", a);

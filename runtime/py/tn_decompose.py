@@ -3610,8 +3610,8 @@ def cauchy_(self, median=0, sigma=1, *, generator=None):
     """DistributionTemplates.h cauchy_: median + sigma * tan(pi * (u - 0.5)) with u a double
     uniform draw per element, in the tensor's order."""
     torch, aten = _aten()
-    if sigma <= 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma)}")
+    if not sigma > 0:  # NaN too
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_double(float(sigma))}")
     if not self.is_floating_point():
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
                            f"point but you specified {_cpp_type_name(self.dtype)}")
@@ -3623,7 +3623,7 @@ def geometric_(self, p, *, generator=None):
     """DistributionTemplates.h geometric_: ceil(log(u) / log1p(-p)) with u a double uniform draw."""
     torch, aten = _aten()
     if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_double(float(p))}")
     u = _uniform_doubles(self, generator)
     return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
 

@@ -122,6 +122,12 @@ EXACT_MESSAGES = [
     "out = torch.empty(3).normal_(0, -1.5)",
     "out = torch.empty(3).bernoulli_(1.5)",
     "out = torch.empty(3).exponential_(-2)",
+    # --- session 31 lead: distribution parameters checked as upstream's TORCH_CHECKs (a NaN fails
+    # them, an empty self too) and printed as its stream prints a double (seed 7 #36117)
+    "out = torch.tensor([], dtype=torch.uint8).exponential_(lambd=float('nan'))",
+    "out = torch.empty(0).cauchy_(sigma=float('nan'))",
+    "out = torch.empty(2).cauchy_(sigma=0.0)",
+    "out = torch.empty(2).geometric_(-1.0)",
     "out = torch.histc(torch.tensor([1., float('inf')]), min=0, max=float('inf'))",
     "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), label_smoothing=1.5)",
     "out = F.cross_entropy(torch.zeros(2, 3), torch.rand(2, 3), label_smoothing=2.25)",
