@@ -870,11 +870,13 @@ tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *
         return (PyObject *)out;
     if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
-    /* a Python number operand is converted to the result dtype, checked (Note [Scalar overflow]) */
+    /* a Python number operand is converted to the result dtype by Tensor.to, whose copy of one
+     * element fills it: checked (Note [Scalar overflow]), a float16 / bfloat16 one only through
+     * double (tn_check_fill_value_fits: where(c, half, 1e300) is inf, where(c, int8, 1000) raises) */
     for (int k = 0; k < 2; k++) {
         TensorObject *w = k ? other : self;
         tn_value wv;
-        if (w->wrapped_number && (tn_tensor_item_value(w, &wv) < 0 || tn_check_scalar_fits(&wv, dtype) < 0))
+        if (w->wrapped_number && (tn_tensor_item_value(w, &wv) < 0 || tn_check_fill_value_fits(&wv, dtype, 1) < 0))
             goto fail;
     }
     TensorObject *a = as_dtype(overload, self, dtype), *b = a ? as_dtype(overload, other, dtype) : NULL;

@@ -3159,6 +3159,12 @@ FUZZ_CLASSES = [
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
     "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
+    # session 31 lead: where's Python number reaches the result dtype by Tensor.to, a one-element
+    # fill: float16 / bfloat16 checked only through double (seed 7 #212317)
+    "out = torch.ops.aten.where.ScalarOther(torch.tensor([False, True]), torch.tensor(2.0, dtype=torch.bfloat16), 1e300)",
+    "out = torch.where(torch.tensor([False]), 70000, torch.tensor([2.0], dtype=torch.float16))",
+    "out = torch.where(torch.tensor([False]), torch.tensor([2], dtype=torch.int8), 1000)",
+    "out = torch.where(torch.tensor([False]), torch.tensor([2.0]), 1e300)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
