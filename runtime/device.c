@@ -3,8 +3,6 @@
  */
 #include "device.h"
 #include "tls.h"
-#include "argparse.h"
-#include "scalar.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,41 +109,6 @@ tn_device_new(int type, int index)
     d->type = type;
     d->index = index;
     return (PyObject *)d;
-}
-
-/* upstream's THPDevice_pynew parses with these (its messages; device= by keyword) */
-static const char *const device_texts[] = {"device(Device device)", "device(c10::string_view type, int64_t? index=-1)"};
-static tn_manual_sigs device_sigs = {"device", 0, 2, device_texts, NULL, NULL};
-
-static PyObject *
-device_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
-{
-    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
-    int k = tn_manual_parse_tuple(&device_sigs, NULL, args, kwds, raw, &handled);
-    if (k == -2)
-        return handled;
-    if (k < 0)
-        return NULL;
-    PyObject *spec = raw[0], *index = k == 1 && raw[1] ? raw[1] : Py_None;
-    int type, idx;
-    if (tn_device_parse(spec, &type, &idx) < 0)
-        return NULL;
-    if (k == 1 && idx >= 0) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "type (string) must not include an index because index was passed explicitly: %U", spec);
-        return NULL;
-    }
-    if (index != Py_None) {
-        int64_t v;
-        if (tn_py_int64(index, &v) < 0)
-            return NULL;
-        if (v < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Device index must not be negative");
-            return NULL;
-        }
-        idx = (int)v;
-    }
-    return tn_device_new(type, idx);
 }
 
 static PyObject *
@@ -255,7 +218,7 @@ static PyGetSetDef device_getset[] = {
 };
 
 static PyType_Slot device_slots[] = {
-    {Py_tp_new, device_new},
+    {Py_tp_new, NULL}, /* tn_device_type_init's */
     {Py_tp_repr, device_repr},
     {Py_tp_str, device_str},
     {Py_tp_hash, device_hash},
@@ -268,8 +231,9 @@ static PyType_Slot device_slots[] = {
 static PyType_Spec device_spec = {"torch.device", sizeof(DeviceObject), 0, Py_TPFLAGS_DEFAULT, device_slots};
 
 int
-tn_device_type_init(PyObject *module)
+tn_device_type_init(PyObject *module, newfunc tp_new)
 {
+    device_slots[0].pfunc = (void *)tp_new;
     tn_device_Type = (PyTypeObject *)PyType_FromSpec(&device_spec);
     if (!tn_device_Type)
         return -1;

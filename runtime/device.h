@@ -26,6 +26,7 @@ extern PyObject *tn_device_cpu, *tn_device_meta;  /* device(type='cpu'), device(
 int tn_device_parse(PyObject *o, int *type, int *index);
 const char *tn_devtype_name(int type);
 PyObject *tn_device_new(int type, int index);
-int tn_device_type_init(PyObject *module);
+/* torch.device, whose constructor (runtime/type_new.c) parses with the parser, a floor above */
+int tn_device_type_init(PyObject *module, newfunc tp_new);
 
 #endif /* TN_RUNTIME_DEVICE_H */

@@ -3,7 +3,6 @@
  * place in Note [Promotion] (tn_promote_types); storage and kernels are separate (kernels/element.h).
  */
 #include "dtype.h"
-#include "argparse.h"
 
 #include <float.h>
 #include <math.h>
@@ -580,23 +579,10 @@ finfo_fill(FinfoObject *f, int d)
     return 0;
 }
 
-/* upstream's THPFInfo_pynew / THPIInfo_pynew parse with these (their messages; a Python type
- * such as float is a dtype), not offering the call to __torch_function__ */
-static const char *const finfo_texts[] = {"finfo(ScalarType type)", "finfo()"};
-static tn_manual_sigs finfo_sigs = {"finfo", 0, 2, finfo_texts, NULL, NULL, 1};
-static const char *const iinfo_texts[] = {"iinfo(ScalarType type)"};
-static tn_manual_sigs iinfo_sigs = {"iinfo", 0, 1, iinfo_texts, NULL, NULL, 1};
-
-static PyObject *
-finfo_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+/* torch.finfo(dtype) of a type (torch.finfo or a subclass); -1 with the error set */
+PyObject *
+tn_finfo_of(PyTypeObject *type, int d)
 {
-    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
-    int k = tn_manual_parse_tuple(&finfo_sigs, NULL, args, kwds, raw, &handled);
-    if (k < 0)
-        return NULL;
-    int d = k == 0 ? tn_dtype_from_py(raw[0]) : tn_default_dtype;
-    if (d < 0)
-        return NULL;
     FinfoObject *f = (FinfoObject *)PyType_GenericAlloc(type, 0);
     if (!f)
         return NULL;
@@ -654,7 +640,7 @@ static PyGetSetDef finfo_getset[] = {
 };
 
 static PyType_Slot finfo_slots[] = {
-    {Py_tp_new, finfo_new},
+    {Py_tp_new, NULL}, /* tn_dtype_types_init's */
     {Py_tp_repr, finfo_repr},
     {Py_tp_str, finfo_repr},
     {Py_tp_getset, finfo_getset},
@@ -663,15 +649,9 @@ static PyType_Slot finfo_slots[] = {
 
 static PyType_Spec finfo_spec = {"torch.finfo", sizeof(FinfoObject), 0, Py_TPFLAGS_DEFAULT, finfo_slots};
 
-static PyObject *
-iinfo_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+PyObject *
+tn_iinfo_of(PyTypeObject *type, int d)
 {
-    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
-    if (tn_manual_parse_tuple(&iinfo_sigs, NULL, args, kwds, raw, &handled) < 0)
-        return NULL;
-    int d = tn_dtype_from_py(raw[0]);
-    if (d < 0)
-        return NULL;
     if (!tn_dtype_is_integral(d, false) || d == TN_DTYPE_BOOL) {
         if (d == TN_DTYPE_BOOL)
             PyErr_Format(PyExc_TypeError, "torch.%s is not supported by torch.iinfo", tn_dtype_name(d));
@@ -756,7 +736,7 @@ static PyGetSetDef iinfo_getset[] = {
 };
 
 static PyType_Slot iinfo_slots[] = {
-    {Py_tp_new, iinfo_new},
+    {Py_tp_new, NULL}, /* tn_dtype_types_init's */
     {Py_tp_dealloc, iinfo_dealloc},
     {Py_tp_repr, iinfo_repr},
     {Py_tp_str, iinfo_repr},
@@ -800,8 +780,10 @@ static PyMethodDef dtype_functions[] = {
 };
 
 int
-tn_dtype_types_init(PyObject *module)
+tn_dtype_types_init(PyObject *module, newfunc finfo_new, newfunc iinfo_new)
 {
+    finfo_slots[0].pfunc = (void *)finfo_new;
+    iinfo_slots[0].pfunc = (void *)iinfo_new;
     tn_dtype_Type = (PyTypeObject *)PyType_FromSpec(&dtype_spec);
     tn_layout_Type = (PyTypeObject *)PyType_FromSpec(&layout_spec);
     tn_memfmt_Type = (PyTypeObject *)PyType_FromSpec(&memfmt_spec);

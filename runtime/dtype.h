@@ -75,7 +75,13 @@ int tn_can_cast(int from, int to);
 /* The dtype of a Python number as a tensor would get it. */
 int tn_dtype_of_pynumber(PyObject *o);
 
-int tn_dtype_types_init(PyObject *module);
+/* torch.finfo(d) / torch.iinfo(d) objects of type (iinfo refuses a non-integer d with upstream's
+ * TypeError); NULL with the error set */
+PyObject *tn_finfo_of(PyTypeObject *type, int d);
+PyObject *tn_iinfo_of(PyTypeObject *type, int d);
+/* the dtype-like types; finfo's and iinfo's constructors (runtime/type_new.c) parse with the
+ * parser, a floor above */
+int tn_dtype_types_init(PyObject *module, newfunc finfo_new, newfunc iinfo_new);
 /* _initExtension: the dtype objects and their aliases into the torch module. */
 int tn_dtype_inject(PyObject *torch);
 

@@ -9,7 +9,6 @@
 #include "tensor.h"
 #include "device.h"
 #include "dtype.h"
-#include "argparse.h"
 
 #include <string.h>
 #include <time.h>
@@ -26,28 +25,9 @@ tn_generator_of(PyObject *gen)
     return &((GeneratorObject *)tn_default_generator)->gen;
 }
 
-/* upstream's THPGenerator_pynew parses with this (its messages), not offering the call to
- * __torch_function__ */
-static const char *const generator_texts[] = {"Generator(Device device=None)"};
-static tn_manual_sigs generator_sigs = {"Generator", 0, 1, generator_texts, NULL, NULL, 1};
-
-static PyObject *
-generator_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+PyObject *
+tn_generator_alloc(PyTypeObject *tp)
 {
-    PyObject *raw[TN_MAX_PARAMS], *handled = NULL;
-    if (tn_manual_parse_tuple(&generator_sigs, NULL, args, kwds, raw, &handled) < 0)
-        return NULL;
-    PyObject *device = raw[0];
-    if (device && device != Py_None) {
-        int type, index;
-        if (tn_device_parse(device, &type, &index) < 0)
-            return NULL;
-        if (type != TN_DEVTYPE_CPU) {
-            PyErr_Format(PyExc_RuntimeError, "Device type %s is not supported for torch.Generator() api.",
-                         tn_devtype_name(type));
-            return NULL;
-        }
-    }
     allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
     GeneratorObject *g = (GeneratorObject *)alloc(tp, 0);
     if (!g)
@@ -225,7 +205,7 @@ static PyGetSetDef generator_getset[] = {
 };
 
 static PyType_Slot generator_slots[] = {
-    {Py_tp_new, generator_new},
+    {Py_tp_new, NULL}, /* tn_generator_type_init's */
     {Py_tp_methods, generator_methods},
     {Py_tp_getset, generator_getset},
     {0, NULL},
@@ -282,8 +262,9 @@ static PyMethodDef generator_functions[] = {
 };
 
 int
-tn_generator_type_init(PyObject *module)
+tn_generator_type_init(PyObject *module, newfunc tp_new)
 {
+    generator_slots[0].pfunc = (void *)tp_new;
     PyType_Spec spec = {"torch._C.Generator", sizeof(GeneratorObject), 0,
                         Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, generator_slots};
     tn_Generator_Type = (PyTypeObject *)PyType_FromSpec(&spec);
@@ -293,9 +274,7 @@ tn_generator_type_init(PyObject *module)
     public_type = (PyTypeObject *)public_subclass((PyObject *)&PyType_Type);
     if (!public_type)
         return -1;
-    PyObject *noargs = PyTuple_New(0);
-    tn_default_generator = noargs ? generator_new(public_type, noargs, NULL) : NULL;
-    Py_XDECREF(noargs);
+    tn_default_generator = tn_generator_alloc(public_type);
     if (!tn_default_generator)
         return -1;
     if (PyModule_AddObjectRef(module, "Generator", (PyObject *)public_type) < 0 ||

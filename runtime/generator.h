@@ -24,6 +24,9 @@ tn_generator_check(PyObject *o)
 
 /* The generator an op draws from: `gen` if given (not NULL/None), else the default one. */
 tn_generator *tn_generator_of(PyObject *gen);
-int tn_generator_type_init(PyObject *module);
+/* a new generator of type tp (torch.Generator or a subclass), seeded with the default seed */
+PyObject *tn_generator_alloc(PyTypeObject *tp);
+/* torch.Generator, whose constructor (runtime/type_new.c) parses with the parser, a floor above */
+int tn_generator_type_init(PyObject *module, newfunc tp_new);
 
 #endif /* TN_RUNTIME_GENERATOR_H */

@@ -29,6 +29,7 @@
 #include "tensor_new.h"
 #include "torch_function.h"
 #include "torch_ops.h"
+#include "type_new.h"
 #include "autograd.h"
 #include "autograd_function.h"
 
@@ -485,8 +486,8 @@ init(PyObject *m)
     };
     if (tn_tensor_check_manual(tn_tensor_manual_names) < 0)
         return -1;
-    if (tn_dtype_types_init(m) < 0 || tn_device_type_init(m) < 0 || tn_size_type_init(m) < 0 ||
-        tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m) < 0 ||
+    if (tn_dtype_types_init(m, tn_finfo_pynew, tn_iinfo_pynew) < 0 || tn_device_type_init(m, tn_device_pynew) < 0 || tn_size_type_init(m) < 0 ||
+        tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m, tn_generator_pynew) < 0 ||
         tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
         tn_dispatch_init(m, tn_kernel_table, tn_out_check_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
         tn_profiler_init(m) < 0 || tn_dataloader_init(m) < 0 || tn_serialization_init(m) < 0 ||
