@@ -24,9 +24,8 @@ import dataclasses
 import re
 from pathlib import Path
 
-import yaml
-
 from formula import Emitter, Parser, Untranslatable, Val
+from model import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = ROOT / "schemas" / "autograd_helpers.yaml"
@@ -239,7 +238,7 @@ def parse_cpp_sig(text: str) -> tuple[str, str, list[tuple[str, str]]]:
 
 
 def load_helpers() -> dict[str, list[HelperSig]]:
-    doc = yaml.safe_load(HELPERS.read_text()) or {}
+    doc = load_schema(HELPERS) or {}
     out: dict[str, list[HelperSig]] = {}
     for name, sigs in (doc.get("helpers") or {}).items():
         sigs = sigs if isinstance(sigs, list) else [sigs]
@@ -331,7 +330,7 @@ class AutogradModel:
 
         self.model = model
         self.helpers = load_helpers()
-        comp = yaml.safe_load(COMPOSITIONS.read_text()) or {}
+        comp = load_schema(COMPOSITIONS) or {}
         self.compositions = set(comp.get("compositions") or [])
         self.cia_nondiff = set(comp.get("nondifferentiable") or [])
         self.manual = set(comp.get("manual") or [])
@@ -360,7 +359,7 @@ class AutogradModel:
             self.translate(kind)
         # node kinds whose formulas are checked on complex tensors (Note [Complex autograd] in
         # runtime/autograd.c); every other generated kind refuses complex tensors by name
-        self.complex_verified = set((yaml.safe_load(COMPLEX.read_text()) or {}).get("verified") or [])
+        self.complex_verified = set((load_schema(COMPLEX) or {}).get("verified") or [])
         unknown = sorted(self.complex_verified - set(self.kinds))
         if unknown:
             raise SystemExit(f"codegen: schemas/autograd_complex.yaml names unknown node kinds: {unknown}")

@@ -158,12 +158,32 @@ class StructSeq:
     fields: list[str]
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML keeps the last of two equal keys in a mapping; in our schemas that silently drops an
+    entry (kernels.yaml listed zeros twice under out_checks in session 30), so a repeat is an error."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_schema(path: Path):
+    """One of this repo's YAML files (schemas/), refusing a key repeated in a mapping."""
+    return yaml.load(path.read_text(), Loader=_UniqueKeyLoader)
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def check_pinned() -> dict:
-    pinned = yaml.safe_load(PINNED.read_text())
+    pinned = load_schema(PINNED)
     for rel, want in pinned["sha256"].items():
         path = SITE / rel
         if not path.exists():
@@ -360,7 +380,7 @@ def out_rule(f, kind, delegates=None) -> str:
 
 
 def load_kernel_list() -> tuple[dict, dict, dict]:
-    doc = yaml.safe_load(KERNELS.read_text())
+    doc = load_schema(KERNELS)
     return doc.get("dtype_sets", {}), doc.get("kernels", {}) or {}, doc.get("out_checks", {}) or {}
 
 
@@ -492,7 +512,7 @@ class Model:
                            if o.kind == "functional" and o.name in out_checks]
         self.out_check_hooks = sorted(set(out_checks.values()))
 
-        self.extra_schemas = [s for ns in yaml.safe_load(EXTRA_OPS.read_text()).values() for s in ns]
+        self.extra_schemas = [s for ns in load_schema(EXTRA_OPS).values() for s in ns]
         self.bindings, self.structseqs = self.load_bindings()
         self.tensor_aliases, self.tensor_manual = self.load_tensor_method_table()
 

@@ -1408,6 +1408,11 @@ tn_out_check_fill(tn_out_call *c)
     int64_t n = 0, m = 0;
     if (c->kind != TN_OPK_OUT || !dst || dst->device != TN_DEVICE_CPU)
         return 0;
+    if (!eye && c->f->id != TN_OP_empty__memory_format) {  /* Note [Factories' out= sizes] first */
+        int rc = tn_out_check_factory_size(c);
+        if (rc)
+            return rc;
+    }
     if (eye) {
         n = c->fargs[0].u.i;
         m = c->f->id == TN_OP_eye__m ? c->fargs[1].u.i : n;
