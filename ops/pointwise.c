@@ -1678,7 +1678,39 @@ UNARY(sgn, TN_UN_SIGN, UK_SAME)
 UNARY(reciprocal, TN_UN_RECIPROCAL, UK_FLOAT)
 UNARY(bitwise_not, TN_UN_BITNOT, UK_INTEGRAL)
 UNARY(logical_not, TN_UN_LOGICAL_NOT, UK_BOOL_OUT)
-UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
+
+static PyObject *complex_parts(TensorObject *self, int test, int combine_);
+
+/* upstream's isnan is self != self: for a complex self, ne's complex comparison (true where
+ * either part is NaN); ne has no complex32 kernel here, so complex32 tests the two half parts */
+PyObject *
+tn_op_isnan(const tn_op *overload, TensorObject *self)
+{
+    if (self->dtype == TN_DTYPE_C32)
+        return complex_parts(self, TN_OP_isnan, TN_OP_bitwise_or___Tensor);
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_barebones_unsigned(self->dtype))
+        return at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self);
+    return unary(overload, TN_UN_ISNAN, UK_BOOL_OUT, self, NULL);
+}
+
+/* upstream's isinf / isfinite of a complex self: the test of the real part, then or_ / and_ (in
+ * place) the test of the imaginary part: infinite when either part is, finite when both are */
+static PyObject *
+complex_parts(TensorObject *self, int test, int combine_)
+{
+    PyObject *re = at_1(TN_OP_real, (PyObject *)self);
+    PyObject *im = re ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+    PyObject *r = im ? at_1(test, re) : NULL;
+    PyObject *ri = r ? at_1(test, im) : NULL;
+    PyObject *done = ri ? at_2(combine_, r, ri) : NULL;
+    Py_XDECREF(done);
+    if (!done)
+        Py_CLEAR(r);
+    Py_XDECREF(re);
+    Py_XDECREF(im);
+    Py_XDECREF(ri);
+    return r;
+}
 
 /* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
  * bool): empty_like's strides */
@@ -1704,6 +1736,10 @@ compared_with_number(PyObject *r)
 PyObject *
 tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_parts(self, TN_OP_isinf, TN_OP_bitwise_or___Tensor);
+    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all False as x != x */
+        return like_self(self, at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self));
     PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
     return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
 }
@@ -1711,6 +1747,10 @@ tn_op_isinf(const tn_op *overload, TensorObject *self)
 PyObject *
 tn_op_isfinite(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_parts(self, TN_OP_isfinite, TN_OP_bitwise_and___Tensor);
+    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all True as x == x */
+        return like_self(self, at_2(TN_OP_eq__Tensor, (PyObject *)self, (PyObject *)self));
     PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
     return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
 }
@@ -1723,6 +1763,10 @@ is_inf_side(const tn_op *overload, TensorObject *self, int kop, const char *name
         PyErr_Format(PyExc_RuntimeError, "%s does not support complex inputs.", name);
         return NULL;
     }
+    /* an integral self fills False into the iterator's output; uint16..64 have no unary kernel
+     * here: x != x, all False in the same layout */
+    if (tn_dtype_is_barebones_unsigned(self->dtype))
+        return at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self);
     return unary(overload, kop, UK_BOOL_OUT, self, NULL);
 }
 
@@ -1738,11 +1782,16 @@ tn_op_isneginf(const tn_op *overload, TensorObject *self)
     return is_inf_side(overload, self, TN_UN_ISNEGINF, "isneginf");
 }
 
-/* signbit: a bool is never negative, so upstream answers all False for it */
+/* signbit: a bool or an unsigned value is never negative, so upstream answers all False for it;
+ * its meta function refuses a complex self */
 PyObject *
 tn_op_signbit(const tn_op *overload, TensorObject *self)
 {
-    if (self->dtype == TN_DTYPE_BOOL) {
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError, "signbit is not implemented for complex tensors.");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(self->dtype)) {
         /* the meta function's iterator output (its layout, not zeros_like's), then fill_(false) */
         tn_geom g = tn_geom_of(self);
         TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, TN_DTYPE_BOOL, self->device, 1, &g);

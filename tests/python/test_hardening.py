@@ -309,6 +309,15 @@ EXACT_MESSAGES = [
     "out = torch.Size(foo=1)",
     "out = torch.Size([1], x=[2])",
     "out = torch.Size(['a'])",
+    # --- session 31 s31h5: dot checks as Blas.cpp dot_check (dims, dtype, then length) and refuses
+    # bool and uint16..64 in the dispatch's words; split_with_sizes prints its sizes (ops/matmul.c,
+    # ops/view.c); signbit refuses complex in its meta's words
+    "out = torch.dot(torch.tensor([1, 2], dtype=torch.uint32), torch.tensor([1, 2], dtype=torch.uint32))",
+    "out = torch.dot(torch.tensor([True]), torch.tensor([True]))",
+    "out = torch.dot(torch.ones(2), torch.ones(3, dtype=torch.float64))",
+    "out = torch.split(torch.arange(6), [2, 10])",
+    "out = torch.split(torch.arange(6), [-2, 8])",
+    "out = torch.signbit(torch.tensor([1+2j]))",
 ]
 
 
@@ -3153,6 +3162,52 @@ FUZZ_CLASSES = [
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
     "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
+    # session 31 s31h5
+    # --- torch.tensor stores complex32 elements as two halves (runtime/tensor_new.c write_scalar
+    # wrote two floats: wrong values, and 4 bytes past the last element)
+    "out = torch.view_as_real(torch.tensor([1+2j, float('inf')], dtype=torch.complex32))",
+    "out = torch.view_as_real(torch.tensor([[1.5], [-2]], dtype=torch.complex32))",
+    "out = torch.tensor(3-1j, dtype=torch.complex32).real",  # neighbour: 0-dim
+    # --- isnan / isinf / isfinite of complex: upstream's self != self, and the real and imaginary
+    # parts' tests or_ / and_ (ops/pointwise.c); complex32 through its half parts
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)]); out = torch.isnan(z)",
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)]); out = torch.isinf(z)",
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)], dtype=torch.complex128); out = torch.isfinite(z)",
+    "z = torch.tensor([[1+2j, float('nan')]]).t(); out = torch.isinf(z)",
+    "z = torch.tensor([[1+2j, float('nan')]]).t(); out = torch.isnan(z)",
+    "out = torch.tensor([1+2j, float('inf')]).conj().isfinite()",
+    "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isnan()",
+    "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isinf()",
+    "out = torch.isfinite(torch.tensor([1+2j], device='meta'))",  # neighbour
+    "out = torch.isposinf(torch.tensor([1+2j]))",  # neighbour: refused in upstream's words
+    # --- uint16 / uint32 / uint64: fill_, zero_, full, ones, mul, bitwise and / or / xor,
+    # isnan / isinf / isfinite / isposinf / isneginf / signbit compute upstream (schemas/kernels.yaml
+    # any, integral_u; kernels/binary.c bits_dtype, kernels/copy.c tn_scalar_to_dtype); dot
+    # refuses them in upstream's words (EXACT_MESSAGES)
+    "out = torch.tensor([1, 2, 65535], dtype=torch.uint16).fill_(7)",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint32).reshape(3, 1).t().zero_()",
+    "out = torch.full((2,), 2**40, dtype=torch.uint64)",
+    "out = torch.ones(2, 2, dtype=torch.uint32)",
+    "out = torch.ones_like(torch.tensor([1, 2], dtype=torch.uint16))",
+    "out = torch.tensor([1, 2, 65535, 40000], dtype=torch.uint16) * torch.tensor([3, 65535, 2, 2], dtype=torch.uint16)",
+    "out = torch.tensor([1, 2, 2**32 - 1], dtype=torch.uint32) * 70000",
+    "out = torch.tensor([1, 2, 2**63], dtype=torch.uint64) * torch.tensor([3, 2**62, 3], dtype=torch.uint64)",
+    "out = torch.tensor([1, 2, 65535], dtype=torch.uint16) * 2.5",  # neighbour: promotes to float
+    "x = torch.tensor([1, 2, 65535], dtype=torch.uint16); x *= 3; out = x",
+    "out = torch.tensor([5, 6, 65535], dtype=torch.uint16) & torch.tensor([3, 65535, 2], dtype=torch.uint16)",
+    "out = torch.tensor([5, 6, 2**32 - 1], dtype=torch.uint32) | 2**20",
+    "out = torch.tensor([5, 6, 2**64 - 1], dtype=torch.uint64) ^ torch.tensor([3, 1, 2], dtype=torch.uint64)",
+    "x = torch.tensor([5, 6, 7], dtype=torch.uint32); x.bitwise_xor_(torch.tensor([3, 1, 2], dtype=torch.uint32)); out = x",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) & -2",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint64).reshape(3, 1).t().isnan()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint32).isinf()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16).isfinite()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16).signbit()",
+    "out = torch.isposinf(torch.tensor([5, 6, 7], dtype=torch.uint64))",
+    "out = torch.isneginf(torch.tensor([5, 6, 7], dtype=torch.uint32))",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) + 1",  # neighbour: upstream refuses add
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) << 1",  # neighbour: and shifts
+    "out = ~torch.tensor([5, 6, 7], dtype=torch.uint32)",  # neighbour: and bitwise_not
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
