@@ -309,12 +309,31 @@ EXACT_MESSAGES = [
     "out = torch.Size(foo=1)",
     "out = torch.Size([1], x=[2])",
     "out = torch.Size(['a'])",
-    # --- session 31 s31h5: dot checks as Blas.cpp dot_check (dims, dtype, then length) and refuses
-    # bool and uint16..64 in the dispatch's words; split_with_sizes prints its sizes (ops/matmul.c,
-    # ops/view.c); signbit refuses complex in its meta's words
+    # --- session 31 s31h5: dot / vdot check as Blas.cpp dot_check (dims, dtype in c10's names, then
+    # length) and refuse bool and uint16..64 in the dispatch's words; trace, diag(out=),
+    # block_diag, tensor_split and split_with_sizes in ATen's words (ops/matmul.c, ops/view.c,
+    # runtime/py/tn_decompose.py)
     "out = torch.dot(torch.tensor([1, 2], dtype=torch.uint32), torch.tensor([1, 2], dtype=torch.uint32))",
     "out = torch.dot(torch.tensor([True]), torch.tensor([True]))",
     "out = torch.dot(torch.ones(2), torch.ones(3, dtype=torch.float64))",
+    "out = torch.vdot(torch.ones(2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.complex64), torch.ones(3, dtype=torch.complex64))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.complex64), torch.ones(2))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool))",
+    "out = torch.vdot(torch.ones(2, 2, dtype=torch.complex64), torch.ones(2, dtype=torch.complex64))",  # neighbour
+    "out = torch.tensor([1., 2.]).trace()",
+    "out = torch.tensor([[True]]).trace()",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).trace()",
+    "out = torch.diag(torch.arange(9.).reshape(3, 3), out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.diag(torch.arange(3), out=torch.empty(0))",
+    "out = torch.diag(torch.ones(2, 2, 2), out=torch.empty(0))",
+    "out = torch.diag(torch.ones(2, 2, 2))",  # neighbour: the functional's words
+    "out = torch.diag(torch.arange(3.), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.block_diag(torch.ones(2, 2, 2))",
+    "out = torch.hsplit(torch.arange(6), -2)",
+    "out = torch.hsplit(torch.arange(6), 4)",  # neighbour
+    "out = torch.vsplit(torch.arange(6), [1])",  # neighbour
+    "out = torch.tensor_split(torch.arange(6), torch.tensor([1.]))",
     "out = torch.split(torch.arange(6), [2, 10])",
     "out = torch.split(torch.arange(6), [-2, 8])",
     "out = torch.signbit(torch.tensor([1+2j]))",
@@ -3178,12 +3197,13 @@ FUZZ_CLASSES = [
     "out = torch.tensor([1+2j, float('inf')]).conj().isfinite()",
     "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isnan()",
     "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isinf()",
+    "out = torch.isreal(torch.tensor([1+2j, float('inf')], dtype=torch.complex32))",
     "out = torch.isfinite(torch.tensor([1+2j], device='meta'))",  # neighbour
     "out = torch.isposinf(torch.tensor([1+2j]))",  # neighbour: refused in upstream's words
     # --- uint16 / uint32 / uint64: fill_, zero_, full, ones, mul, bitwise and / or / xor,
     # isnan / isinf / isfinite / isposinf / isneginf / signbit compute upstream (schemas/kernels.yaml
-    # any, integral_u; kernels/binary.c bits_dtype, kernels/copy.c tn_scalar_to_dtype); dot
-    # refuses them in upstream's words (EXACT_MESSAGES)
+    # any, integral_u; kernels/binary.c bits_dtype, kernels/copy.c tn_scalar_to_dtype); trace and
+    # dot refuse them in upstream's words (EXACT_MESSAGES)
     "out = torch.tensor([1, 2, 65535], dtype=torch.uint16).fill_(7)",
     "out = torch.tensor([1, 2, 3], dtype=torch.uint32).reshape(3, 1).t().zero_()",
     "out = torch.full((2,), 2**40, dtype=torch.uint64)",
@@ -3205,9 +3225,40 @@ FUZZ_CLASSES = [
     "out = torch.tensor([5, 6, 7], dtype=torch.uint16).signbit()",
     "out = torch.isposinf(torch.tensor([5, 6, 7], dtype=torch.uint64))",
     "out = torch.isneginf(torch.tensor([5, 6, 7], dtype=torch.uint32))",
+    "out = torch.tensor([[1, 2], [3, 4]], dtype=torch.uint16).trace()",
+    "out = torch.tensor([[True]]).trace()",
+    "out = torch.tensor([1, 2], dtype=torch.uint32).trace()",
     "out = torch.tensor([5, 6, 7], dtype=torch.uint16) + 1",  # neighbour: upstream refuses add
     "out = torch.tensor([5, 6, 7], dtype=torch.uint16) << 1",  # neighbour: and shifts
     "out = ~torch.tensor([5, 6, 7], dtype=torch.uint32)",  # neighbour: and bitwise_not
+    # --- no tensors: atleast_Nd give an empty list, block_diag empty({1, 0}); {h,v,d}split at
+    # indices past the end or negative slice as tensor_split does (runtime/py/tn_decompose.py)
+    "out = torch.atleast_1d()",
+    "out = torch.atleast_2d([])",
+    "out = torch.atleast_3d(())",
+    "out = torch.ops.aten.atleast_1d.Sequence([])",
+    "out = torch.atleast_3d(torch.tensor(1.), torch.ones(2), torch.ones(2, 3))",  # neighbour
+    "out = torch.block_diag()",
+    "out = torch.block_diag(torch.ones(2, 2), torch.ones(3), torch.tensor(5, dtype=torch.int64))",  # neighbour
+    "out = torch.hsplit(torch.arange(6), [2, 10])",
+    "out = torch.hsplit(torch.arange(6), [-2, 4])",
+    "out = torch.hsplit(torch.arange(6), [4, 2])",
+    "out = torch.hsplit(torch.arange(6), -2)",
+    "out = torch.hsplit(torch.arange(12).reshape(3, 4), [1, 7])",
+    "out = torch.vsplit(torch.arange(12).reshape(3, 4), [-1])",
+    "out = torch.dsplit(torch.arange(12).reshape(1, 3, 4), [-3, -1])",
+    "out = torch.dsplit(torch.arange(12).reshape(3, 4), [1])",  # neighbour
+    "out = torch.ops.aten.hsplit.array(torch.arange(6), [2, 10])",
+    # --- diag(out=): torchgen's exact out= dtype (copy_arg) (its words: EXACT_MESSAGES); diag_embed
+    # of complex (C++'s zeros and diagonal copy_); vdot of conjugate views
+    "out = torch.diag(torch.arange(9).reshape(3, 3), out=torch.empty(0))",
+    "out = torch.diag(torch.arange(3.), out=torch.empty(0, dtype=torch.float64))",
+    "out = torch.diag(torch.arange(3.), 1, out=torch.empty(0))",  # neighbour
+    "out = torch.diag(torch.tensor([1+2j, 3j]))",
+    "out = torch.diag_embed(torch.tensor([[1+2j, 3j]]), 1, 0, 2)",
+    "out = torch.vdot(torch.tensor([1+2j, 3-1j]).conj(), torch.tensor([2+1j, 1-1j]))",
+    "out = torch.vdot(torch.tensor([1+2j, 3-1j]), torch.tensor([2+1j, 1-1j]).conj())",
+    "out = torch.vdot(torch.ones(2, 2), torch.ones(2, 2))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
