@@ -2049,6 +2049,35 @@ tn_op_nan_to_num(const tn_op *overload, TensorObject *self, tn_opt_double nan, t
         a[1].tag = TN_V_NONE;
         return tn_call(TN_OP_clone, a);
     }
+    if (self->dtype == TN_DTYPE_C32 && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "\"nan_to_num\" not implemented for 'ComplexHalf'");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_C64 || self->dtype == TN_DTYPE_C128) {
+        /* upstream's complex kernel replaces in the real and the imaginary part alike, with the
+         * part type's limits: those of nan_to_num of the real and imag views, put together */
+        tn_value args[4] = {NONE_V, NONE_V, NONE_V, NONE_V};
+        if (nan.has)
+            args[1] = (tn_value){.tag = TN_V_DOUBLE, .u.d = nan.v};
+        if (posinf.has)
+            args[2] = (tn_value){.tag = TN_V_DOUBLE, .u.d = posinf.v};
+        if (neginf.has)
+            args[3] = (tn_value){.tag = TN_V_DOUBLE, .u.d = neginf.v};
+        PyObject *part[2] = {at_1(TN_OP_real, (PyObject *)self), NULL}, *done[2] = {NULL, NULL}, *r = NULL;
+        part[1] = part[0] ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+        for (int k = 0; k < 2 && part[1]; k++) {
+            args[0] = tn_value_tensor(part[k]);
+            if (!(done[k] = tn_ag_op(TN_OP_nan_to_num, args)))
+                break;
+        }
+        if (done[0] && done[1])
+            r = like_self(self, at_2(TN_OP_complex, done[0], done[1]));
+        for (int k = 0; k < 2; k++) {
+            Py_XDECREF(part[k]);
+            Py_XDECREF(done[k]);
+        }
+        return r;
+    }
     double big, small;
     switch (self->dtype) {
     case TN_DTYPE_F16: big = 65504.0; break;

@@ -337,6 +337,7 @@ EXACT_MESSAGES = [
     "out = torch.split(torch.arange(6), [2, 10])",
     "out = torch.split(torch.arange(6), [-2, 8])",
     "out = torch.signbit(torch.tensor([1+2j]))",
+    "out = torch.nan_to_num(torch.tensor([1+2j], dtype=torch.complex32))",
 ]
 
 
@@ -3259,6 +3260,14 @@ FUZZ_CLASSES = [
     "out = torch.vdot(torch.tensor([1+2j, 3-1j]).conj(), torch.tensor([2+1j, 1-1j]))",
     "out = torch.vdot(torch.tensor([1+2j, 3-1j]), torch.tensor([2+1j, 1-1j]).conj())",
     "out = torch.vdot(torch.ones(2, 2), torch.ones(2, 2))",  # neighbour
+    # --- nan_to_num of complex: the real and the imaginary part replaced alike (ops/pointwise.c)
+    "out = torch.nan_to_num(torch.tensor([1+2j, float('inf'), complex(float('nan'), float('-inf')), complex(-1, float('nan'))]))",
+    "out = torch.nan_to_num(torch.tensor([float('inf'), complex(float('nan'), float('-inf'))], dtype=torch.complex128), 1.5, 2.0, -3.0)",
+    "out = torch.nan_to_num(torch.tensor([[1+2j, float('inf')], [complex(float('nan'), 1), 3j]]).t())",
+    "out = torch.nan_to_num(torch.tensor([1+2j, complex(1, float('inf'))]).conj())",
+    "x = torch.tensor([1+2j, float('inf')]); x.nan_to_num_(); out = x",
+    "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1, dtype=torch.complex64))",
+    "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
