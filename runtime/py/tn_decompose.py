@@ -5368,11 +5368,10 @@ COMPOSITIONS.update({
     "linalg_ldl_factor": linalg_ldl_factor,
 })
 
-# (atleast_Nd, diag, {h,v,d}split and isreal were here: compositions now, at the end of this file)
+# (atleast_Nd, diag, {h,v,d}split, {h,v,d,column_}stack and isreal were here: compositions now, at the
+# end of this file)
 REFS = {
-    "column_stack": "torch._refs.column_stack", "dstack": "torch._refs.dstack",
-    "fliplr": "torch._refs.fliplr", "flipud": "torch._refs.flipud", "hstack": "torch._refs.hstack",
-    "vstack": "torch._refs.vstack", "linalg_diagonal": "torch._refs.linalg.diagonal",
+    "fliplr": "torch._refs.fliplr", "flipud": "torch._refs.flipud", "linalg_diagonal": "torch._refs.linalg.diagonal",
     "narrow.Tensor": "torch._refs.narrow", "stft.center": "torch._refs.stft", "istft": "torch._refs.istft",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
@@ -6096,7 +6095,55 @@ def isreal(self):
     return aten.eq.Scalar(aten.imag(self), 0)
 
 
+def _stack_with(name, shape, dim):
+    def stack(tensors):
+        """TensorShape.cpp {h,v,d}stack: a non-empty list, each reshaped (atleast_Nd), then cat."""
+        torch, aten = _aten()
+        if len(tensors) == 0:
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
+        rep = [shape(t) for t in tensors]
+        return aten.cat(rep, dim(rep))
+
+    def stack_out(tensors, *, out):
+        """... and cat.out into out."""
+        torch, aten = _aten()
+        if len(tensors) == 0:
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
+        rep = [shape(t) for t in tensors]
+        return aten.cat.out(rep, dim(rep), out=out)
+    return stack, stack_out
+
+
+_hstack, _hstack_out = _stack_with("hstack", atleast_1d, lambda rep: 0 if rep[0].dim() == 1 else 1)
+_vstack, _vstack_out = _stack_with("vstack", atleast_2d, lambda rep: 0)
+_dstack, _dstack_out = _stack_with("dstack", atleast_3d, lambda rep: 2)
+
+
+def _column(t):
+    """reshape_input_for_column_stack: a 0-d or 1-d tensor as (numel, 1)."""
+    return t.reshape([t.numel(), 1]) if t.dim() <= 1 else t
+
+
+def column_stack(tensors):
+    """TensorShape.cpp column_stack: a non-empty list, vectors as columns, then at::hstack."""
+    torch, aten = _aten()
+    if len(tensors) == 0:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    return aten.hstack([_column(t) for t in tensors])
+
+
+def column_stack_out(tensors, *, out):
+    """TensorShape.cpp column_stack_out: ... then at::hstack_out."""
+    torch, aten = _aten()
+    if len(tensors) == 0:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    return aten.hstack.out([_column(t) for t in tensors], out=out)
+
+
 COMPOSITIONS.update({
+    "hstack": _hstack, "hstack.out": _hstack_out, "vstack": _vstack, "vstack.out": _vstack_out,
+    "row_stack": _vstack, "row_stack.out": _vstack_out, "dstack": _dstack, "dstack.out": _dstack_out,
+    "column_stack": column_stack, "column_stack.out": column_stack_out,
     "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d,
     "atleast_1d.Sequence": _atleast_list(atleast_1d), "atleast_2d.Sequence": _atleast_list(atleast_2d),
     "atleast_3d.Sequence": _atleast_list(atleast_3d), "block_diag": block_diag,

@@ -338,6 +338,8 @@ EXACT_MESSAGES = [
     "out = torch.split(torch.arange(6), [-2, 8])",
     "out = torch.signbit(torch.tensor([1+2j]))",
     "out = torch.nan_to_num(torch.tensor([1+2j], dtype=torch.complex32))",
+    "out = torch.column_stack([torch.ones(3), torch.ones(3, 2).t()])",
+    "out = torch.hstack([torch.ones(1, 1), torch.ones(2, 1)])",
 ]
 
 
@@ -3260,6 +3262,15 @@ FUZZ_CLASSES = [
     "out = torch.vdot(torch.tensor([1+2j, 3-1j]).conj(), torch.tensor([2+1j, 1-1j]))",
     "out = torch.vdot(torch.tensor([1+2j, 3-1j]), torch.tensor([2+1j, 1-1j]).conj())",
     "out = torch.vdot(torch.ones(2, 2), torch.ones(2, 2))",  # neighbour
+    # --- {h,v,d}stack, row_stack, column_stack (and their out=) as TensorShape.cpp composes them:
+    # a non-empty list in their words, then cat / cat.out (runtime/py/tn_decompose.py)
+    "out = torch.column_stack([])",
+    "out = torch.row_stack([torch.ones(3), torch.arange(3)])",
+    "out = torch.row_stack([torch.tensor(1.), torch.ones(1)], out=torch.empty(0))",
+    "out = torch.column_stack([torch.ones(3)], out=torch.empty(0))",
+    "out = torch.column_stack([torch.ones(3)], out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.hstack([torch.ones(3), torch.ones(2, dtype=torch.float64)], out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.dstack([], out=torch.empty(0))",
     # --- nan_to_num of complex: the real and the imaginary part replaced alike (ops/pointwise.c)
     "out = torch.nan_to_num(torch.tensor([1+2j, float('inf'), complex(float('nan'), float('-inf')), complex(-1, float('nan'))]))",
     "out = torch.nan_to_num(torch.tensor([float('inf'), complex(float('nan'), float('-inf'))], dtype=torch.complex128), 1.5, 2.0, -3.0)",

@@ -1761,3 +1761,15 @@ add("vdot", {"dtype_error": f"torch.vdot({V}, randn(5, seed=2, dtype=torch.float
              "2d_error": f"torch.vdot({X}, {X})"})
 add("isreal", {"complex": "torch.isreal(literal([1+0j, 2j, 3+0j], torch.complex64))",
                "uint16": "torch.isreal(literal([1, 2], torch.uint16))"}, exact=True)
+add("hstack", {"empty_error": "torch.hstack([])", "size_error": f"torch.hstack([{X}, randn(2, 1, seed=9)])"}, exact=True)
+add("hstack.out", {"0": f"torch.hstack(({V}, {W}), out=torch.empty(0))",
+                   "cast_error": f"torch.hstack([{X}], out=torch.empty(0, dtype=torch.int64))"}, exact=True)
+add("vstack.out", {"t": f"torch.vstack(({V}, {W}), out=randn(5, 2, seed=9).t())"}, exact=True)
+add("dstack.out", {"0": f"torch.dstack([{X}, {XT}], out=torch.empty(0))"}, exact=True)
+add("row_stack", {"mixed": f"torch.row_stack(({V}, literal([1, 2, 3, 4, 5], torch.int64)))", "empty_error": "torch.row_stack([])"},
+    exact=True)
+add("row_stack.out", {"0": f"torch.row_stack(({V}, {W}), out=torch.empty(0))"}, exact=True)
+add("column_stack", {"empty_error": "torch.column_stack([])", "0d": "torch.column_stack([literal(1.0), literal(2.0)])"},
+    exact=True)
+add("column_stack.out", {"0": f"torch.column_stack(({V}, {W}), out=torch.empty(0))",
+                         "cast_error": f"torch.column_stack([{V}], out=torch.empty(0, dtype=torch.int64))"}, exact=True)
