@@ -789,6 +789,20 @@ tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_val
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
+    if (tn_dtype_is_barebones_unsigned(dtype) && (exponent->tag == TN_V_INT || exponent->tag == TN_V_BOOL) &&
+        (exponent->u.i == 0 || exponent->u.i == 1)) {
+        /* pow_Tensor_Scalar_out fills 1 for an exponent of 0 and copies base for 1, before the
+         * kernel's dispatch, which has no uint16..64 (the other dtypes compute the same values) */
+        if (exponent->u.i == 0) {
+            PyObject *f = at_ts(TN_OP_fill___Scalar, (PyObject *)out, tn_value_int(1));
+            if (!f)
+                goto fail;
+            Py_DECREF(f);
+        } else if (tn_copy_into(overload, out, self) < 0) {
+            goto fail;
+        }
+        return (PyObject *)out;
+    }
     if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     /* the exponent is read as a double for float and double, else converted to the dtype,

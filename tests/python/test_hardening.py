@@ -3234,6 +3234,17 @@ FUZZ_CLASSES = [
     "out = torch.tensor([5, 6, 7], dtype=torch.uint16) + 1",  # neighbour: upstream refuses add
     "out = torch.tensor([5, 6, 7], dtype=torch.uint16) << 1",  # neighbour: and shifts
     "out = ~torch.tensor([5, 6, 7], dtype=torch.uint32)",  # neighbour: and bitwise_not
+    # --- pow of uint16..64 by 0 / 1 fills 1 / copies (pow_Tensor_Scalar_out, before its dispatch);
+    # hash_tensor refuses them (and complex) at its kernel, after its checks (ops/pointwise.c,
+    # runtime/py/tn_decompose.py)
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).pow(1)",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint32).reshape(3, 1).t().pow(0)",
+    "x = torch.tensor([1, 2, 3], dtype=torch.uint64); x **= True; out = x",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).pow(2)",  # neighbour: refused
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).hash_tensor()",
+    "out = torch.ones(2, 0, dtype=torch.uint16).hash_tensor(0)",  # neighbour: an empty result
+    "out = torch.ones(2, 0, dtype=torch.complex64).hash_tensor(1)",
+    "out = torch.tensor([], dtype=torch.complex64).hash_tensor()",
     # --- no tensors: atleast_Nd give an empty list, block_diag empty({1, 0}); {h,v,d}split at
     # indices past the end or negative slice as tensor_split does (runtime/py/tn_decompose.py)
     "out = torch.atleast_1d()",
