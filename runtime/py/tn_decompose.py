@@ -6058,7 +6058,12 @@ def diag_out(self, diagonal=0, *, out):
         # a meta tensor among them reaches torch._refs.diag in its out_wrapper (devices checked
         # first, then a safe cast into out)
         return _resolve("torch._refs.diag")(self, diagonal, out=out)
-    r = aten.diag_embed(self, diagonal) if nd == 1 else aten.diagonal_copy(self, diagonal)
+    return _torchgen_out(aten.diag_embed(self, diagonal) if nd == 1 else aten.diagonal_copy(self, diagonal), out)
+
+
+def _torchgen_out(r, out):
+    """The out= torchgen writes for an overload with only a functional kernel: out resized to the
+    result (resize_out_helper), whose dtype must be out's exactly (copy_arg), then copied in."""
     _resize_output(out, r.shape)
     if r.dtype != out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_cpp_type_name(r.dtype)}, but got "
@@ -6141,6 +6146,25 @@ def column_stack_out(tensors, *, out):
     if len(tensors) == 0:
         raise RuntimeError("column_stack expects a non-empty TensorList")
     return aten.hstack.out([_column(t) for t in tensors], out=out)
+
+
+def _scalar_first(name):
+    def op(self, other):
+        """BinaryOps.cpp <op>(Scalar, Tensor): the op of the scalar as a tensor (a Python number's
+        dtype, on other's device: wrapped_scalar_tensor's promotion) and other."""
+        torch, aten = _aten()
+        return getattr(aten, name).Tensor(torch.tensor(self, device=other.device), other)
+
+    def op_out(self, other, *, out):
+        """torchgen's out= of the functional (no ATen out kernel): computed, then copy_arg's."""
+        return _torchgen_out(op(self, other), out)
+    return op, op_out
+
+
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    _f, _f_out = _scalar_first(_name)
+    COMPOSITIONS[f"{_name}.Scalar_Tensor"] = _f
+    COMPOSITIONS[f"{_name}.Scalar_Tensor_out"] = _f_out
 
 
 COMPOSITIONS.update({

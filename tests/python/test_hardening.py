@@ -3245,6 +3245,14 @@ FUZZ_CLASSES = [
     "out = torch.ones(2, 0, dtype=torch.uint16).hash_tensor(0)",  # neighbour: an empty result
     "out = torch.ones(2, 0, dtype=torch.complex64).hash_tensor(1)",
     "out = torch.tensor([], dtype=torch.complex64).hash_tensor()",
+    # --- bitwise and / or / xor / shifts with a Python number first (were refused): the number as a
+    # tensor, then the Tensor overload (runtime/py/tn_decompose.py)
+    "out = torch.bitwise_xor(3, torch.tensor([1, 6]))",
+    "out = torch.bitwise_or(3, torch.tensor([1, 6], dtype=torch.uint16))",
+    "out = torch.bitwise_left_shift(3, torch.tensor([True, False]))",
+    "out = torch.bitwise_right_shift(2**40, torch.tensor([1, 6], dtype=torch.int32))",
+    "out = torch.ops.aten.bitwise_and.Scalar_Tensor_out(-1, torch.tensor([1, 6], dtype=torch.uint8), out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.bitwise_and(3.5, torch.tensor([1, 6]))",  # neighbour: refused in the kernel's words
     # --- no tensors: atleast_Nd give an empty list, block_diag empty({1, 0}); {h,v,d}split at
     # indices past the end or negative slice as tensor_split does (runtime/py/tn_decompose.py)
     "out = torch.atleast_1d()",

@@ -1773,3 +1773,12 @@ add("column_stack", {"empty_error": "torch.column_stack([])", "0d": "torch.colum
     exact=True)
 add("column_stack.out", {"0": f"torch.column_stack(({V}, {W}), out=torch.empty(0))",
                          "cast_error": f"torch.column_stack([{V}], out=torch.empty(0, dtype=torch.int64))"}, exact=True)
+# the bitwise ops with a Python number first (BinaryOps.cpp: the number as a wrapped scalar tensor)
+for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    add(f"{_op}.Scalar_Tensor", {"int": f"torch.{_op}(3, literal([1, 6, 0], torch.int64))",
+                                 "uint8": f"torch.{_op}(5, literal([1, 6, 7], torch.uint8))",
+                                 "t": f"torch.{_op}(2, literal([[1, 6], [3, 4]], torch.int32).t())",
+                                 "float_error": f"torch.{_op}(3, {V})"}, exact=True)
+    add(f"{_op}.Scalar_Tensor_out", {"0": f"torch.ops.aten.{_op}.Scalar_Tensor_out(3, literal([1, 6], torch.int64), out=torch.empty(0, dtype=torch.int64))",
+                                     "cast_error": f"torch.ops.aten.{_op}.Scalar_Tensor_out(3, literal([1, 6], torch.int64), out=torch.empty(0, dtype=torch.bool))"},
+        exact=True)
