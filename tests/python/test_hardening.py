@@ -340,6 +340,7 @@ EXACT_MESSAGES = [
     "out = torch.nan_to_num(torch.tensor([1+2j], dtype=torch.complex32))",
     "out = torch.column_stack([torch.ones(3), torch.ones(3, 2).t()])",
     "out = torch.hstack([torch.ones(1, 1), torch.ones(2, 1)])",
+    "out = torch.empty(3, dtype=torch.uint16).random_()",
 ]
 
 
@@ -3253,6 +3254,14 @@ FUZZ_CLASSES = [
     "out = torch.bitwise_right_shift(2**40, torch.tensor([1, 6], dtype=torch.int32))",
     "out = torch.ops.aten.bitwise_and.Scalar_Tensor_out(-1, torch.tensor([1, 6], dtype=torch.uint8), out=torch.empty(0, dtype=torch.int32))",
     "out = torch.bitwise_and(3.5, torch.tensor([1, 6]))",  # neighbour: refused in the kernel's words
+    # --- random_(from, to) and randint of uint16..64 draw as upstream's random_from_to (the kernel
+    # took them; schemas/kernels.yaml numeric_u); random_() refuses them in its kernel's words
+    "out = torch.randint(65530, 65536, (5,), dtype=torch.uint16)",
+    "out = torch.randint(0, 2**32, (4,), dtype=torch.uint32)",
+    "out = torch.randint(2**40, 2**40 + 7, (4,), dtype=torch.uint64)",
+    "out = torch.empty(4, 2, dtype=torch.uint16).t().random_(0, 1000)",
+    "out = torch.empty(3, dtype=torch.uint32).random_(5, None)",
+    "out = torch.randint(-1, 5, (3,), dtype=torch.uint16)",  # neighbour: from's bound
     # --- no tensors: atleast_Nd give an empty list, block_diag empty({1, 0}); {h,v,d}split at
     # indices past the end or negative slice as tensor_split does (runtime/py/tn_decompose.py)
     "out = torch.atleast_1d()",
