@@ -961,14 +961,17 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     return atomic_load(&c.error) ? TN_ERR_VALUE : TN_OK;
 }
 
-/* eq / ne of uint16 / uint32 / uint64 (upstream's comparison kernels take the barebones unsigned
- * types for these two only): equality of bits, so the same-size signed loop's. A Python-number
- * operand converts to that signed type by wrapping, as upstream's conversion to the unsigned one
- * does (uint16 == 65536 compares with 0). Every other op keeps the dtype (its refusal). */
+/* eq / ne, mul and bitwise and / or / xor of uint16 / uint32 / uint64 (upstream's kernels for
+ * these take the barebones unsigned types; its others refuse them): equality of bits, a product
+ * modulo 2^n (the signed rows multiply in the unsigned wide type) and bitwise ops are the same bits
+ * in the same-size signed loop. A Python-number operand converts to that signed type by wrapping,
+ * as upstream's conversion to the unsigned one does (uint16 == 65536 compares with 0). Every other
+ * op keeps the dtype (its refusal). */
 static int
 bits_dtype(tn_binary_op op, int dtype)
 {
-    if (op != TN_BIN_EQ && op != TN_BIN_NE)
+    if (op != TN_BIN_EQ && op != TN_BIN_NE && op != TN_BIN_MUL && op != TN_BIN_BITAND && op != TN_BIN_BITOR &&
+        op != TN_BIN_BITXOR)
         return dtype;
     switch (dtype) {
     case TN_DTYPE_U16: return TN_DTYPE_I16;

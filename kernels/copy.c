@@ -656,6 +656,19 @@ tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *s
 tn_status
 tn_scalar_to_dtype(int dtype, tn_kscalar v, void *dst)
 {
+    if (tn_dtype_is_barebones_unsigned(dtype)) {
+        /* uint16..64 keep the low bits of the integer, a double converts as copy's does (Note
+         * [Wide conversions]); fill_ range-checks the value first (Note [Scalar overflow]) */
+        wide w = {WIDE_INT, 0, 0, 0.0, 0.0};
+        if (v.kind == TN_KSCALAR_DOUBLE) {
+            w.kind = WIDE_FLT;
+            w.re = v.d;
+        } else {
+            w.i = v.kind == TN_KSCALAR_BOOL ? (int64_t)(v.i != 0) : v.i;
+        }
+        wide_store(dtype, w, dst);
+        return TN_OK;
+    }
     int slot = tn_dtype_slot(dtype);
     if (slot < 0)
         return TN_ERR_DTYPE;

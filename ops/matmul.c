@@ -332,6 +332,12 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
         PyErr_Format(PyExc_RuntimeError, "1D tensors expected, but got %dD and %dD tensors", self->ndim, tensor->ndim);
         return NULL;
     }
+    /* Blas.cpp dot_check: dims, then dtype, then length */
+    if (self->dtype != tensor->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "dot : expected both vectors to have same dtype, but found %s and %s",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(tensor->dtype));
+        return NULL;
+    }
     if (self->sizes[0] != tensor->sizes[0]) {
         PyErr_Format(PyExc_RuntimeError,
                      "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
@@ -340,14 +346,15 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
                      (long long)tensor->sizes[0]);
         return NULL;
     }
-    if (self->dtype != tensor->dtype) {
-        PyErr_Format(PyExc_RuntimeError, "dot : expected both vectors to have same dtype, but found %s and %s",
-                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(tensor->dtype));
-        return NULL;
-    }
     TensorObject *out = tn_tensor_empty(0, NULL, self->dtype, any_meta(self, tensor) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
+    /* its dispatch (AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(Half, BFloat16)) has no bool or uint16..64 */
+    if (self->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(self->dtype)) {
+        Py_DECREF((PyObject *)out);
+        PyErr_Format(PyExc_NotImplementedError, "\"dot\" not implemented for '%s'", tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     if (gemm(overload, out, 1, 1, 1, self->sizes[0], self, 0, 0, self->strides[0], tensor, 0,
         tensor->strides[0], 0, 0, 0, 0,
              1.0, 0.0) < 0) {

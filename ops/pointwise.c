@@ -789,6 +789,20 @@ tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_val
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
+    if (tn_dtype_is_barebones_unsigned(dtype) && (exponent->tag == TN_V_INT || exponent->tag == TN_V_BOOL) &&
+        (exponent->u.i == 0 || exponent->u.i == 1)) {
+        /* pow_Tensor_Scalar_out fills 1 for an exponent of 0 and copies base for 1, before the
+         * kernel's dispatch, which has no uint16..64 (the other dtypes compute the same values) */
+        if (exponent->u.i == 0) {
+            PyObject *f = at_ts(TN_OP_fill___Scalar, (PyObject *)out, tn_value_int(1));
+            if (!f)
+                goto fail;
+            Py_DECREF(f);
+        } else if (tn_copy_into(overload, out, self) < 0) {
+            goto fail;
+        }
+        return (PyObject *)out;
+    }
     if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     /* the exponent is read as a double for float and double, else converted to the dtype,
@@ -1680,7 +1694,39 @@ UNARY(sgn, TN_UN_SIGN, UK_SAME)
 UNARY(reciprocal, TN_UN_RECIPROCAL, UK_FLOAT)
 UNARY(bitwise_not, TN_UN_BITNOT, UK_INTEGRAL)
 UNARY(logical_not, TN_UN_LOGICAL_NOT, UK_BOOL_OUT)
-UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
+
+static PyObject *complex_parts(TensorObject *self, int test, int combine_);
+
+/* upstream's isnan is self != self: for a complex self, ne's complex comparison (true where
+ * either part is NaN); ne has no complex32 kernel here, so complex32 tests the two half parts */
+PyObject *
+tn_op_isnan(const tn_op *overload, TensorObject *self)
+{
+    if (self->dtype == TN_DTYPE_C32)
+        return complex_parts(self, TN_OP_isnan, TN_OP_bitwise_or___Tensor);
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_barebones_unsigned(self->dtype))
+        return at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self);
+    return unary(overload, TN_UN_ISNAN, UK_BOOL_OUT, self, NULL);
+}
+
+/* upstream's isinf / isfinite of a complex self: the test of the real part, then or_ / and_ (in
+ * place) the test of the imaginary part: infinite when either part is, finite when both are */
+static PyObject *
+complex_parts(TensorObject *self, int test, int combine_)
+{
+    PyObject *re = at_1(TN_OP_real, (PyObject *)self);
+    PyObject *im = re ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+    PyObject *r = im ? at_1(test, re) : NULL;
+    PyObject *ri = r ? at_1(test, im) : NULL;
+    PyObject *done = ri ? at_2(combine_, r, ri) : NULL;
+    Py_XDECREF(done);
+    if (!done)
+        Py_CLEAR(r);
+    Py_XDECREF(re);
+    Py_XDECREF(im);
+    Py_XDECREF(ri);
+    return r;
+}
 
 /* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
  * bool): empty_like's strides */
@@ -1706,6 +1752,10 @@ compared_with_number(PyObject *r)
 PyObject *
 tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_parts(self, TN_OP_isinf, TN_OP_bitwise_or___Tensor);
+    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all False as x != x */
+        return like_self(self, at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self));
     PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
     return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
 }
@@ -1713,6 +1763,10 @@ tn_op_isinf(const tn_op *overload, TensorObject *self)
 PyObject *
 tn_op_isfinite(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_parts(self, TN_OP_isfinite, TN_OP_bitwise_and___Tensor);
+    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all True as x == x */
+        return like_self(self, at_2(TN_OP_eq__Tensor, (PyObject *)self, (PyObject *)self));
     PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
     return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
 }
@@ -1725,6 +1779,10 @@ is_inf_side(const tn_op *overload, TensorObject *self, int kop, const char *name
         PyErr_Format(PyExc_RuntimeError, "%s does not support complex inputs.", name);
         return NULL;
     }
+    /* an integral self fills False into the iterator's output; uint16..64 have no unary kernel
+     * here: x != x, all False in the same layout */
+    if (tn_dtype_is_barebones_unsigned(self->dtype))
+        return at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self);
     return unary(overload, kop, UK_BOOL_OUT, self, NULL);
 }
 
@@ -1740,11 +1798,16 @@ tn_op_isneginf(const tn_op *overload, TensorObject *self)
     return is_inf_side(overload, self, TN_UN_ISNEGINF, "isneginf");
 }
 
-/* signbit: a bool is never negative, so upstream answers all False for it */
+/* signbit: a bool or an unsigned value is never negative, so upstream answers all False for it;
+ * its meta function refuses a complex self */
 PyObject *
 tn_op_signbit(const tn_op *overload, TensorObject *self)
 {
-    if (self->dtype == TN_DTYPE_BOOL) {
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError, "signbit is not implemented for complex tensors.");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_BOOL || tn_dtype_is_barebones_unsigned(self->dtype)) {
         /* the meta function's iterator output (its layout, not zeros_like's), then fill_(false) */
         tn_geom g = tn_geom_of(self);
         TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, TN_DTYPE_BOOL, self->device, 1, &g);
@@ -2001,6 +2064,35 @@ tn_op_nan_to_num(const tn_op *overload, TensorObject *self, tn_opt_double nan, t
         tn_value a[2] = {tn_value_tensor((PyObject *)self)};
         a[1].tag = TN_V_NONE;
         return tn_call(TN_OP_clone, a);
+    }
+    if (self->dtype == TN_DTYPE_C32 && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "\"nan_to_num\" not implemented for 'ComplexHalf'");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_C64 || self->dtype == TN_DTYPE_C128) {
+        /* upstream's complex kernel replaces in the real and the imaginary part alike, with the
+         * part type's limits: those of nan_to_num of the real and imag views, put together */
+        tn_value args[4] = {NONE_V, NONE_V, NONE_V, NONE_V};
+        if (nan.has)
+            args[1] = (tn_value){.tag = TN_V_DOUBLE, .u.d = nan.v};
+        if (posinf.has)
+            args[2] = (tn_value){.tag = TN_V_DOUBLE, .u.d = posinf.v};
+        if (neginf.has)
+            args[3] = (tn_value){.tag = TN_V_DOUBLE, .u.d = neginf.v};
+        PyObject *part[2] = {at_1(TN_OP_real, (PyObject *)self), NULL}, *done[2] = {NULL, NULL}, *r = NULL;
+        part[1] = part[0] ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+        for (int k = 0; k < 2 && part[1]; k++) {
+            args[0] = tn_value_tensor(part[k]);
+            if (!(done[k] = tn_ag_op(TN_OP_nan_to_num, args)))
+                break;
+        }
+        if (done[0] && done[1])
+            r = like_self(self, at_2(TN_OP_complex, done[0], done[1]));
+        for (int k = 0; k < 2; k++) {
+            Py_XDECREF(part[k]);
+            Py_XDECREF(done[k]);
+        }
+        return r;
     }
     double big, small;
     switch (self->dtype) {

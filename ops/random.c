@@ -386,6 +386,11 @@ tn_op_random_(const tn_op *overload, TensorObject *self, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
+    if (tn_dtype_is_barebones_unsigned(self->dtype)) {  /* random_from_to takes them, random_kernel not */
+        PyErr_Format(PyExc_NotImplementedError, "\"random_kernel_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);

@@ -1112,10 +1112,12 @@ tn_op_split_with_sizes(const tn_op *overload, TensorObject *self, tn_ints split_
     if (wrap(dim, self->ndim, &d) < 0)
         return NULL;
     int64_t total = 0;
+    char list[1024];  /* split_sizes as c10 prints an IntArrayRef */
+    tn_format_sizes(list, sizeof list, (int)split_sizes.n, split_sizes.v);
     for (Py_ssize_t i = 0; i < split_sizes.n; i++) {
         if (split_sizes.v[i] < 0) {
             PyErr_Format(PyExc_RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, "
-                         "but got split_sizes=[...]");
+                         "but got split_sizes=%s", list);
             return NULL;
         }
         total += split_sizes.v[i];
@@ -1123,7 +1125,7 @@ tn_op_split_with_sizes(const tn_op *overload, TensorObject *self, tn_ints split_
     if (total != self->sizes[d]) {
         PyErr_Format(PyExc_RuntimeError,
                      "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
-                     "%lld), but got split_sizes=[...]", (long long)self->sizes[d], (long long)d);
+                     "%lld), but got split_sizes=%s", (long long)self->sizes[d], (long long)d, list);
         return NULL;
     }
     return tuple_of_slices(overload, self, d, split_sizes.v, split_sizes.n);

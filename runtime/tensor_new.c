@@ -308,9 +308,12 @@ write_scalar(PyObject *o, int dtype, char *p)
         if (dtype == TN_DTYPE_C128) {
             ((double *)p)[0] = re;
             ((double *)p)[1] = im;
-        } else {
+        } else if (dtype == TN_DTYPE_C64) {
             ((float *)p)[0] = (float)re;
             ((float *)p)[1] = (float)im;
+        } else {  /* complex32: two halves, through complex<float> as upstream's store_scalar */
+            ((uint16_t *)p)[0] = tn_f32_to_f16((float)re);
+            ((uint16_t *)p)[1] = tn_f32_to_f16((float)im);
         }
         return 0;
     }

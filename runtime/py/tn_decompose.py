@@ -630,7 +630,7 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
         raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a tensor with {self.dim()} dims")
     if t.dtype != torch.long:
         raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
-                           f"{str(t.dtype).replace('torch.', '').capitalize()}")
+                           f"{_scalar_type_name(t.dtype)}")
     if t.dim() not in (0, 1):
         raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                            f"one-dimensional tensor, but got a tensor with {t.dim()} dims")
@@ -1609,8 +1609,6 @@ def hash_tensor(self, dim=(), keepdim=False, mode=0):
     torch, aten = _aten()
     if mode != 0:
         raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
-    if self.dtype.is_complex:
-        raise NotImplementedError(f'"xor_sum_cpu" not implemented for \'{"ComplexDouble" if self.dtype == torch.complex128 else "ComplexFloat"}\'')
     nd = self.dim()
     dims = sorted({_wrap(d, nd) for d in dim}) if dim else list(range(nd))
     if not dim and self.numel() == 0:
@@ -1619,6 +1617,11 @@ def hash_tensor(self, dim=(), keepdim=False, mode=0):
     for d in dims:
         if nd > 0 and self.size(d) == 0:
             raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    if self.dtype.is_complex or self.dtype in (torch.uint16, torch.uint32, torch.uint64):
+        # the kernel's dispatch, which an empty result never reaches
+        if self.numel() != 0:
+            raise NotImplementedError(f'"xor_sum_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+        self = self.to(torch.int64)
     bits = self.to(torch.float64).view(torch.int64) if self.dtype.is_floating_point else self.to(torch.int64)
     if nd == 0:
         return bits.view(torch.uint64).clone()
@@ -4314,8 +4317,15 @@ _TRACE_ACC = {"torch.float32": "float64", "torch.complex64": "complex128", "torc
 
 
 def trace(self):
-    """trace_cpu: the diagonal's sum in the accumulate type (Note [trace's accumulate type])."""
+    """trace_cpu: the diagonal's sum in the accumulate type (Note [trace's accumulate type]). Its
+    dtype dispatch (AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(Half, BFloat16)) comes before the
+    dimension check and refuses bool and uint16..64; the meta function takes any dtype."""
     torch, aten = _aten()
+    if self.device.type != "meta":
+        if self.dtype in (torch.bool, torch.uint16, torch.uint32, torch.uint64):
+            raise NotImplementedError(f"\"trace\" not implemented for '{_scalar_type_name(self.dtype)}'")
+        if self.dim() != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
     acc = _TRACE_ACC.get(str(self.dtype))
     if acc is None or self.dim() != 2:
         from torch._decomp import decomposition_table
@@ -5361,16 +5371,10 @@ COMPOSITIONS.update({
     "linalg_ldl_factor": linalg_ldl_factor,
 })
 
+# (atleast_Nd, diag, {h,v,d}split, {h,v,d,column_}stack and isreal were here: compositions now, at the
+# end of this file)
 REFS = {
-    "atleast_1d": "torch._refs.atleast_1d", "atleast_1d.Sequence": "torch._refs.atleast_1d",
-    "atleast_2d": "torch._refs.atleast_2d", "atleast_2d.Sequence": "torch._refs.atleast_2d",
-    "atleast_3d": "torch._refs.atleast_3d", "atleast_3d.Sequence": "torch._refs.atleast_3d",
-    "column_stack": "torch._refs.column_stack", "diag": "torch._refs.diag",
-    "dsplit.array": "torch._refs.dsplit", "dsplit.int": "torch._refs.dsplit", "dstack": "torch._refs.dstack",
-    "fliplr": "torch._refs.fliplr", "flipud": "torch._refs.flipud",
-    "hsplit.array": "torch._refs.hsplit", "hsplit.int": "torch._refs.hsplit", "hstack": "torch._refs.hstack",
-    "vsplit.array": "torch._refs.vsplit", "vsplit.int": "torch._refs.vsplit", "vstack": "torch._refs.vstack",
-    "isreal": "torch._refs.isreal", "linalg_diagonal": "torch._refs.linalg.diagonal",
+    "fliplr": "torch._refs.fliplr", "flipud": "torch._refs.flipud", "linalg_diagonal": "torch._refs.linalg.diagonal",
     "narrow.Tensor": "torch._refs.narrow", "stft.center": "torch._refs.stft", "istft": "torch._refs.istft",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
@@ -5385,8 +5389,8 @@ TABLE = {
     "_native_batch_norm_legit_no_training", "_unsafe_index.Tensor", "_weight_norm_interface",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
-    "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
+    "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
+    "deg2rad", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
@@ -5394,7 +5398,7 @@ TABLE = {
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
-    "vdot", "view_copy", "hann_window", "hann_window.periodic",
+    "view_copy", "hann_window", "hann_window.periodic",
 }
 # Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
 # _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's);
@@ -5915,4 +5919,263 @@ def _fft_hfftn(input, s=None, dim=None, norm=None):
 COMPOSITIONS.update({
     "fft_ihfftn": _fft_ihfftn, "fft_hfftn": _fft_hfftn,
     "fft_ihfft2": _fft_2(_fft_ihfftn), "fft_hfft2": _fft_2(_fft_hfftn),
+})
+
+
+
+# ---- session 31 s31h5: ATen's C++ compositions where torch._refs / torch._decomp differ -------
+# (an empty list, splits past the end, negative indices, upstream's messages and dtype names)
+
+def atleast_1d(self):
+    """TensorShape.cpp atleast_1d."""
+    return self.reshape([1]) if self.dim() == 0 else self
+
+
+def atleast_2d(self):
+    """TensorShape.cpp atleast_2d."""
+    nd = self.dim()
+    return self.reshape([1, 1]) if nd == 0 else self.unsqueeze(0) if nd == 1 else self
+
+
+def atleast_3d(self):
+    """TensorShape.cpp atleast_3d."""
+    nd = self.dim()
+    if nd == 0:
+        return self.reshape([1, 1, 1])
+    if nd == 1:
+        return self.unsqueeze(0).unsqueeze(-1)
+    return self.unsqueeze(-1) if nd == 2 else self
+
+
+def _atleast_list(fn):
+    def seq(tensors):
+        """TensorShape.cpp atleast_Nd(TensorList): each tensor's; an empty list for none."""
+        return [fn(t) for t in tensors]
+    return seq
+
+
+def block_diag(tensors):
+    """TensorShape.cpp block_diag: no tensors give empty({1, 0}); the inputs on one device and of
+    at most 2 dims, the result zeros of their result_type with each (0-d and 1-d expanded to one
+    row) copied into its block."""
+    torch, aten = _aten()
+    from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+
+    if len(tensors) == 0:
+        return aten.empty([1, 0])
+    device = tensors[0].device
+    for i, t in enumerate(tensors):
+        if t.device != device:
+            raise RuntimeError(f"torch.block_diag: input tensors must all be on the same device. Input 0 is on "
+                               f"device {device} and input {i} is on device {t.device}")
+    dtype = elementwise_dtypes(*tensors, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.NO_OPMATH)[1]
+    rows = cols = 0
+    parts = []
+    for i, t in enumerate(tensors):
+        nd = t.dim()
+        if nd > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{nd} dimensions")
+        parts.append(t if nd == 2 else t.expand([1, t.size(0) if nd == 1 else 1]))
+        rows += parts[-1].size(0)
+        cols += parts[-1].size(1)
+    result = aten.zeros([rows, cols], dtype=dtype, device=device)
+    r = c = 0
+    for t in parts:
+        h, w = t.size(0), t.size(1)
+        aten.slice.Tensor(aten.slice.Tensor(result, 0, r, r + h), 1, c, c + w).copy_(t)
+        r += h
+        c += w
+    return result
+
+
+def _split_sections(name, dim, need):
+    def split(self, sections):
+        """TensorShape.cpp {h,v,d}split(int): at least `need` dims, a section count dividing the
+        dimension (C++'s %: 6 % -2 == 0 passes to tensor_split's own check), then tensor_split."""
+        torch, aten = _aten()
+        nd = self.dim()
+        if nd < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a "
+                               f"tensor with {nd} dimensions!")
+        d = (0 if nd == 1 else 1) if dim is None else dim
+        size = self.size(d)
+        if sections == 0 or math.fmod(size, sections) != 0:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the size of the dimension "
+                               f"{size} is not divisible by the split_size {sections}!")
+        return aten.tensor_split.sections(self, sections, d)
+    return split
+
+
+def _split_indices(name, dim, need):
+    def split(self, indices):
+        """TensorShape.cpp {h,v,d}split(IntArrayRef): at least `need` dims, then tensor_split at
+        the indices (past the end and negative ones are slice's)."""
+        torch, aten = _aten()
+        nd = self.dim()
+        if nd < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a "
+                               f"tensor with {nd} dimensions!")
+        return aten.tensor_split.indices(self, list(indices), (0 if nd == 1 else 1) if dim is None else dim)
+    return split
+
+
+def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    """TensorShape.cpp diag_embed: zeros with self copied into the diagonal (complex too; torch._decomp's
+    where has no complex kernel here)."""
+    torch, aten = _aten()
+    nd = self.dim() + 1
+    d1, d2 = _wrap(dim1, nd), _wrap(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = abs(offset) + self.size(-1)
+    sizes = list(self.shape[:-1])
+    sizes.insert(min(d1, d2), n)
+    sizes.insert(max(d1, d2), n)
+    result = aten.zeros(sizes, dtype=self.dtype, device=self.device)
+    result.diagonal(offset, d1, d2).copy_(self)
+    return result
+
+
+def diag(self, diagonal=0):
+    """TensorShape.cpp diag: diag_embed of a vector, diagonal_copy of a matrix."""
+    torch, aten = _aten()
+    nd = self.dim()
+    if nd not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+    return aten.diag_embed(self, diagonal) if nd == 1 else aten.diagonal_copy(self, diagonal)
+
+
+def diag_out(self, diagonal=0, *, out):
+    """TensorShape.cpp diag_out: its own check (other words), then diag_embed_out /
+    diagonal_copy_out, torchgen's out= of a functional op: out resized to the result, which must
+    have out's dtype exactly (copy_arg), then copied in."""
+    torch, aten = _aten()
+    nd = self.dim()
+    if nd not in (1, 2):
+        raise RuntimeError(f"Supports 1D or 2D tensors. Got {nd}D")
+    if "meta" in (self.device.type, out.device.type):
+        # a meta tensor among them reaches torch._refs.diag in its out_wrapper (devices checked
+        # first, then a safe cast into out)
+        return _resolve("torch._refs.diag")(self, diagonal, out=out)
+    return _torchgen_out(aten.diag_embed(self, diagonal) if nd == 1 else aten.diagonal_copy(self, diagonal), out)
+
+
+def _torchgen_out(r, out):
+    """The out= torchgen writes for an overload with only a functional kernel: out resized to the
+    result (resize_out_helper), whose dtype must be out's exactly (copy_arg), then copied in."""
+    _resize_output(out, r.shape)
+    if r.dtype != out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_cpp_type_name(r.dtype)}, but got "
+                           f"{_cpp_type_name(out.dtype)} instead")
+    return out.copy_(r)  # another device: copy_'s refusal
+
+
+def _dot_check(self, other):
+    """Blas.cpp dot_check: vectors, one dtype (c10's names), one length."""
+    if self.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
+    if self.dtype != other.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_scalar_type_name(self.dtype)} and {_scalar_type_name(other.dtype)}")
+    n, m = self.numel(), other.numel()
+    if n != m:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
+                           f"of elements, but got {n} and {m} elements respectively")
+
+
+def vdot(self, other):
+    """Blas.cpp vdot: dot for a real self; a complex one checked as dot_check, then the sum of
+    conj(self) * other (upstream resolves conjugate views into dot / vdot of the resolved ones:
+    the same sum)."""
+    torch, aten = _aten()
+    if not self.is_complex():
+        return aten.dot(self, other)
+    _dot_check(self, other)
+    return aten.sum(aten.mul(aten.conj_physical(self), other))
+
+
+def isreal(self):
+    """TensorCompare.cpp isreal: ones_like(bool) for a real self, else imag(self) == 0."""
+    torch, aten = _aten()
+    if not self.is_complex():
+        return aten.ones_like(self, dtype=torch.bool, memory_format=torch.preserve_format)
+    return aten.eq.Scalar(aten.imag(self), 0)
+
+
+def _stack_with(name, shape, dim):
+    def stack(tensors):
+        """TensorShape.cpp {h,v,d}stack: a non-empty list, each reshaped (atleast_Nd), then cat."""
+        torch, aten = _aten()
+        if len(tensors) == 0:
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
+        rep = [shape(t) for t in tensors]
+        return aten.cat(rep, dim(rep))
+
+    def stack_out(tensors, *, out):
+        """... and cat.out into out."""
+        torch, aten = _aten()
+        if len(tensors) == 0:
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
+        rep = [shape(t) for t in tensors]
+        return aten.cat.out(rep, dim(rep), out=out)
+    return stack, stack_out
+
+
+_hstack, _hstack_out = _stack_with("hstack", atleast_1d, lambda rep: 0 if rep[0].dim() == 1 else 1)
+_vstack, _vstack_out = _stack_with("vstack", atleast_2d, lambda rep: 0)
+_dstack, _dstack_out = _stack_with("dstack", atleast_3d, lambda rep: 2)
+
+
+def _column(t):
+    """reshape_input_for_column_stack: a 0-d or 1-d tensor as (numel, 1)."""
+    return t.reshape([t.numel(), 1]) if t.dim() <= 1 else t
+
+
+def column_stack(tensors):
+    """TensorShape.cpp column_stack: a non-empty list, vectors as columns, then at::hstack."""
+    torch, aten = _aten()
+    if len(tensors) == 0:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    return aten.hstack([_column(t) for t in tensors])
+
+
+def column_stack_out(tensors, *, out):
+    """TensorShape.cpp column_stack_out: ... then at::hstack_out."""
+    torch, aten = _aten()
+    if len(tensors) == 0:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    return aten.hstack.out([_column(t) for t in tensors], out=out)
+
+
+def _scalar_first(name):
+    def op(self, other):
+        """BinaryOps.cpp <op>(Scalar, Tensor): the op of the scalar as a tensor (a Python number's
+        dtype, on other's device: wrapped_scalar_tensor's promotion) and other."""
+        torch, aten = _aten()
+        return getattr(aten, name).Tensor(torch.tensor(self, device=other.device), other)
+
+    def op_out(self, other, *, out):
+        """torchgen's out= of the functional (no ATen out kernel): computed, then copy_arg's."""
+        return _torchgen_out(op(self, other), out)
+    return op, op_out
+
+
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    _f, _f_out = _scalar_first(_name)
+    COMPOSITIONS[f"{_name}.Scalar_Tensor"] = _f
+    COMPOSITIONS[f"{_name}.Scalar_Tensor_out"] = _f_out
+
+
+COMPOSITIONS.update({
+    "hstack": _hstack, "hstack.out": _hstack_out, "vstack": _vstack, "vstack.out": _vstack_out,
+    "row_stack": _vstack, "row_stack.out": _vstack_out, "dstack": _dstack, "dstack.out": _dstack_out,
+    "column_stack": column_stack, "column_stack.out": column_stack_out,
+    "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d,
+    "atleast_1d.Sequence": _atleast_list(atleast_1d), "atleast_2d.Sequence": _atleast_list(atleast_2d),
+    "atleast_3d.Sequence": _atleast_list(atleast_3d), "block_diag": block_diag,
+    "hsplit.int": _split_sections("hsplit", None, 1), "vsplit.int": _split_sections("vsplit", 0, 2),
+    "dsplit.int": _split_sections("dsplit", 2, 3), "hsplit.array": _split_indices("hsplit", None, 1),
+    "vsplit.array": _split_indices("vsplit", 0, 2), "dsplit.array": _split_indices("dsplit", 2, 3),
+    "diag_embed": diag_embed, "diag": diag, "diag.out": diag_out, "vdot": vdot, "isreal": isreal,
 })

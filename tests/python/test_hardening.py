@@ -315,6 +315,38 @@ EXACT_MESSAGES = [
     "out = torch.Size(foo=1)",
     "out = torch.Size([1], x=[2])",
     "out = torch.Size(['a'])",
+    # --- session 31 s31h5: dot / vdot check as Blas.cpp dot_check (dims, dtype in c10's names, then
+    # length) and refuse bool and uint16..64 in the dispatch's words; trace, diag(out=),
+    # block_diag, tensor_split and split_with_sizes in ATen's words (ops/matmul.c, ops/view.c,
+    # runtime/py/tn_decompose.py)
+    "out = torch.dot(torch.tensor([1, 2], dtype=torch.uint32), torch.tensor([1, 2], dtype=torch.uint32))",
+    "out = torch.dot(torch.tensor([True]), torch.tensor([True]))",
+    "out = torch.dot(torch.ones(2), torch.ones(3, dtype=torch.float64))",
+    "out = torch.vdot(torch.ones(2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.complex64), torch.ones(3, dtype=torch.complex64))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.complex64), torch.ones(2))",
+    "out = torch.vdot(torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool))",
+    "out = torch.vdot(torch.ones(2, 2, dtype=torch.complex64), torch.ones(2, dtype=torch.complex64))",  # neighbour
+    "out = torch.tensor([1., 2.]).trace()",
+    "out = torch.tensor([[True]]).trace()",
+    "out = torch.tensor([1, 2], dtype=torch.uint64).trace()",
+    "out = torch.diag(torch.arange(9.).reshape(3, 3), out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.diag(torch.arange(3), out=torch.empty(0))",
+    "out = torch.diag(torch.ones(2, 2, 2), out=torch.empty(0))",
+    "out = torch.diag(torch.ones(2, 2, 2))",  # neighbour: the functional's words
+    "out = torch.diag(torch.arange(3.), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.block_diag(torch.ones(2, 2, 2))",
+    "out = torch.hsplit(torch.arange(6), -2)",
+    "out = torch.hsplit(torch.arange(6), 4)",  # neighbour
+    "out = torch.vsplit(torch.arange(6), [1])",  # neighbour
+    "out = torch.tensor_split(torch.arange(6), torch.tensor([1.]))",
+    "out = torch.split(torch.arange(6), [2, 10])",
+    "out = torch.split(torch.arange(6), [-2, 8])",
+    "out = torch.signbit(torch.tensor([1+2j]))",
+    "out = torch.nan_to_num(torch.tensor([1+2j], dtype=torch.complex32))",
+    "out = torch.column_stack([torch.ones(3), torch.ones(3, 2).t()])",
+    "out = torch.hstack([torch.ones(1, 1), torch.ones(2, 1)])",
+    "out = torch.empty(3, dtype=torch.uint16).random_()",
 ]
 
 
@@ -3165,6 +3197,128 @@ FUZZ_CLASSES = [
     "out = torch.where(torch.tensor([False]), 70000, torch.tensor([2.0], dtype=torch.float16))",
     "out = torch.where(torch.tensor([False]), torch.tensor([2], dtype=torch.int8), 1000)",
     "out = torch.where(torch.tensor([False]), torch.tensor([2.0]), 1e300)",
+    # session 31 s31h5
+    # --- torch.tensor stores complex32 elements as two halves (runtime/tensor_new.c write_scalar
+    # wrote two floats: wrong values, and 4 bytes past the last element)
+    "out = torch.view_as_real(torch.tensor([1+2j, float('inf')], dtype=torch.complex32))",
+    "out = torch.view_as_real(torch.tensor([[1.5], [-2]], dtype=torch.complex32))",
+    "out = torch.tensor(3-1j, dtype=torch.complex32).real",  # neighbour: 0-dim
+    # --- isnan / isinf / isfinite of complex: upstream's self != self, and the real and imaginary
+    # parts' tests or_ / and_ (ops/pointwise.c); complex32 through its half parts
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)]); out = torch.isnan(z)",
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)]); out = torch.isinf(z)",
+    "z = torch.tensor([1+2j, float('inf'), complex(0, float('nan')), complex(float('-inf'), 1)], dtype=torch.complex128); out = torch.isfinite(z)",
+    "z = torch.tensor([[1+2j, float('nan')]]).t(); out = torch.isinf(z)",
+    "z = torch.tensor([[1+2j, float('nan')]]).t(); out = torch.isnan(z)",
+    "out = torch.tensor([1+2j, float('inf')]).conj().isfinite()",
+    "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isnan()",
+    "out = torch.tensor([1+2j, float('inf'), complex(0, float('nan'))], dtype=torch.complex32).isinf()",
+    "out = torch.isreal(torch.tensor([1+2j, float('inf')], dtype=torch.complex32))",
+    "out = torch.isfinite(torch.tensor([1+2j], device='meta'))",  # neighbour
+    "out = torch.isposinf(torch.tensor([1+2j]))",  # neighbour: refused in upstream's words
+    # --- uint16 / uint32 / uint64: fill_, zero_, full, ones, mul, bitwise and / or / xor,
+    # isnan / isinf / isfinite / isposinf / isneginf / signbit compute upstream (schemas/kernels.yaml
+    # any, integral_u; kernels/binary.c bits_dtype, kernels/copy.c tn_scalar_to_dtype); trace and
+    # dot refuse them in upstream's words (EXACT_MESSAGES)
+    "out = torch.tensor([1, 2, 65535], dtype=torch.uint16).fill_(7)",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint32).reshape(3, 1).t().zero_()",
+    "out = torch.full((2,), 2**40, dtype=torch.uint64)",
+    "out = torch.ones(2, 2, dtype=torch.uint32)",
+    "out = torch.ones_like(torch.tensor([1, 2], dtype=torch.uint16))",
+    "out = torch.tensor([1, 2, 65535, 40000], dtype=torch.uint16) * torch.tensor([3, 65535, 2, 2], dtype=torch.uint16)",
+    "out = torch.tensor([1, 2, 2**32 - 1], dtype=torch.uint32) * 70000",
+    "out = torch.tensor([1, 2, 2**63], dtype=torch.uint64) * torch.tensor([3, 2**62, 3], dtype=torch.uint64)",
+    "out = torch.tensor([1, 2, 65535], dtype=torch.uint16) * 2.5",  # neighbour: promotes to float
+    "x = torch.tensor([1, 2, 65535], dtype=torch.uint16); x *= 3; out = x",
+    "out = torch.tensor([5, 6, 65535], dtype=torch.uint16) & torch.tensor([3, 65535, 2], dtype=torch.uint16)",
+    "out = torch.tensor([5, 6, 2**32 - 1], dtype=torch.uint32) | 2**20",
+    "out = torch.tensor([5, 6, 2**64 - 1], dtype=torch.uint64) ^ torch.tensor([3, 1, 2], dtype=torch.uint64)",
+    "x = torch.tensor([5, 6, 7], dtype=torch.uint32); x.bitwise_xor_(torch.tensor([3, 1, 2], dtype=torch.uint32)); out = x",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) & -2",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint64).reshape(3, 1).t().isnan()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint32).isinf()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16).isfinite()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16).signbit()",
+    "out = torch.isposinf(torch.tensor([5, 6, 7], dtype=torch.uint64))",
+    "out = torch.isneginf(torch.tensor([5, 6, 7], dtype=torch.uint32))",
+    "out = torch.tensor([[1, 2], [3, 4]], dtype=torch.uint16).trace()",
+    "out = torch.tensor([[True]]).trace()",
+    "out = torch.tensor([1, 2], dtype=torch.uint32).trace()",
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) + 1",  # neighbour: upstream refuses add
+    "out = torch.tensor([5, 6, 7], dtype=torch.uint16) << 1",  # neighbour: and shifts
+    "out = ~torch.tensor([5, 6, 7], dtype=torch.uint32)",  # neighbour: and bitwise_not
+    # --- pow of uint16..64 by 0 / 1 fills 1 / copies (pow_Tensor_Scalar_out, before its dispatch);
+    # hash_tensor refuses them (and complex) at its kernel, after its checks (ops/pointwise.c,
+    # runtime/py/tn_decompose.py)
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).pow(1)",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint32).reshape(3, 1).t().pow(0)",
+    "x = torch.tensor([1, 2, 3], dtype=torch.uint64); x **= True; out = x",
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).pow(2)",  # neighbour: refused
+    "out = torch.tensor([1, 2, 3], dtype=torch.uint16).hash_tensor()",
+    "out = torch.ones(2, 0, dtype=torch.uint16).hash_tensor(0)",  # neighbour: an empty result
+    "out = torch.ones(2, 0, dtype=torch.complex64).hash_tensor(1)",
+    "out = torch.tensor([], dtype=torch.complex64).hash_tensor()",
+    # --- bitwise and / or / xor / shifts with a Python number first (were refused): the number as a
+    # tensor, then the Tensor overload (runtime/py/tn_decompose.py)
+    "out = torch.bitwise_xor(3, torch.tensor([1, 6]))",
+    "out = torch.bitwise_or(3, torch.tensor([1, 6], dtype=torch.uint16))",
+    "out = torch.bitwise_left_shift(3, torch.tensor([True, False]))",
+    "out = torch.bitwise_right_shift(2**40, torch.tensor([1, 6], dtype=torch.int32))",
+    "out = torch.ops.aten.bitwise_and.Scalar_Tensor_out(-1, torch.tensor([1, 6], dtype=torch.uint8), out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.bitwise_and(3.5, torch.tensor([1, 6]))",  # neighbour: refused in the kernel's words
+    # --- random_(from, to) and randint of uint16..64 draw as upstream's random_from_to (the kernel
+    # took them; schemas/kernels.yaml numeric_u); random_() refuses them in its kernel's words
+    "out = torch.randint(65530, 65536, (5,), dtype=torch.uint16)",
+    "out = torch.randint(0, 2**32, (4,), dtype=torch.uint32)",
+    "out = torch.randint(2**40, 2**40 + 7, (4,), dtype=torch.uint64)",
+    "out = torch.empty(4, 2, dtype=torch.uint16).t().random_(0, 1000)",
+    "out = torch.empty(3, dtype=torch.uint32).random_(5, None)",
+    "out = torch.randint(-1, 5, (3,), dtype=torch.uint16)",  # neighbour: from's bound
+    # --- no tensors: atleast_Nd give an empty list, block_diag empty({1, 0}); {h,v,d}split at
+    # indices past the end or negative slice as tensor_split does (runtime/py/tn_decompose.py)
+    "out = torch.atleast_1d()",
+    "out = torch.atleast_2d([])",
+    "out = torch.atleast_3d(())",
+    "out = torch.ops.aten.atleast_1d.Sequence([])",
+    "out = torch.atleast_3d(torch.tensor(1.), torch.ones(2), torch.ones(2, 3))",  # neighbour
+    "out = torch.block_diag()",
+    "out = torch.block_diag(torch.ones(2, 2), torch.ones(3), torch.tensor(5, dtype=torch.int64))",  # neighbour
+    "out = torch.hsplit(torch.arange(6), [2, 10])",
+    "out = torch.hsplit(torch.arange(6), [-2, 4])",
+    "out = torch.hsplit(torch.arange(6), [4, 2])",
+    "out = torch.hsplit(torch.arange(6), -2)",
+    "out = torch.hsplit(torch.arange(12).reshape(3, 4), [1, 7])",
+    "out = torch.vsplit(torch.arange(12).reshape(3, 4), [-1])",
+    "out = torch.dsplit(torch.arange(12).reshape(1, 3, 4), [-3, -1])",
+    "out = torch.dsplit(torch.arange(12).reshape(3, 4), [1])",  # neighbour
+    "out = torch.ops.aten.hsplit.array(torch.arange(6), [2, 10])",
+    # --- diag(out=): torchgen's exact out= dtype (copy_arg) (its words: EXACT_MESSAGES); diag_embed
+    # of complex (C++'s zeros and diagonal copy_); vdot of conjugate views
+    "out = torch.diag(torch.arange(9).reshape(3, 3), out=torch.empty(0))",
+    "out = torch.diag(torch.arange(3.), out=torch.empty(0, dtype=torch.float64))",
+    "out = torch.diag(torch.arange(3.), 1, out=torch.empty(0))",  # neighbour
+    "out = torch.diag(torch.tensor([1+2j, 3j]))",
+    "out = torch.diag_embed(torch.tensor([[1+2j, 3j]]), 1, 0, 2)",
+    "out = torch.vdot(torch.tensor([1+2j, 3-1j]).conj(), torch.tensor([2+1j, 1-1j]))",
+    "out = torch.vdot(torch.tensor([1+2j, 3-1j]), torch.tensor([2+1j, 1-1j]).conj())",
+    "out = torch.vdot(torch.ones(2, 2), torch.ones(2, 2))",  # neighbour
+    # --- {h,v,d}stack, row_stack, column_stack (and their out=) as TensorShape.cpp composes them:
+    # a non-empty list in their words, then cat / cat.out (runtime/py/tn_decompose.py)
+    "out = torch.column_stack([])",
+    "out = torch.row_stack([torch.ones(3), torch.arange(3)])",
+    "out = torch.row_stack([torch.tensor(1.), torch.ones(1)], out=torch.empty(0))",
+    "out = torch.column_stack([torch.ones(3)], out=torch.empty(0))",
+    "out = torch.column_stack([torch.ones(3)], out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.hstack([torch.ones(3), torch.ones(2, dtype=torch.float64)], out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.dstack([], out=torch.empty(0))",
+    # --- nan_to_num of complex: the real and the imaginary part replaced alike (ops/pointwise.c)
+    "out = torch.nan_to_num(torch.tensor([1+2j, float('inf'), complex(float('nan'), float('-inf')), complex(-1, float('nan'))]))",
+    "out = torch.nan_to_num(torch.tensor([float('inf'), complex(float('nan'), float('-inf'))], dtype=torch.complex128), 1.5, 2.0, -3.0)",
+    "out = torch.nan_to_num(torch.tensor([[1+2j, float('inf')], [complex(float('nan'), 1), 3j]]).t())",
+    "out = torch.nan_to_num(torch.tensor([1+2j, complex(1, float('inf'))]).conj())",
+    "x = torch.tensor([1+2j, float('inf')]); x.nan_to_num_(); out = x",
+    "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1, dtype=torch.complex64))",
+    "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past

@@ -1733,3 +1733,52 @@ add("index_fill_.int_Scalar", {"0": f"x = {XT}.clone(); out = (x.index_fill_(1, 
 add("index_fill_.int_Tensor", {"0": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal(7.0))",
                                "other_dtype": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal(3, torch.int64))",
                                "1d_value_error": f"x = {X}.clone(); out = x.index_fill_(0, literal([1], torch.int64), literal([7.0]))"}, exact=True)
+# session 31 s31h5: ATen's C++ compositions of atleast_Nd, block_diag, {h,v,d}split, diag,
+# diag.out, diag_embed, vdot and isreal (no tensors, indices past the end, upstream's words)
+add("atleast_1d.Sequence", {"empty": "torch.atleast_1d()"}, exact=True)
+add("atleast_2d.Sequence", {"empty": "torch.atleast_2d([])"}, exact=True)
+add("atleast_3d.Sequence", {"empty": "torch.atleast_3d(())"}, exact=True)
+add("block_diag", {"empty": "torch.block_diag()", "3d_error": "torch.block_diag(randn(2, 2, 2))",
+                   "int_float": f"torch.block_diag(literal([[1, 2]], torch.int64), {V})"}, exact=True)
+add("hsplit.array", {"past_end": "torch.hsplit(randn(6), [2, 10])", "negative": f"torch.hsplit({XT}, [-2, 7])",
+                     "descending": "torch.hsplit(randn(6), [4, 2])"}, exact=True)
+add("hsplit.int", {"negative": "torch.hsplit(randn(6), -2)"}, exact=True)
+add("vsplit.array", {"negative": f"torch.vsplit({XT}, [-1, 9])"}, exact=True)
+add("dsplit.array", {"negative": "torch.dsplit(randn(1, 3, 4), [-3, -1])", "2d_error": f"torch.dsplit({X}, [1])"},
+    exact=True)
+add("diag", {"complex": "torch.diag(literal([1+2j, 3j], torch.complex64), -1)"}, exact=True)
+add("diag.out", {"1d": f"torch.diag({V}, 1, out=torch.empty(0))", "2d_t": f"torch.diag({XT}, -1, out=randn(2, seed=9))",
+                 "dtype_error": f"torch.diag({V}, out=torch.empty(0, dtype=torch.float64))",
+                 "int_error": "torch.diag(literal([[1, 2], [3, 4]], torch.int64), out=torch.empty(0))",
+                 "3d_error": "torch.diag(randn(2, 2, 2), out=torch.empty(0))",
+                 "meta_error": f"torch.diag({V}, out=torch.empty(0, device='meta'))"}, exact=True)
+add("diag_embed", {"complex": "torch.diag_embed(literal([[1+2j, 3j]], torch.complex64), 1, 0, 2)",
+                   "same_dims_error": f"torch.diag_embed({X}, 0, 1, -2)"}, exact=True)
+add("vdot", {"dtype_error": f"torch.vdot({V}, randn(5, seed=2, dtype=torch.float64))",
+             "complex_size_error": "torch.vdot(literal([1j, 2j], torch.complex64), literal([1j], torch.complex64))",
+             "complex_dtype_error": f"torch.vdot(literal([1j], torch.complex64), literal([1.0]))",
+             "conj": "torch.vdot(literal([1+2j, 3-1j], torch.complex64).conj(), literal([2+1j, 1-1j], torch.complex64))",
+             "2d_error": f"torch.vdot({X}, {X})"})
+add("isreal", {"complex": "torch.isreal(literal([1+0j, 2j, 3+0j], torch.complex64))",
+               "uint16": "torch.isreal(literal([1, 2], torch.uint16))"}, exact=True)
+add("hstack", {"empty_error": "torch.hstack([])", "size_error": f"torch.hstack([{X}, randn(2, 1, seed=9)])"}, exact=True)
+add("hstack.out", {"0": f"torch.hstack(({V}, {W}), out=torch.empty(0))",
+                   "cast_error": f"torch.hstack([{X}], out=torch.empty(0, dtype=torch.int64))"}, exact=True)
+add("vstack.out", {"t": f"torch.vstack(({V}, {W}), out=randn(5, 2, seed=9).t())"}, exact=True)
+add("dstack.out", {"0": f"torch.dstack([{X}, {XT}], out=torch.empty(0))"}, exact=True)
+add("row_stack", {"mixed": f"torch.row_stack(({V}, literal([1, 2, 3, 4, 5], torch.int64)))", "empty_error": "torch.row_stack([])"},
+    exact=True)
+add("row_stack.out", {"0": f"torch.row_stack(({V}, {W}), out=torch.empty(0))"}, exact=True)
+add("column_stack", {"empty_error": "torch.column_stack([])", "0d": "torch.column_stack([literal(1.0), literal(2.0)])"},
+    exact=True)
+add("column_stack.out", {"0": f"torch.column_stack(({V}, {W}), out=torch.empty(0))",
+                         "cast_error": f"torch.column_stack([{V}], out=torch.empty(0, dtype=torch.int64))"}, exact=True)
+# the bitwise ops with a Python number first (BinaryOps.cpp: the number as a wrapped scalar tensor)
+for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    add(f"{_op}.Scalar_Tensor", {"int": f"torch.{_op}(3, literal([1, 6, 0], torch.int64))",
+                                 "uint8": f"torch.{_op}(5, literal([1, 6, 7], torch.uint8))",
+                                 "t": f"torch.{_op}(2, literal([[1, 6], [3, 4]], torch.int32).t())",
+                                 "float_error": f"torch.{_op}(3, {V})"}, exact=True)
+    add(f"{_op}.Scalar_Tensor_out", {"0": f"torch.ops.aten.{_op}.Scalar_Tensor_out(3, literal([1, 6], torch.int64), out=torch.empty(0, dtype=torch.int64))",
+                                     "cast_error": f"torch.ops.aten.{_op}.Scalar_Tensor_out(3, literal([1, 6], torch.int64), out=torch.empty(0, dtype=torch.bool))"},
+        exact=True)
