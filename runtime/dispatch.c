@@ -771,7 +771,8 @@ check_out_dtype(const tn_op *op, int castable, TensorObject *out, PyObject *resu
 }
 
 /* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
- * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
+ * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides),
+ * the out= aliases of one too (absolute.out is abs_out's iterator; TN_OPF_ITER_ALIAS);
  * so does a structured op's (its resize_out restrides a resized out with the strides its meta
  * function computed; TN_OPF_OUT_STRUCTURED, codegen/model.py RESTRIDED_OUT). Our functional
  * result has those strides, except where upstream's functional is not that iterator's (Note
@@ -788,7 +789,8 @@ static int
 restride_resized_out(const tn_op *op, const tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *out,
                      PyObject *result)
 {
-    if (!((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_OUT_STRUCTURED)) || (op->flags & TN_OPF_OUT_RESIZE_ONLY) ||
+    if (!((f->tags & TN_TAG_pointwise) || (op->flags & (TN_OPF_OUT_STRUCTURED | TN_OPF_ITER_ALIAS))) ||
+        (op->flags & TN_OPF_OUT_RESIZE_ONLY) ||
         !tn_tensor_check(result))
         return 0;
     TensorObject *r = TN_T(result);
