@@ -3153,6 +3153,20 @@ FUZZ_CLASSES = [
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
     "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
+    # session 31 s31h3
+    # an out= alias of a TensorIterator op lays a resized out out as the iterator does
+    # (absolute.out is abs_out; TN_OPF_ITER_ALIAS), a complex abs(out=) too
+    "a0 = torch.tensor(([float('inf'), 0.0, -7e4, float('inf'), -0.0, 0.5, 0.5, 1e30, 1.0, 0.5, 2.0, 3.75] * 8)[:96], dtype=torch.float32).reshape((3, 4, 2, 4)).transpose(-1, -2); a1 = torch.tensor([-0.0], dtype=torch.float32).reshape(()); r = torch.absolute(a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.absolute(torch.ones(3, 4, 2, dtype=torch.int32).transpose(0, 2), out=torch.zeros((), dtype=torch.int32))",  # neighbour
+    "out = torch.abs(torch.ones(3, 4, 2, dtype=torch.complex64).transpose(0, 2), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    "out = torch.absolute(torch.ones(3, 4, 2, dtype=torch.complex64).transpose(0, 2), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    # Note [rms_norm layout]: rms_norm is rms_norm_composite on CPU, its result the products' layout
+    "a0 = torch.tensor([0.5, 0.5, -7e4], dtype=torch.float64).reshape((3, 1)).transpose(-1, -2); out = torch.ops.aten.rms_norm.default(a0, [3], None, 1.0)",
+    "out = F.rms_norm(torch.arange(3.).reshape(3, 1).t(), [1, 3], torch.ones(1, 3))",  # neighbour
+    "out = F.rms_norm(torch.arange(48.).reshape(2, 3, 2, 4).contiguous(memory_format=torch.channels_last), [4])",  # neighbour
+    "out = F.rms_norm(torch.arange(48.).reshape(2, 3, 2, 4).contiguous(memory_format=torch.channels_last), [2, 4], torch.ones(2, 4))",  # neighbour
+    "out = F.rms_norm(torch.arange(96.).reshape(2, 3, 2, 2, 4).contiguous(memory_format=torch.channels_last_3d).bfloat16(), [4])",  # neighbour
+    "out = F.rms_norm(torch.empty(2, 3, 2, 4, device='meta').contiguous(memory_format=torch.channels_last), [4]).stride()",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
