@@ -3197,6 +3197,17 @@ FUZZ_CLASSES = [
     "out = torch.flip(torch.arange(3).to(torch.uint16).expand(4, 3), [1])",  # neighbour
     "out = torch.flipud(torch.arange(6).to(torch.uint64).reshape(3, 2))",  # neighbour
     "out = torch.rot90(torch.arange(6).to(torch.uint32).reshape(3, 2))",  # neighbour
+    # Note [bmm into an overlapping out]: a product of < 400 multiply-adds per matrix writes an
+    # expanded out in (batch, row, col) order, the last write standing
+    "a0 = torch.tensor(([-1.25, 1.0, -0.0, 0.5, -2.0, -1.25, float('-inf'), 3.75, float('inf'), 2.0, -0.0, -7e4] * 4)[:48], dtype=torch.bfloat16).reshape((3, 1, 4, 4)); a1 = torch.tensor(([1.0, -0.0, 0.0, -1.25, -2.0, 2.0, 0.5, 0.0, 0.0, -2.0, -7e4, 2.0] * 4)[:48], dtype=torch.bfloat16).reshape((3, 1, 4, 4)).transpose(-1, -2); a2 = torch.tensor([1.0, 0.5, 2.0], dtype=torch.bfloat16).reshape((3, 1, 1, 1)).expand((3, 1, 4, 4)); r = torch.matmul(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.bmm(torch.arange(24.).reshape(2, 3, 4), torch.arange(24.).reshape(2, 4, 3), out=torch.zeros(2, 3, 1).expand(2, 3, 3))",  # neighbour
+    "out = torch.bmm(torch.arange(24).reshape(2, 3, 4), torch.arange(24).reshape(2, 4, 3), out=torch.zeros(1, 3, 3, dtype=torch.long).expand(2, 3, 3))",  # neighbour
+    "out = torch.bmm(torch.arange(24.).reshape(2, 3, 4), torch.arange(24.).reshape(2, 4, 3), out=torch.zeros(2, 3, 1, dtype=torch.float64).expand(2, 3, 3))",  # neighbour: dtype first
+    "out = torch.bmm(torch.ones(2, 8, 5), torch.ones(2, 5, 10), out=torch.zeros(2, 8, 1).expand(2, 8, 10))",  # neighbour: 400, refused
+    "out = torch.matmul(torch.arange(24.).reshape(2, 1, 3, 4), torch.arange(24.).reshape(1, 2, 4, 3), out=torch.zeros(2, 2, 1, 1).expand(2, 2, 3, 3))",  # neighbour
+    "out = torch.linalg.matmul(torch.arange(3.), torch.arange(24.).reshape(2, 3, 4), out=torch.zeros(2, 1).expand(2, 4))",  # neighbour
+    "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(4.), out=torch.zeros(2, 1).expand(2, 3))",  # neighbour: mv, refused
+    "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(20.).reshape(4, 5), out=torch.zeros(2, 3, 1).expand(2, 3, 5))",  # neighbour: mm, refused
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
