@@ -4313,9 +4313,16 @@ _TRACE_ACC = {"torch.float32": "float64", "torch.complex64": "complex128", "torc
               "torch.bfloat16": "float32"}
 
 
+_TRACE_REFUSED = {"torch.bool": "Bool", "torch.uint16": "UInt16", "torch.uint32": "UInt32", "torch.uint64": "UInt64"}
+
+
 def trace(self):
-    """trace_cpu: the diagonal's sum in the accumulate type (Note [trace's accumulate type])."""
+    """trace_cpu: the diagonal's sum in the accumulate type (Note [trace's accumulate type]), after
+    its dispatch on AT_ALL_TYPES_AND_COMPLEX (no bool, no uint16..64), which comes before its
+    matrix check."""
     torch, aten = _aten()
+    if str(self.dtype) in _TRACE_REFUSED and self.device.type == "cpu":
+        raise NotImplementedError(f"\"trace\" not implemented for '{_TRACE_REFUSED[str(self.dtype)]}'")
     acc = _TRACE_ACC.get(str(self.dtype))
     if acc is None or self.dim() != 2:
         from torch._decomp import decomposition_table

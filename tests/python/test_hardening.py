@@ -3208,6 +3208,13 @@ FUZZ_CLASSES = [
     "out = torch.linalg.matmul(torch.arange(3.), torch.arange(24.).reshape(2, 3, 4), out=torch.zeros(2, 1).expand(2, 4))",  # neighbour
     "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(4.), out=torch.zeros(2, 1).expand(2, 3))",  # neighbour: mv, refused
     "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(20.).reshape(4, 5), out=torch.zeros(2, 3, 1).expand(2, 3, 5))",  # neighbour: mm, refused
+    # trace_cpu dispatches on AT_ALL_TYPES_AND_COMPLEX (no bool, no uint16..64) before its matrix
+    # check (was computed as an int64 sum)
+    "out = torch.trace(torch.ones(2, 2).to(torch.uint16))",
+    "out = torch.trace(torch.ones(2, 2, 2).to(torch.uint32))",
+    "out = torch.trace(torch.ones(0, 2).to(torch.uint64))",
+    "out = torch.trace(torch.ones(2, 2, dtype=torch.bool))",
+    "out = torch.trace(torch.ones(2, 2, device='meta').to(torch.uint16))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
