@@ -3215,6 +3215,12 @@ FUZZ_CLASSES = [
     "out = torch.trace(torch.ones(0, 2).to(torch.uint64))",
     "out = torch.trace(torch.ones(2, 2, dtype=torch.bool))",
     "out = torch.trace(torch.ones(2, 2, device='meta').to(torch.uint16))",
+    # channel_shuffle's CPU kernel has no uint16..64 either (after the shape checks; empty computes)
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1).to(torch.uint16), 2)",
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 2).to(torch.uint64), 2)",
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1).to(torch.uint32), 3)",  # neighbour
+    "out = torch.channel_shuffle(torch.zeros(1, 0, 1, 1).to(torch.uint16), 2)",  # neighbour
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1, dtype=torch.bool), 2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
