@@ -363,13 +363,26 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
 int
 tn_out_check_mv_out(tn_out_call *c)
 {
-    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->ndim != 0 || c->args[0].tag != TN_V_TENSOR ||
-        c->args[1].tag != TN_V_TENSOR)
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->args[1].tag != TN_V_TENSOR)
         return 0;
-    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t);
-    if (mat->ndim != 2 || vec->ndim != 1 || mat->sizes[1] == vec->sizes[0])
+    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t), *dst = c->dst;
+    if (mat->ndim != 2 || vec->ndim != 1)
         return 0;
-    PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+    if (dst->ndim == 0 && mat->sizes[1] != vec->sizes[0]) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return -1;
+    }
+    /* an out it writes as it is (of the result's shape and dtype) that repeats elements: upstream's
+     * gemv writes it unchecked, each element's sum through out's shared slots in its BLAS loop's
+     * order (a row-major matrix leaves the last row's, a column-major one partial sums): refused
+     * by name, as the other kernels that write an overlapping out in their own order */
+    if (dst->ndim != 1 || dst->sizes[0] != mat->sizes[0] || mat->sizes[1] != vec->sizes[0] ||
+        dst->device != TN_DEVICE_CPU || mat->device != TN_DEVICE_CPU || vec->device != TN_DEVICE_CPU ||
+        dst->dtype != mat->dtype || mat->dtype != vec->dtype || tn_check_no_internal_overlap(dst) == 0)
+        return 0;
+    PyErr_Clear();
+    tn_refuse(c->op, "into an out= with internal overlap is refused in torchnative (upstream writes it unchecked; "
+                     "the result depends on its kernel's write order)");
     return -1;
 }
 
@@ -601,7 +614,8 @@ tn_op_linalg_matmul(const tn_op *overload, TensorObject *self, TensorObject *oth
  * keeps at each location the last element written there; one parallel_for chunk of batches
  * (GRAIN_SIZE / the product's size of them) runs in one thread. Larger products go through
  * addmm per batch, whose copy_ into out refuses the overlap (as ours does: the shared check),
- * except where oneDNN takes float16/bfloat16 (not followed: refused as the others). Here: the
+ * except where oneDNN takes float16/bfloat16 (not followed: refused as the others); mv's gemv
+ * sums through shared slots in its BLAS loop's order (refused by name, tn_out_check_mv_out). Here: the
  * functional's result, its dtype as the structured out= wants it, then written element by
  * element in row-major order, the last write standing. */
 static int
@@ -628,7 +642,7 @@ bmm_overlap_out(tn_out_call *c)
         oshape[0] = batch, oshape[1] = n, oshape[2] = p, od = 3;
     } else {
         if ((d1 <= 2 && d2 <= 2) || d1 == 0 || d2 == 0 || matmul_should_fold(a, b))
-            return 0;  /* dot, mv, mm: their own out= (mm refuses the overlap, mv: Note [Out checks]) */
+            return 0;  /* dot, mv, mm: their own out= (mm refuses the overlap, mv by name) */
         n = d1 == 1 ? 1 : a->sizes[d1 - 2], k = a->sizes[d1 - 1];
         int64_t kb = d2 == 1 ? b->sizes[0] : b->sizes[d2 - 2];
         p = d2 == 1 ? 1 : b->sizes[d2 - 1];
