@@ -1300,6 +1300,7 @@ int tn_out_check_linalg_lstsq(struct tn_out_call *c);
 int tn_out_check_log_softmax_out(struct tn_out_call *c);
 int tn_out_check_logical_not(struct tn_out_call *c);
 int tn_out_check_masked_select(struct tn_out_call *c);
+int tn_out_check_matmul_out(struct tn_out_call *c);
 int tn_out_check_max_min(struct tn_out_call *c);
 int tn_out_check_mean(struct tn_out_call *c);
 int tn_out_check_multinomial(struct tn_out_call *c);

@@ -1559,26 +1559,43 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
             off += (self->sizes[d] - 1) * strides[d];
         strides[d] = -strides[d];
     }
-    /* upstream copies self when no flipped dim has work (size > 1, stride != 0) or self has at
-     * most one element; else its flip_stub dispatches on AT_ALL_TYPES_AND_COMPLEX (+ bool, half,
-     * bfloat16): no uint16..uint64 */
+    /* Note [flip of uint16..64]: upstream copies self when no flipped dim has work (size > 1,
+     * stride != 0) or self has at most one element; else its TensorIterator walks out, self and
+     * self with 0 strides at the flipped dims (so that none coalesces with another), and flip_cpu
+     * refuses uint16..uint64 (its dispatch on AT_ALL_TYPES_AND_COMPLEX, + bool, half, bfloat16)
+     * when the iterator's innermost dim is a flipped one, and copies them otherwise (measured:
+     * 2,100 random layouts, permuted, sliced, expanded, channels-last, of each of the three). */
     int work = 0;
-    for (int d = 0; d < self->ndim; d++)
-        work |= seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
-    if (work && self->numel > 1 && self->device != TN_DEVICE_META &&
-        tn_dtype_is_barebones_unsigned(self->dtype)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(self->dtype));
+    int64_t dummy[TN_MAX_NDIM];
+    for (int d = 0; d < self->ndim; d++) {
+        int flips = seen[d] && self->sizes[d] > 1 && self->strides[d] != 0;
+        work |= flips;
+        dummy[d] = flips ? 0 : self->strides[d];
+    }
+    tn_value nodev = {.tag = TN_V_NONE};
+    TensorObject *out = (TensorObject *)tn_op_empty_like(overload, self, -1, -1, &nodev, 0, TN_MEMFMT_PRESERVE);
+    if (!out)
         return NULL;
+    if (work && self->numel > 1 && self->device != TN_DEVICE_META && tn_dtype_is_barebones_unsigned(self->dtype)) {
+        tn_loop l;
+        tn_geom g[3] = {tn_geom_of(out), tn_geom_of(self), {self->ndim, self->sizes, dummy}};
+        tn_loop_build(&l, self->ndim, self->sizes, 3, g);
+        int in = l.ndim - 1;
+        if (l.ndim > 0 && l.strides[2][in] == 0 && l.strides[1][in] != 0) {
+            Py_DECREF((PyObject *)out);
+            PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
     }
     /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor laid out like
      * self (upstream: empty_like, preserve format) */
     TensorObject *alias = tn_tensor_from_storage(self->storage, off, self->ndim, self->sizes, strides, self->dtype);
-    if (!alias)
+    if (!alias) {
+        Py_DECREF((PyObject *)out);
         return NULL;
-    tn_value nodev = {.tag = TN_V_NONE};
-    TensorObject *out = (TensorObject *)tn_op_empty_like(overload, self, -1, -1, &nodev, 0, TN_MEMFMT_PRESERVE);
-    if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, alias) < 0)
+    }
+    if (out->device != TN_DEVICE_META && tn_copy_into(overload, out, alias) < 0)
         Py_CLEAR(out);
     Py_DECREF((PyObject *)alias);
     return (PyObject *)out;

@@ -141,10 +141,10 @@ inplace(int op, tn_value *args)
 
 /* Note [index_add paths]
  * Upstream's index_add_cpu_out writes a copy of self (contiguous) three ways:
- *  - along the first or last dim with alpha 1, an int64 index and source shaped like self
- *    (but for dim): scatter_add_ with the index expanded, whose CPU kernel for an expanded
- *    index accumulates each destination row in the op math type (float for float16/bfloat16)
- *    and rounds once;
+ *  - along the first or last dim with alpha 1 (alpha.equal(1.0): not True), an int64 index and
+ *    source shaped like self (but for dim): scatter_add_ with the index expanded, whose CPU
+ *    kernel for an expanded index accumulates each destination row in the op math type (float
+ *    for float16/bfloat16) and rounds once;
  *  - otherwise, for 2 or more dims: for each index in order, the row add_(source row, alpha)
  *    through the add kernel (kernels/binary.c, the same rounding);
  *  - for 0 or 1 dims: self[index[i]] += source[i] * alpha in the dtype, rounding each step.
@@ -367,7 +367,9 @@ tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorOb
     const char *idx = tn_tensor_data(TN_T(ix));
     int rc;
     if (self->ndim > 1) {
-        int scatter = (d == 0 || d == self->ndim - 1) && tn_scalar_to_double(alpha) == 1.0 &&
+        /* alpha.equal(1.0): a bool Scalar equals no number (True takes the rows' path) */
+        int scatter = (d == 0 || d == self->ndim - 1) && alpha->tag != TN_V_BOOL &&
+                      tn_scalar_to_double(alpha) == 1.0 && (alpha->tag != TN_V_COMPLEX || alpha->im == 0) &&
                       index->dtype == TN_DTYPE_I64;
         rc = scatter ? index_add_scatter(out, d, idx, index->dtype, source)
                      : index_add_rows(overload, out, d, idx, index->dtype, source, alpha);

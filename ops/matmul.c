@@ -370,13 +370,26 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
 int
 tn_out_check_mv_out(tn_out_call *c)
 {
-    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->ndim != 0 || c->args[0].tag != TN_V_TENSOR ||
-        c->args[1].tag != TN_V_TENSOR)
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->args[1].tag != TN_V_TENSOR)
         return 0;
-    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t);
-    if (mat->ndim != 2 || vec->ndim != 1 || mat->sizes[1] == vec->sizes[0])
+    TensorObject *mat = TN_T(c->args[0].u.t), *vec = TN_T(c->args[1].u.t), *dst = c->dst;
+    if (mat->ndim != 2 || vec->ndim != 1)
         return 0;
-    PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+    if (dst->ndim == 0 && mat->sizes[1] != vec->sizes[0]) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return -1;
+    }
+    /* an out it writes as it is (of the result's shape and dtype) that repeats elements: upstream's
+     * gemv writes it unchecked, each element's sum through out's shared slots in its BLAS loop's
+     * order (a row-major matrix leaves the last row's, a column-major one partial sums): refused
+     * by name, as the other kernels that write an overlapping out in their own order */
+    if (dst->ndim != 1 || dst->sizes[0] != mat->sizes[0] || mat->sizes[1] != vec->sizes[0] ||
+        dst->device != TN_DEVICE_CPU || mat->device != TN_DEVICE_CPU || vec->device != TN_DEVICE_CPU ||
+        dst->dtype != mat->dtype || mat->dtype != vec->dtype || tn_check_no_internal_overlap(dst) == 0)
+        return 0;
+    PyErr_Clear();
+    tn_refuse(c->op, "into an out= with internal overlap is refused in torchnative (upstream writes it unchecked; "
+                     "the result depends on its kernel's write order)");
     return -1;
 }
 
@@ -598,6 +611,108 @@ PyObject *
 tn_op_linalg_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     return tn_op_matmul(overload, self, other);
+}
+
+/* Note [bmm into an overlapping out]
+ * Upstream's bmm_out (matmul's out= reaches it for its batched products, through out.reshape to
+ * (batch, n, p) when that is a view of out) asserts no overlap of out: a product of fewer than 400
+ * multiply-adds per matrix (rows x cols x contraction) runs baddbmm_cpu_kernel, which writes
+ * out[b][i][j] in that nested order, so an out whose elements share memory (an expanded one)
+ * keeps at each location the last element written there; one parallel_for chunk of batches
+ * (GRAIN_SIZE / the product's size of them) runs in one thread. Larger products go through
+ * addmm per batch, whose copy_ into out refuses the overlap (as ours does: the shared check),
+ * except where oneDNN takes float16/bfloat16 (not followed: refused as the others); mv's gemv
+ * sums through shared slots in its BLAS loop's order (refused by name, tn_out_check_mv_out). Here: the
+ * functional's result, its dtype as the structured out= wants it, then written element by
+ * element in row-major order, the last write standing. */
+static int
+bmm_overlap_out(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device != TN_DEVICE_CPU || c->args[0].tag != TN_V_TENSOR ||
+        c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *dst = c->dst, *a = TN_T(c->args[0].u.t), *b = TN_T(c->args[1].u.t);
+    if (a->device != TN_DEVICE_CPU || b->device != TN_DEVICE_CPU || dst->numel == 0 ||
+        tn_tensor_is_non_overlapping_and_dense(dst))
+        return 0;
+    if (tn_check_no_internal_overlap(dst) == 0)
+        return 0;  /* no repeated element that upstream's check sees */
+    PyErr_Clear();
+    int d1 = a->ndim, d2 = b->ndim;
+    int64_t n, k, p, batch = 1;
+    int64_t oshape[TN_MAX_NDIM];
+    int od = 0;
+    if (c->f->id == TN_OP_bmm) {
+        if (d1 != 3 || d2 != 3 || a->sizes[0] != b->sizes[0] || a->sizes[2] != b->sizes[1])
+            return 0;  /* the functional's own errors */
+        batch = a->sizes[0], n = a->sizes[1], k = a->sizes[2], p = b->sizes[2];
+        oshape[0] = batch, oshape[1] = n, oshape[2] = p, od = 3;
+    } else {
+        if ((d1 <= 2 && d2 <= 2) || d1 == 0 || d2 == 0 || matmul_should_fold(a, b))
+            return 0;  /* dot, mv, mm: their own out= (mm refuses the overlap, mv by name) */
+        n = d1 == 1 ? 1 : a->sizes[d1 - 2], k = a->sizes[d1 - 1];
+        int64_t kb = d2 == 1 ? b->sizes[0] : b->sizes[d2 - 2];
+        p = d2 == 1 ? 1 : b->sizes[d2 - 1];
+        int nb;
+        if (k != kb || tn_broadcast_shapes(d1 > 2 ? d1 - 2 : 0, a->sizes, d2 > 2 ? d2 - 2 : 0, b->sizes, &nb, oshape) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+        for (int i = 0; i < nb; i++)
+            batch *= oshape[i];
+        od = nb;
+        if (d1 >= 2)
+            oshape[od++] = n;
+        if (d2 >= 2)
+            oshape[od++] = p;
+    }
+    if (dst->ndim != od || memcmp(dst->sizes, oshape, sizeof(int64_t) * (size_t)od))
+        return 0;  /* resized first: a fresh out */
+    if (k > 0 && (n * p * k >= 400 || batch >= (32768 / (n * p * k) > 1 ? 32768 / (n * p * k) : 1)))
+        return 0;  /* addmm's copy_, or threads racing on shared elements: the shared overlap check */
+    if (c->f->id != TN_OP_bmm) {
+        /* out.reshape(batch, n, p) must be a view of out, else its copy_ back refuses */
+        int64_t vs[3] = {batch, n, p};
+        PyObject *v = tn_op_view(c->op, dst, (tn_ints){vs, 3, false});
+        if (!v) {
+            PyErr_Clear();
+            return 0;
+        }
+        Py_DECREF(v);
+    }
+    PyObject *result = tn_call(c->f->id, c->fargs);
+    if (!result)
+        return -1;
+    TensorObject *r = TN_T(result);
+    int rc = -1;
+    if (r->dtype != dst->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
+                     tn_dtype_cpp_name(r->dtype), tn_dtype_cpp_name(dst->dtype));
+    } else {
+        tn_loop l;
+        tn_geom g[2] = {tn_geom_of(dst), tn_geom_of(r)};
+        tn_loop_build_linear(&l, dst->ndim, dst->sizes, 2, g);
+        if (tn_copy_checked(c->op, &l, dst->dtype, tn_tensor_data(dst), r->dtype, tn_tensor_data(r)) == 0) {
+            tn_tensor_bump_version(dst);
+            c->result = Py_NewRef((PyObject *)dst);
+            rc = 1;
+        }
+    }
+    Py_DECREF(result);
+    return rc;
+}
+
+/* bmm(out=), matmul(out=), linalg.matmul(out=): Note [bmm into an overlapping out]; matmul's
+ * product of a matrix and a vector is mv_out's */
+int
+tn_out_check_matmul_out(tn_out_call *c)
+{
+    if (c->f->id != TN_OP_bmm) {
+        int r = tn_out_check_mv_out(c);
+        if (r != 0)
+            return r;
+    }
+    return bmm_overlap_out(c);
 }
 
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,

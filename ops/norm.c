@@ -396,8 +396,35 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
     }
     double e = eps.has ? eps.v : d == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
-    if (!out || out->device == TN_DEVICE_META || rows == 0)
+    if (!out)
+        return NULL;
+    /* Note [rms_norm layout]: upstream's CPU rms_norm is rms_norm_composite, whose result is
+     * input * rsqrt(mean) (the mean keeps the normalized dims as 1s): that product's
+     * TensorIterator layout, kept for a channels-last input, else .contiguous() of it, which
+     * keeps it when it is contiguous but for its size-1 dims' strides (a [1, 3] input of
+     * strides [1, 1] gives [1, 1]; times a weight, another product, [3, 1]). Computed
+     * contiguous here, copied into that layout. */
+    int64_t rs_sizes[TN_MAX_NDIM], rs_strides[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    for (int i = 0; i < input->ndim; i++)
+        rs_sizes[i] = i < axis ? input->sizes[i] : 1;
+    tn_contiguous_strides(input->ndim, rs_sizes, rs_strides);
+    tn_geom g[2] = {tn_geom_of(input), {input->ndim, rs_sizes, rs_strides}};
+    tn_elementwise_strides(input->ndim, input->sizes, 2, g, strides);
+    if (weight) {  /* then * weight, another product */
+        int64_t first[TN_MAX_NDIM];
+        memcpy(first, strides, sizeof(int64_t) * (size_t)input->ndim);
+        tn_geom gw[2] = {{input->ndim, input->sizes, first}, tn_geom_of(weight)};
+        tn_elementwise_strides(input->ndim, input->sizes, 2, gw, strides);
+    }
+    int fmt = tn_tensor_suggest_memory_format(input);
+    int relayout = (fmt == TN_MEMFMT_CHANNELS_LAST || fmt == TN_MEMFMT_CHANNELS_LAST_3D ||
+                    tn_is_contiguous_of(input->ndim, input->sizes, strides)) &&
+                   memcmp(strides, out->strides, sizeof(int64_t) * (size_t)input->ndim);
+    if (out->device == TN_DEVICE_META || rows == 0) {
+        if (relayout && tn_tensor_set_geometry(out, input->ndim, input->sizes, strides) < 0)
+            goto fail;
         return (PyObject *)out;
+    }
     if (tn_check_dtype(overload, d) < 0)
         goto fail;
     PyObject *ci = contiguous(input), *cw = weight ? contiguous(weight) : NULL;
@@ -409,6 +436,16 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
     Py_XDECREF(cw);
     if (TN_KCHECK(overload, s, d) < 0)
         goto fail;
+    if (relayout) {
+        TensorObject *laid = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
+        if (!laid || tn_tensor_set_geometry(laid, input->ndim, input->sizes, strides) < 0 ||
+            tn_copy_into(overload, laid, out) < 0) {
+            Py_XDECREF((PyObject *)laid);
+            goto fail;
+        }
+        Py_DECREF((PyObject *)out);
+        return (PyObject *)laid;
+    }
     return (PyObject *)out;
 fail:
     Py_DECREF((PyObject *)out);

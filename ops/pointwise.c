@@ -2731,8 +2731,14 @@ tn_out_check_abs(tn_out_call *c)
         if (!result)
             return -1;
         TensorObject *r = TN_T(result);
-        int rc = -1;
-        if (tn_resize_output(dst, r->ndim, r->sizes) == 0 && tn_copy_into(c->op, dst, r) == 0) {
+        int rc = -1, resized = dst->ndim != r->ndim || memcmp(dst->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim);
+        /* a resized out takes the iterator's layout of self (Note [Unary iterator out=]) */
+        int64_t strides[TN_MAX_NDIM];
+        tn_geom g = tn_geom_of(self);
+        if (tn_resize_output(dst, r->ndim, r->sizes) == 0 &&
+            (!resized || (tn_elementwise_strides(r->ndim, r->sizes, 1, &g, strides) >= 0 &&
+                          tn_tensor_set_geometry(dst, r->ndim, r->sizes, strides) == 0)) &&
+            tn_copy_into(c->op, dst, r) == 0) {
             tn_tensor_bump_version(dst);
             c->result = Py_NewRef((PyObject *)dst);
             rc = 1;

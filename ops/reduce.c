@@ -1577,7 +1577,8 @@ tn_out_check_mean(tn_out_call *c)
     return 0;
 }
 
-/* nansum(out=) of a floating self, and nanmean(out=), whose nanmean_out sums the non-NaN count
+/* nansum(out=) of a floating self, and nanmean(out=), whose nanmean_out refuses an integral or
+ * bool self first, then sums the non-NaN count
  * (wrapping the dims), then calls nansum_out into out: its get_dtype_from_result refuses a dtype=
  * other than out's, then its kernel dispatches over the floating dtypes only (an integral or bool
  * out). On meta, nansum.out is torch's reference under out_wrapper, which computes in dtype=
@@ -1588,8 +1589,18 @@ tn_out_check_nansum_out(tn_out_call *c)
     if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR)
         return 0;
     const TensorObject *self = TN_T(c->args[0].u.t), *out = c->dst;
-    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype))
-        return 0;
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        if (self->device == TN_DEVICE_META || out->device == TN_DEVICE_META)
+            return 0;
+        if (c->f->id == TN_OP_nanmean) {  /* nanmean_out's first check */
+            PyErr_SetString(PyExc_RuntimeError, "nanmean(): integral types and 'Bool' are not supported for nanmean, "
+                                                "even for empty tensors.");
+            return -1;
+        }
+        /* nansum_out of an integral or bool self is sum_out, whose meta wraps every dim before
+         * it looks for repeats (the functional's make_dim_mask does both dim by dim) */
+        return wrap_dim_args(c, self, DIMS_WRAP_FIRST);
+    }
     int i = tn_schema_param(c->s, "dtype");
     int given = i >= 0 && c->args[i].tag == TN_V_DTYPE ? (int)c->args[i].u.i : -1;
     if (c->f->id == TN_OP_nanmean && given >= 0 && !tn_dtype_is_floating(given) && !tn_dtype_is_complex(given)) {

@@ -771,7 +771,8 @@ check_out_dtype(const tn_op *op, int castable, TensorObject *out, PyObject *resu
 }
 
 /* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
- * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
+ * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides),
+ * the out= aliases of one too (absolute.out is abs_out's iterator; TN_OPF_ITER_ALIAS);
  * so does a structured op's (its resize_out restrides a resized out with the strides its meta
  * function computed; TN_OPF_OUT_STRUCTURED, codegen/model.py RESTRIDED_OUT). Our functional
  * result has those strides, except where upstream's functional is not that iterator's (Note
@@ -788,7 +789,8 @@ static int
 restride_resized_out(const tn_op *op, const tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *out,
                      PyObject *result)
 {
-    if (!((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_OUT_STRUCTURED)) || (op->flags & TN_OPF_OUT_RESIZE_ONLY) ||
+    if (!((f->tags & TN_TAG_pointwise) || (op->flags & (TN_OPF_OUT_STRUCTURED | TN_OPF_ITER_ALIAS))) ||
+        (op->flags & TN_OPF_OUT_RESIZE_ONLY) ||
         !tn_tensor_check(result))
         return 0;
     TensorObject *r = TN_T(result);
@@ -889,28 +891,6 @@ fail:
     return 0;
 }
 
-/* Note [Meta twins]
- * our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
- * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
- * integers to float there, the CPU meta does not). A kernel whose meta path also stands in for
- * a Python meta registration (matmul's bmm path: meta_bmm compares the operands' dtypes, the C++
- * bmm meta function does not and gives batch2's) reads tn_tls.meta_twin, set while it computes
- * a CPU call's result on meta twins; so does one that treats a meta tensor as tensor-subclass-like
- * (matmul's squeeze of a batch of one): a twin stands for a CPU tensor. */
-static PyObject *
-meta_result(tn_op *f, tn_value *margs)
-{
-    int prev = tn_tls.meta_twin;
-    tn_tls.meta_twin = 1;
-    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
-    tn_tls.meta_twin = prev;
-    if (!r) {  /* a kernel that checks the dtype before its meta result: the door's meta path */
-        PyErr_Clear();
-        r = tn_dispatch(f, margs);
-    }
-    return r;
-}
-
 /* The overlap checks of an in-place or out= write (TensorIterator's, or the op's meta function's
  * last lines) fire after the meta function's argument checks: when the functional refuses its
  * meta twins, that error replaces the overlap error already set (clamp_max_ of a complex limit,
@@ -946,6 +926,30 @@ static int
 is_refusal_by_name(void)
 {
     return PyErr_ExceptionMatches(PyExc_NotImplementedError) && error_text_has(NULL, "torchnative");
+}
+
+/* Note [Meta twins]
+ * our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
+ * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
+ * integers to float there, the CPU meta does not). A kernel whose meta path also stands in for
+ * a Python meta registration (matmul's bmm path: meta_bmm compares the operands' dtypes, the C++
+ * bmm meta function does not and gives batch2's) reads tn_tls.meta_twin, set while it computes
+ * a CPU call's result on meta twins; so does one that treats a meta tensor as tensor-subclass-like
+ * (matmul's squeeze of a batch of one): a twin stands for a CPU tensor. */
+static PyObject *
+meta_result(tn_op *f, tn_value *margs)
+{
+    int prev = tn_tls.meta_twin;
+    tn_tls.meta_twin = 1;
+    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
+    tn_tls.meta_twin = prev;
+    /* a kernel that checks the dtype before its meta result: the door's meta path; an argument
+     * check stands (the C++ meta function's, which torch's Python one may lack: sort's dim) */
+    if (!r && !(PyErr_Occurred() && is_argument_check_error())) {
+        PyErr_Clear();
+        r = tn_dispatch(f, margs);
+    }
+    return r;
 }
 
 /* the error set is a Scalar's checked conversion to an element type (Note [Scalar overflow] in

@@ -24,7 +24,9 @@
  *     out being vec2 itself makes it a read-write operand, which keeps its 1-D shape (their out
  *     check in ops/matmul.c, Note [Out checks] in dispatch.c, makes these in place of this table's);
  *   index_put_: none with values and indices, an expanded self only warns (ops_index.c);
- *   masked_fill_: an expanded self only warns, partial with mask (ops_index.c).
+ *   masked_fill_: an expanded self only warns, partial with mask (ops_index.c);
+ *   bmm, and matmul's batched products: a small product writes an overlapping out in its loop
+ *     order (Note [bmm into an overlapping out] in ops/matmul.c, their out check).
  * Where upstream lets an overlap through, it reads and writes the same memory in its own loop
  * order; torchnative computes as if every input were read before the write.
  */

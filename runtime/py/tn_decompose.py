@@ -4333,6 +4333,21 @@ def trace(self):
     return aten.sum(aten.diagonal(self), dtype=getattr(torch, acc)).to(self.dtype)
 
 
+_WIDE_UNSIGNED = {"torch.uint16": "UInt16", "torch.uint32": "UInt32", "torch.uint64": "UInt64"}
+
+
+def channel_shuffle(self, groups):
+    """torch._decomp's channel_shuffle (its checks are ChannelShuffle.cpp's), then on CPU the
+    kernel's dispatch on AT_ALL_TYPES_AND3(Bool, BFloat16, Half) upstream runs for elements: no
+    uint16..64 (it computed them)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+    out = decomposition_table[aten.channel_shuffle.default](self, groups)
+    if str(self.dtype) in _WIDE_UNSIGNED and self.device.type == "cpu" and self.numel() > 0:
+        raise NotImplementedError(f"\"channel_shuffle\" not implemented for '{_WIDE_UNSIGNED[str(self.dtype)]}'")
+    return out
+
+
 def _affine_base_grid(theta, size, align_corners):
     """AffineGridGenerator.cpp make_base_grid_4D/5D: (N, [D,] H, W, k + 1) of the normalized
     coordinates x, y[, z] and 1, each linspace(-1, 1) scaled by (n - 1) / n unless align_corners
@@ -5348,6 +5363,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 COMPOSITIONS["group_norm"] = group_norm
 COMPOSITIONS["aminmax"] = aminmax
 COMPOSITIONS["trace"] = trace
+COMPOSITIONS["channel_shuffle"] = channel_shuffle
 COMPOSITIONS["affine_grid_generator"] = affine_grid_generator
 COMPOSITIONS["affine_grid_generator_backward"] = affine_grid_generator_backward
 COMPOSITIONS.update({
@@ -5389,8 +5405,8 @@ TABLE = {
     "_native_batch_norm_legit_no_training", "_unsafe_index.Tensor", "_weight_norm_interface",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
-    "deg2rad", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
+    "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
+    "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",

@@ -3319,6 +3319,74 @@ FUZZ_CLASSES = [
     "x = torch.tensor([1+2j, float('inf')]); x.nan_to_num_(); out = x",
     "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1, dtype=torch.complex64))",
     "out = torch.nan_to_num(torch.tensor([float('inf')], dtype=torch.complex64), out=torch.empty(1))",  # neighbour
+    # session 31 s31h3
+    # an out= alias of a TensorIterator op lays a resized out out as the iterator does
+    # (absolute.out is abs_out; TN_OPF_ITER_ALIAS), a complex abs(out=) too
+    "a0 = torch.tensor(([float('inf'), 0.0, -7e4, float('inf'), -0.0, 0.5, 0.5, 1e30, 1.0, 0.5, 2.0, 3.75] * 8)[:96], dtype=torch.float32).reshape((3, 4, 2, 4)).transpose(-1, -2); a1 = torch.tensor([-0.0], dtype=torch.float32).reshape(()); r = torch.absolute(a0, out=a1); out = (r, a1, r is a1)",
+    "out = torch.absolute(torch.ones(3, 4, 2, dtype=torch.int32).transpose(0, 2), out=torch.zeros((), dtype=torch.int32))",  # neighbour
+    "out = torch.abs(torch.ones(3, 4, 2, dtype=torch.complex64).transpose(0, 2), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    "out = torch.absolute(torch.ones(3, 4, 2, dtype=torch.complex64).transpose(0, 2), out=torch.zeros((), dtype=torch.complex64))",  # neighbour
+    # Note [rms_norm layout]: rms_norm is rms_norm_composite on CPU, its result the products' layout
+    "a0 = torch.tensor([0.5, 0.5, -7e4], dtype=torch.float64).reshape((3, 1)).transpose(-1, -2); out = torch.ops.aten.rms_norm.default(a0, [3], None, 1.0)",
+    "out = F.rms_norm(torch.arange(3.).reshape(3, 1).t(), [1, 3], torch.ones(1, 3))",  # neighbour
+    "out = F.rms_norm(torch.arange(48.).reshape(2, 3, 2, 4).contiguous(memory_format=torch.channels_last), [4])",  # neighbour
+    "out = F.rms_norm(torch.arange(48.).reshape(2, 3, 2, 4).contiguous(memory_format=torch.channels_last), [2, 4], torch.ones(2, 4))",  # neighbour
+    "out = F.rms_norm(torch.arange(96.).reshape(2, 3, 2, 2, 4).contiguous(memory_format=torch.channels_last_3d).bfloat16(), [4])",  # neighbour
+    "out = F.rms_norm(torch.empty(2, 3, 2, 4, device='meta').contiguous(memory_format=torch.channels_last), [4]).stride()",  # neighbour
+    # nansum(out=) of an integral self is sum_out (its meta wraps every dim before the repeats);
+    # nanmean(out=) refuses an integral self first
+    "a0 = torch.tensor([5, 300, 2], dtype=torch.int64).reshape((3,)); a1 = torch.tensor([0.0], dtype=torch.float16).reshape(()); r = torch.nansum(a0, dim=[-1, -1, -2**63], keepdim=False, out=a1); out = (r, a1, r is a1)",
+    "out = torch.nansum(torch.tensor([5, 300, 2]), dim=[0, 0, 1], out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    "out = torch.nansum(torch.tensor([True, False]), dim=[0, 0, 1], out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    "out = torch.nansum(torch.tensor([5, 300, 2]), dim=[0, 0, 1])",  # neighbour: the functional checks dim by dim
+    "out = torch.nanmean(torch.tensor([5, 300, 2]), dim=[0, 0, 1], out=torch.empty(0))",  # neighbour
+    "out = torch.nanmean(torch.tensor([5, 300, 2]), dtype=torch.int64, out=torch.empty(0, dtype=torch.bool))",  # neighbour
+    # sort's C++ meta wraps dim before set_output checks out's dtypes (torch's Python meta_sort
+    # wraps nothing: a failing C++-meta twin's argument check stands, Note [Meta twins])
+    "a0 = torch.tensor([2], dtype=torch.int64).reshape(()); a1 = torch.tensor([-2.0, 0.0, 3.75, float('inf'), 3.75, -2.0, -0.0, 2.0, -2.0], dtype=torch.float16).reshape((3, 1, 3)).requires_grad_(); r = torch.argsort(a0, stable=True, dim=-3, out=a1); out = (r, a1, r is a1)",
+    "out = torch.sort(torch.ones(3), dim=5, out=(torch.empty(0), torch.empty(0, dtype=torch.float16)))",  # neighbour
+    "out = torch.sort(torch.ones(3), stable=True, dim=-2, out=(torch.empty(0, dtype=torch.float16), torch.empty(0, dtype=torch.long)))",  # neighbour
+    "out = torch.argsort(torch.ones(3), stable=True, dim=0, out=torch.empty(0, dtype=torch.float16))",  # neighbour
+    # index_add's scatter_add path wants alpha.equal(1.0), which a bool Scalar never is: True
+    # takes the rows' path and its "index out of range in self"
+    "a0 = torch.tensor([-8, -1, 5], dtype=torch.int64).reshape((3, 1, 1)); a1 = torch.tensor([5], dtype=torch.int64).reshape(()); a2 = torch.tensor([-1000, 300, 5], dtype=torch.int64).reshape((3, 1, 1)); out = torch.index_add(a0, -1, a1, a2, alpha=True)",
+    "out = torch.index_add(torch.zeros(2, 3), 0, torch.tensor([0, 7]), torch.ones(2, 3), alpha=True)",  # neighbour
+    "out = torch.index_add(torch.zeros(2, 3, dtype=torch.float16), 0, torch.tensor([0, 0]), torch.full((2, 3), 1e-3, dtype=torch.float16), alpha=True)",  # neighbour
+    "out = torch.index_add(torch.zeros(2, 3), 0, torch.tensor([0, 7]), torch.ones(2, 3), alpha=1)",  # neighbour
+    # Note [flip of uint16..64]: only the innermost dim's vectorized flip has no uint16..64
+    "a0 = torch.tensor(([9, 1, 0, 0, 2, 2, 3, 1, 5, 9, 9, 0] * 4)[:48], dtype=torch.uint16).reshape((4, 4, 3)); out = torch.flip(a0, [-2])",
+    "out = torch.flip(torch.arange(6).to(torch.uint32).reshape(2, 3), [1])",  # neighbour
+    "out = torch.flip(torch.arange(6).to(torch.uint64).reshape(2, 3), [0, 1])",  # neighbour
+    "out = torch.flip(torch.arange(6).to(torch.uint16).reshape(2, 3).t(), [0])",  # neighbour
+    "out = torch.flip(torch.arange(6).to(torch.uint16).reshape(2, 3).t(), [1])",  # neighbour
+    "out = torch.flip(torch.arange(12).to(torch.uint16).reshape(2, 6)[:, ::2], [1])",  # neighbour
+    "out = torch.flip(torch.arange(3).to(torch.uint16).expand(4, 3), [1])",  # neighbour
+    "out = torch.flipud(torch.arange(6).to(torch.uint64).reshape(3, 2))",  # neighbour
+    "out = torch.rot90(torch.arange(6).to(torch.uint32).reshape(3, 2))",  # neighbour
+    # Note [bmm into an overlapping out]: a product of < 400 multiply-adds per matrix writes an
+    # expanded out in (batch, row, col) order, the last write standing
+    "a0 = torch.tensor(([-1.25, 1.0, -0.0, 0.5, -2.0, -1.25, float('-inf'), 3.75, float('inf'), 2.0, -0.0, -7e4] * 4)[:48], dtype=torch.bfloat16).reshape((3, 1, 4, 4)); a1 = torch.tensor(([1.0, -0.0, 0.0, -1.25, -2.0, 2.0, 0.5, 0.0, 0.0, -2.0, -7e4, 2.0] * 4)[:48], dtype=torch.bfloat16).reshape((3, 1, 4, 4)).transpose(-1, -2); a2 = torch.tensor([1.0, 0.5, 2.0], dtype=torch.bfloat16).reshape((3, 1, 1, 1)).expand((3, 1, 4, 4)); r = torch.matmul(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.bmm(torch.arange(24.).reshape(2, 3, 4), torch.arange(24.).reshape(2, 4, 3), out=torch.zeros(2, 3, 1).expand(2, 3, 3))",  # neighbour
+    "out = torch.bmm(torch.arange(24).reshape(2, 3, 4), torch.arange(24).reshape(2, 4, 3), out=torch.zeros(1, 3, 3, dtype=torch.long).expand(2, 3, 3))",  # neighbour
+    "out = torch.bmm(torch.arange(24.).reshape(2, 3, 4), torch.arange(24.).reshape(2, 4, 3), out=torch.zeros(2, 3, 1, dtype=torch.float64).expand(2, 3, 3))",  # neighbour: dtype first
+    "out = torch.bmm(torch.ones(2, 8, 5), torch.ones(2, 5, 10), out=torch.zeros(2, 8, 1).expand(2, 8, 10))",  # neighbour: 400, refused
+    "out = torch.matmul(torch.arange(24.).reshape(2, 1, 3, 4), torch.arange(24.).reshape(1, 2, 4, 3), out=torch.zeros(2, 2, 1, 1).expand(2, 2, 3, 3))",  # neighbour
+    "out = torch.linalg.matmul(torch.arange(3.), torch.arange(24.).reshape(2, 3, 4), out=torch.zeros(2, 1).expand(2, 4))",  # neighbour
+    "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(4.), out=torch.zeros(2, 1).expand(2, 3))",  # neighbour: mv, refused
+    "out = torch.matmul(torch.arange(24.).reshape(2, 3, 4), torch.arange(20.).reshape(4, 5), out=torch.zeros(2, 3, 1).expand(2, 3, 5))",  # neighbour: mm, refused
+    # trace_cpu dispatches on AT_ALL_TYPES_AND_COMPLEX (no bool, no uint16..64) before its matrix
+    # check (was computed as an int64 sum)
+    "out = torch.trace(torch.ones(2, 2).to(torch.uint16))",
+    "out = torch.trace(torch.ones(2, 2, 2).to(torch.uint32))",
+    "out = torch.trace(torch.ones(0, 2).to(torch.uint64))",
+    "out = torch.trace(torch.ones(2, 2, dtype=torch.bool))",
+    "out = torch.trace(torch.ones(2, 2, device='meta').to(torch.uint16))",
+    # channel_shuffle's CPU kernel has no uint16..64 either (after the shape checks; empty computes)
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1).to(torch.uint16), 2)",
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 2).to(torch.uint64), 2)",
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1).to(torch.uint32), 3)",  # neighbour
+    "out = torch.channel_shuffle(torch.zeros(1, 0, 1, 1).to(torch.uint16), 2)",  # neighbour
+    "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1, dtype=torch.bool), 2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3374,6 +3442,10 @@ FUZZ_REFUSED = {
     "out = torch.rand([3, 0, -1], out=torch.empty(0)).shape",
     "out = torch.randn([3, 0, -1], out=torch.empty(0, dtype=torch.uint8))",
     "out = torch.zeros([3, 0, -1], out=torch.empty(0)).shape",
+    # session 31 s31h3: mv(out=) into an expanded out: upstream's gemv sums through the shared
+    # slots in its BLAS loop's order (Note [bmm into an overlapping out] for bmm's, which is followed)
+    "out = torch.mv(torch.arange(20.).reshape(4, 5), torch.arange(5.), out=torch.zeros(1).expand(4))",
+    "out = torch.matmul(torch.arange(20.).reshape(5, 4).t(), torch.arange(5.), out=torch.zeros(1).expand(4))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
