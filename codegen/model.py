@@ -314,6 +314,7 @@ OUT_ALIASES = {
     "special_digamma": "digamma", "special_psi": "digamma", "special_i0": "i0", "special_logit": "logit",
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
     "concat": "cat", "concatenate": "cat", "linalg_matmul": "matmul",
+    "min": "minimum", "max": "maximum",  # binary min.out / max.out ("binary min, alias for minimum")
 }
 
 # the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->

@@ -3153,6 +3153,14 @@ FUZZ_CLASSES = [
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
     "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
+    # session 31 s31h2
+    # min.out / max.out are CIA calls of minimum.out / maximum.out (OUT_ALIASES): on meta they reach
+    # its Python meta's out_wrapper, whose first check compares self's device with out's (a 0-dim
+    # CPU self too: "Attempting to copy from device cpu to device meta")
+    "a0 = torch.tensor([-1000], dtype=torch.int64).reshape(()).expand(()); a1 = torch.empty((), dtype=torch.int64, device='meta'); a2 = torch.empty((), dtype=torch.int8, device='meta'); r = torch.min(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.max(torch.tensor(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.min(torch.arange(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.max(torch.empty((), device='meta'), torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
