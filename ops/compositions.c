@@ -1045,7 +1045,10 @@ tn_compose_index_select_backward(tn_op *op, tn_value *a)
 /* masked_select_backward: zeros_like(input.expand(broadcast of input and mask)).masked_scatter_(mask,
  * grad), as upstream writes it. The out-of-place masked_scatter would broadcast too, but not when
  * the source is meta (masked_scatter(0-d cpu, mask, meta) stays 0-d upstream as here), so the
- * shape comes from the explicit expand */
+ * shape comes from the explicit expand. A meta grad or mask is tensor-subclass-like upstream
+ * (areAnyTensorSubclassLike({grad, mask})): the result then is zeros.masked_scatter(mask, grad),
+ * out of place, whose meta function returns an empty_like of it (contiguous; on a CPU input's
+ * device, its values never written) */
 PyObject *
 tn_compose_masked_select_backward(tn_op *op, tn_value *a)
 {
@@ -1056,7 +1059,10 @@ tn_compose_masked_select_backward(tn_op *op, tn_value *a)
     PyObject *e = at_expand(T(1), (tn_ints){shape, nd, false});
     PyObject *z = e ? at_zeros_like(e, -1) : NULL;
     Py_XDECREF(e);
-    PyObject *r = z ? call(TN_OP_masked_scatter_, (tn_value[]){tn_value_tensor(z), a[2], a[0]}) : NULL;
+    int subclass_like = TN_T(T(0))->device == TN_DEVICE_META || TN_T(T(2))->device == TN_DEVICE_META;
+    PyObject *r = z ? call(subclass_like ? TN_OP_masked_scatter : TN_OP_masked_scatter_,
+                           (tn_value[]){tn_value_tensor(z), a[2], a[0]})
+                    : NULL;
     Py_XDECREF(z);
     return r;
 }

@@ -3161,6 +3161,14 @@ FUZZ_CLASSES = [
     "out = torch.max(torch.tensor(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.min(torch.arange(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.max(torch.empty((), device='meta'), torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
+    # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
+    # zeros (on a CPU input's device, never written: the values are not compared)
+    "a0 = torch.tensor([200], dtype=torch.uint8).reshape((1,)); a1 = torch.tensor([0], dtype=torch.uint8).reshape(()); a2 = torch.empty((1,), dtype=torch.uint8, device='meta'); r = torch.ops.aten.masked_select_backward.default(a0, a1, a2); out = (r.shape, r.stride(), r.device, r.dtype)",
+    "r = torch.ops.aten.masked_select_backward(torch.empty(3, device='meta'), torch.ones(2).expand(3, 2), torch.ones(3, 1, dtype=torch.bool)); out = (r.shape, r.stride(), r.device)",  # neighbour
+    "r = torch.ops.aten.masked_select_backward(torch.ones(3), torch.ones(2, 1), torch.empty(1, 3, dtype=torch.bool, device='meta')); out = (r.shape, r.stride(), r.device)",  # neighbour
+    "out = torch.ops.aten.masked_select_backward(torch.ones(3), torch.empty(3, 2, device='meta').t(), torch.ones(2, 3, dtype=torch.bool))",  # neighbour
+    "out = torch.ops.aten.gather_backward(torch.empty(2, 1, device='meta'), torch.ones(2, 3).t(), 0, torch.tensor([[0], [1]]), False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
