@@ -1171,7 +1171,10 @@ conv_padding(int d, tn_value *a)
 {
     int64_t pad[3], extra[6], zero = 0;
     TensorObject *in = TN_T(T(0));
-    if (tn_conv_batchify_check(in, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+    /* ATen's conv{d}d_padding batchifies first, then a complex input's type check (Note [Complex
+     * convolution]) */
+    if (tn_conv_batchify_check(in, d, 0) < 0 ||
+        tn_conv_complex_check(in, TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL) < 0)
         return NULL;
     int mode = tn_conv_padding_mode(d, in, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), a[6].u.i, pad, extra);
     if (mode < 0)
@@ -1642,42 +1645,15 @@ tn_compose_alpha_dropout(tn_op *op, tn_value *a)
 
 /* ---- convolution ---- */
 
-/* How c10's type string names a tensor's options: "CPUComplexDoubleType" for the input, and for
- * a parameter "torch.LongTensor" on the CPU, "MetaLongType" elsewhere. */
-static void
-conv_type_name(char *buf, size_t n, const TensorObject *t, int as_input)
-{
-    const char *legacy = tn_dtype_legacy_name(t->dtype);
-    if (t->device == TN_DEVICE_META)
-        snprintf(buf, n, "Meta%sType", legacy);
-    else if (as_input)
-        snprintf(buf, n, "CPU%sType", legacy);
-    else
-        snprintf(buf, n, "torch.%sTensor", legacy);
-}
-
-/* Note [Complex convolution]: ATen's conv{1,2,3}d and conv_transpose{1,2,3}d send a complex input
- * to complex_convolution, whose first act is check_input_same_type_as_parameters: the weight, then
- * the bias, must have the input's dtype and device. It runs before convolution is dispatched, so a
- * meta weight or bias meets this RuntimeError rather than convolution's meta function. */
+/* Note [Complex convolution]: ATen's conv{1,2,3}d, conv{1,2,3}d.padding and conv_transpose{1,2,3}d
+ * send a complex input to complex_convolution (complex_convolution_mode), whose first act is
+ * check_input_same_type_as_parameters (tn_conv_complex_check, ops/conv.c). It runs before
+ * convolution is dispatched, so a meta weight or bias meets this RuntimeError rather than
+ * convolution's meta function. */
 static int
 complex_conv_check(tn_value *a)
 {
-    const TensorObject *in = TN_T(T(0));
-    if (!tn_dtype_is_complex(in->dtype))
-        return 0;
-    const TensorObject *ps[2] = {TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (!ps[i] || (ps[i]->dtype == in->dtype && ps[i]->device == in->device))
-            continue;
-        char x[64], y[64];
-        conv_type_name(x, sizeof x, in, 1);
-        conv_type_name(y, sizeof y, ps[i], 0);
-        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
-                     i ? "bias" : "weight", y);
-        return -1;
-    }
-    return 0;
+    return tn_conv_complex_check(TN_T(T(0)), TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL);
 }
 
 static PyObject *

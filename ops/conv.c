@@ -1237,14 +1237,51 @@ tn_conv_batchify_check(const TensorObject *input, int d, int transposed)
     return -1;
 }
 
+/* How c10's Tensor::toString names a tensor's options in a Python error: "<key><ScalarType>Type"
+ * ("MetaLongType", "CPUComplexFloatType", "CPUBFloat16Type"), of which torch/csrc's
+ * processErrorMsg renames the classic CPU types to their Python classes ("torch.LongTensor") */
+static void
+conv_type_name(char *buf, size_t n, const TensorObject *t)
+{
+    static const char *const classic[] = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", NULL};
+    const char *legacy = tn_dtype_legacy_name(t->dtype);
+    if (t->device == TN_DEVICE_CPU)
+        for (int i = 0; classic[i]; i++)
+            if (!strcmp(legacy, classic[i])) {
+                snprintf(buf, n, "torch.%sTensor", legacy);
+                return;
+            }
+    snprintf(buf, n, "%s%sType", t->device == TN_DEVICE_META ? "Meta" : "CPU", legacy);
+}
+
+int
+tn_conv_complex_check(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
+{
+    if (!tn_dtype_is_complex(input->dtype))
+        return 0;
+    const TensorObject *ps[2] = {weight, bias};
+    for (int i = 0; i < 2; i++) {
+        if (!ps[i] || (ps[i]->dtype == input->dtype && ps[i]->device == input->device))
+            continue;
+        char x[64], y[64];
+        conv_type_name(x, sizeof x, input);
+        conv_type_name(y, sizeof y, ps[i]);
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
+                     i ? "bias" : "weight", y);
+        return -1;
+    }
+    return 0;
+}
+
 /* conv1d/2d/3d and conv_transpose1d/2d/3d (transposed, with output_padding): an unbatched input
- * (one dim fewer) runs as a batch of one (ATen's batchify). */
+ * (one dim fewer) runs as a batch of one (ATen's batchify), after which a complex input's type
+ * check (Note [Complex convolution]). */
 static PyObject *
 conv_nd_any(const tn_op *overload, int d, int transposed, TensorObject *input, TensorObject *weight,
             TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints output_padding, tn_ints dilation,
             int64_t groups)
 {
-    if (tn_conv_batchify_check(input, d, transposed) < 0)
+    if (tn_conv_batchify_check(input, d, transposed) < 0 || tn_conv_complex_check(input, weight, bias) < 0)
         return NULL;
     int unbatched = input->ndim == d + 1;
     PyObject *x = unbatched ? tn_op_unsqueeze(overload, input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
@@ -1351,7 +1388,8 @@ conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject 
                 const char *padding, tn_ints dilation, int64_t groups)
 {
     int64_t pad[CONV_MAX_DIMS], extra[2 * CONV_MAX_DIMS];
-    if (tn_conv_batchify_check(input, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+    /* ATen's conv{d}d_padding batchifies first, then a complex input's type check */
+    if (tn_conv_batchify_check(input, d, 0) < 0 || tn_conv_complex_check(input, weight, bias) < 0)
         return NULL;
     int mode = tn_conv_padding_mode(d, input, weight, stride, padding, dilation, groups, pad, extra);
     if (mode < 0)

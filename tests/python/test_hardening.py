@@ -309,6 +309,12 @@ EXACT_MESSAGES = [
     "out = torch.Size(foo=1)",
     "out = torch.Size([1], x=[2])",
     "out = torch.Size(['a'])",
+    # --- session 31 s31h2: Note [Complex convolution]: c10's type names, the classic CPU ones
+    # renamed by torch/csrc's processErrorMsg (torch.LongTensor, not CPULongType)
+    "out = F.conv1d(torch.ones(1, 1, 3, dtype=torch.complex64), torch.ones(1, 1, 2, dtype=torch.int64))",
+    "out = F.conv1d(torch.ones(1, 1, 3, dtype=torch.complex64), torch.ones(1, 1, 2, dtype=torch.bfloat16))",
+    "out = F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.complex128), torch.ones(1, 1, 2, 2, dtype=torch.complex64))",
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.ones(1, 3, 2, dtype=torch.int64), padding='valid')",
 ]
 
 
@@ -3161,6 +3167,15 @@ FUZZ_CLASSES = [
     "out = torch.max(torch.tensor(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.min(torch.arange(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.max(torch.empty((), device='meta'), torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    # conv{d}d.padding with a complex input is complex_convolution_mode upstream: after batchify its
+    # first act is check_input_same_type_as_parameters (weight, then bias: dtype and device), before
+    # the padding string; on meta too (Note [Complex convolution])
+    "a0 = torch.empty((1, 3, 0), dtype=torch.complex64, device='meta'); a1 = torch.tensor([], dtype=torch.int64).reshape((1, 3, 0)); out = torch.ops.aten.conv1d.padding(a0, a1, bias=None, padding='valid', dilation=[2], groups=1)",
+    "out = F.conv1d(torch.ones(1, 3, 5, dtype=torch.complex64), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='same')",  # neighbour
+    "out = F.conv2d(torch.empty(3, 5, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, 2, dtype=torch.complex64, device='meta'), torch.ones(1, dtype=torch.complex64), padding='valid')",  # neighbour
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex128, device='meta'), padding='bogus')",  # neighbour
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='bogus')",  # neighbour
+    "out = F.conv3d(torch.empty(1, 1, 3, 3, 3, dtype=torch.complex64, device='meta'), torch.empty(1, 1, 2, 2, 2, dtype=torch.complex64, device='meta'), torch.empty(1, dtype=torch.int64, device='meta'), padding='same')",  # neighbour
     # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
     # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
     # zeros (on a CPU input's device, never written: the values are not compared)
