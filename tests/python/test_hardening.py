@@ -3176,6 +3176,13 @@ FUZZ_CLASSES = [
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex128, device='meta'), padding='bogus')",  # neighbour
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='bogus')",  # neighbour
     "out = F.conv3d(torch.empty(1, 1, 3, 3, 3, dtype=torch.complex64, device='meta'), torch.empty(1, 1, 2, 2, 2, dtype=torch.complex64, device='meta'), torch.empty(1, dtype=torch.int64, device='meta'), padding='same')",  # neighbour
+    # set_ on meta without strides: set_storage_meta__symint's contiguous strides multiply the sizes
+    # as they are (no max with 1): the dims before a size-0 dim get stride 0
+    "a0 = torch.empty((1, 1), dtype=torch.int8, device='meta'); a1 = torch.empty((1, 1), dtype=torch.float32, device='meta'); out = a0[..., ::2].set_(a1, 1, [4, 0, 1])",
+    "out = torch.empty(0, device='meta').set_(torch.empty(8, device='meta').untyped_storage(), 1, [3, 2, 0, 2])",  # neighbour
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.empty(0, device='meta'), torch.empty(8, device='meta'), 0, [2, 0], [])",  # neighbour
+    "out = torch.empty(2, 3, device='meta')[:, :0].set_(torch.empty(8, device='meta'), 0, [2, 0])",  # neighbour
+    "out = torch.empty(0).set_(torch.empty(8), 1, [3, 2, 0, 2])",  # neighbour
     # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
     # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
     # zeros (on a CPU input's device, never written: the values are not compared)
