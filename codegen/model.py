@@ -114,6 +114,7 @@ class Op:
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
     meta_any_device: bool = False  # in META_ANY_DEVICE_OUT: on meta, CPU inputs beside a meta self
     out_copy_scalar_ok: bool = False  # in OUT_META_SAFE_COPY: ... unless self is a 0-dim CPU tensor
+    kernel_mixes_devices: bool = False  # in KERNEL_MIXES_DEVICES: on meta, tensors on any devices reach the kernel
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
@@ -214,6 +215,12 @@ META_ANY_DEVICE_OUT = {"scatter.src_out", "scatter.value_out", "scatter.reduce_o
 # out_wrapper's first check): a result on a 0-dim CPU self's device is a CPU scalar, copied into a
 # meta out unchecked (TN_OPF_OUT_COPY_SCALAR_OK; argsort's out check in ops/index.c calls it).
 OUT_META_SAFE_COPY = {"argsort.stable_out"}
+# Composites (CompositeExplicitAutogradNonFunctional) whose C++ kernel is what the Meta key runs (no
+# Python meta function, no device check of their own): as_strided_scatter clones self and copy_s
+# src into its view, so a meta self takes a CPU src, and a CPU self meets copy_'s "Cannot copy out
+# of meta tensor" after the size check (TN_OPF_KERNEL_MIXES_DEVICES: no mixed-device check at the
+# door; the kernel's parts check)
+KERNEL_MIXES_DEVICES = {"as_strided_scatter"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
@@ -417,6 +424,7 @@ class Model:
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
                 meta_any_device=str(f.func.name) in META_ANY_DEVICE_OUT,
                 out_copy_scalar_ok=str(f.func.name) in OUT_META_SAFE_COPY,
+                kernel_mixes_devices=str(f.func.name) in KERNEL_MIXES_DEVICES,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 concrete_not_meta=str(f.func.name) in concrete_meta_free and str(f.func.arguments.flat_all[0].type) == "Tensor",
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT

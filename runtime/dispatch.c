@@ -478,6 +478,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
     }
     if (!meta || (!other && !written_cpu))
         return 0;
+    if (op->flags & TN_OPF_KERNEL_MIXES_DEVICES)
+        return 0;  /* upstream's composite checks with its parts (as_strided_scatter's copy_) */
     if (!strncmp(op->name, "_foreach_", 9))
         return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
     const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;

@@ -315,6 +315,8 @@ EXACT_MESSAGES = [
     "out = F.conv1d(torch.ones(1, 1, 3, dtype=torch.complex64), torch.ones(1, 1, 2, dtype=torch.bfloat16))",
     "out = F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.complex128), torch.ones(1, 1, 2, 2, dtype=torch.complex64))",
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.ones(1, 3, 2, dtype=torch.int64), padding='valid')",
+    "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.ones(3, 2), 0, 1, 3)",
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
 ]
 
 
@@ -3183,6 +3185,16 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.empty(0, device='meta'), torch.empty(8, device='meta'), 0, [2, 0], [])",  # neighbour
     "out = torch.empty(2, 3, device='meta')[:, :0].set_(torch.empty(8, device='meta'), 0, [2, 0])",  # neighbour
     "out = torch.empty(0).set_(torch.empty(8), 1, [3, 2, 0, 2])",  # neighbour
+    # as_strided_scatter is a composite whose C++ kernel the Meta key runs (no device check of its
+    # own): a meta self takes a CPU src, a CPU self meets copy_'s "Cannot copy out of meta tensor"
+    # after the size check (TN_OPF_KERNEL_MIXES_DEVICES); the *_scatter size errors say "expected"
+    "a0 = torch.empty((2,), dtype=torch.bool, device='meta'); a1 = torch.tensor([True, True, True], dtype=torch.bool).reshape((3,))[1:]; out = torch.ops.aten.as_strided_scatter.default(a0, a1, [2], [4], storage_offset=2**33)",
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.ones(2, dtype=torch.int64), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.tensor(2.), [], [], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.empty(2, device='meta'), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.empty(3, device='meta'), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.ones(3), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.empty(2, 2, device='meta'), 0, 1, 3)",  # neighbour
     # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
     # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
     # zeros (on a CPU input's device, never written: the values are not compared)
