@@ -1423,7 +1423,14 @@ sdpa_math(tn_value *a, PyObject *mask_in)
     attn = kts ? matmul(qs, kts) : NULL;
     if (!attn)
         goto done;
-    if (mask) {
+    if (mask && (TN_T(attn)->device == TN_DEVICE_META || TN_T(mask)->device == TN_DEVICE_META)) {
+        /* areAnyTensorSubclassLike({attn, mask}) (a meta tensor is): out of place, so a CPU attn
+         * and a meta mask meet add's device check (attn.add_ would be the meta kernel's no-op) */
+        TN_SETREF(attn, call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(attn), tn_value_tensor(mask),
+                                                             tn_value_int(1)}));
+        if (!attn)
+            goto done;
+    } else if (mask) {
         PyObject *ad = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(attn), tn_value_tensor(mask), tn_value_int(1)});
         if (!ad)
             goto done;
@@ -1513,6 +1520,10 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
         return NULL;
     if (q->sizes[q->ndim - 2] == 0 || v->numel == 0)
         return sdpa_empty(T(0), T(1), T(2));  /* Note [Empty attention] */
+    /* the backend choice's gates (check_attn_mask_shape's IndexError) come before the chosen
+     * path's causal check */
+    if (tn_sdpa_flash_mask_check(q, k, v, mask ? TN_T(mask) : NULL, dropout_p, gqa) < 0)
+        return NULL;
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");

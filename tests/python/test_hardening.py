@@ -317,6 +317,8 @@ EXACT_MESSAGES = [
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.ones(1, 3, 2, dtype=torch.int64), padding='valid')",
     "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.ones(3, 2), 0, 1, 3)",
     "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",
 ]
 
 
@@ -3195,6 +3197,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.empty(3, device='meta'), [2], [2], 1)",  # neighbour
     "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.ones(3), [2], [2], 1)",  # neighbour
     "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.empty(2, 2, device='meta'), 0, 1, 3)",  # neighbour
+    # scaled_dot_product_attention's math path adds a meta mask out of place (areAnyTensorSubclassLike
+    # ({attn, mask})): a CPU attn meets add's device check (attn.add_ was the meta no-op, the mask
+    # ignored); the backend choice's gates up to check_attn_mask_shape (a mask's size(-2), after one
+    # batch size and head count) come before the causal check, on any device
+    "out = F.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4), torch.ones(1, 2, 4), torch.empty(2, 2, device='meta'))",
+    "out = F.scaled_dot_product_attention(torch.ones(2, 4), torch.ones(2, 4), torch.ones(2, 4), torch.empty(2, 2, dtype=torch.bool, device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty(1, 2, 2, device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty((), device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty(2, device='meta'), dropout_p=0.5)",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(2, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 2, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",  # neighbour
     # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
     # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
     # zeros (on a CPU input's device, never written: the values are not compared)
