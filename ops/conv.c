@@ -67,6 +67,16 @@ slow_kernel_lacks(const TensorObject *input, int float_and_long)
     return float_and_long && (d == TN_DTYPE_U8 || d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32);
 }
 
+/* ... nor complex: a complex input reaches them through convolution itself (conv{d}d's
+ * complex_convolution convolves real parts, after checking the weight's and bias's types). With
+ * a weight or bias of another dtype (other, its name) that dispatch is upstream's first error; a
+ * complex convolution of one dtype is refused by name later (our kernels compute no complex). */
+static int
+slow_kernel_lacks_complex(const TensorObject *input, const char *other)
+{
+    return other && input->device != TN_DEVICE_META && tn_dtype_is_complex(input->dtype);
+}
+
 /* Every backend refuses a kernel with a zero spatial size once the shapes are checked and the
  * input is not empty: the slow kernels' shape checks in their words (below; a 1-d convolution is
  * the 2-d one of height 1), oneDNN (float32, float16, bfloat16) failing to make its primitive.
@@ -267,7 +277,12 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     if (empty_kernel && input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
         !(bias && bias->device == TN_DEVICE_META))
         return conv_empty_kernel_error(g, dilated);
-    if (slow_kernel_lacks(input, dilated)) {
+    const char *other = NULL;
+    if (weight->dtype != input->dtype)
+        other = tn_dtype_name(weight->dtype);
+    else if (bias && bias->dtype != input->dtype)
+        other = tn_dtype_name(bias->dtype);
+    if (slow_kernel_lacks(input, dilated) || slow_kernel_lacks_complex(input, other)) {
         /* upstream's slow CPU kernel (the integer types and bool take no other path) dispatches
          * on the input's dtype before it reads the weight as that type */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
@@ -275,11 +290,6 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    const char *other = NULL;
-    if (weight->dtype != input->dtype)
-        other = tn_dtype_name(weight->dtype);
-    else if (bias && bias->dtype != input->dtype)
-        other = tn_dtype_name(bias->dtype);
     if (other) {
         PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
                      tn_dtype_name(input->dtype), other);
@@ -986,14 +996,14 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
             return -1;
         }
     }
-    if (slow_kernel_lacks(input, 1)) {  /* as the forward's */
+    const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
+                      : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;
+    if (slow_kernel_lacks(input, 1) || slow_kernel_lacks_complex(input, other)) {  /* as the forward's */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
                      d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
-                      : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;
     if (other) {
         PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
                      tn_dtype_name(input->dtype), other);

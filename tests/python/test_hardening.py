@@ -3180,6 +3180,11 @@ FUZZ_CLASSES = [
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex128, device='meta'), padding='bogus')",  # neighbour
     "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='bogus')",  # neighbour
     "out = F.conv3d(torch.empty(1, 1, 3, 3, 3, dtype=torch.complex64, device='meta'), torch.empty(1, 1, 2, 2, 2, dtype=torch.complex64, device='meta'), torch.empty(1, dtype=torch.int64, device='meta'), padding='same')",  # neighbour
+    # convolution itself with a complex input on the CPU: the slow kernel's dtype dispatch refuses
+    # it before the weight's or bias's dtype is compared (conv{d}d's complex path checked them)
+    "out = torch.convolution(torch.ones(1, 2, 5, dtype=torch.complex64), torch.ones(2, 2, 2, dtype=torch.int64), None, [1], [0], [1], False, [0], 1)",  # neighbour
+    "out = torch.convolution(torch.ones(1, 2, 5, dtype=torch.complex128), torch.ones(2, 2, 2, dtype=torch.complex128), torch.ones(2), [1], [0], [2], False, [0], 1)",  # neighbour
+    "out = torch.convolution(torch.ones(1, 2, 5, 5, dtype=torch.complex64), torch.ones(2, 2, 2, 2), None, [1, 1], [0, 0], [1, 1], True, [0, 0], 1)",  # neighbour
     # set_ on meta without strides: set_storage_meta__symint's contiguous strides multiply the sizes
     # as they are (no max with 1): the dims before a size-0 dim get stride 0
     "a0 = torch.empty((1, 1), dtype=torch.int8, device='meta'); a1 = torch.empty((1, 1), dtype=torch.float32, device='meta'); out = a0[..., ::2].set_(a1, 1, [4, 0, 1])",
