@@ -3171,6 +3171,12 @@ FUZZ_CLASSES = [
     "out = torch.max(torch.tensor(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.min(torch.arange(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
     "out = torch.max(torch.empty((), device='meta'), torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    # ... so do square.out (pow.Tensor_Scalar_out) and log_sigmoid.out (log_sigmoid_forward.output),
+    # CIA out= calls of an out= overload with a Python meta (OUT_THROUGH_PY_META)
+    "out = torch.square(torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.square(torch.empty(2, device='meta'), out=torch.ones(2))",  # neighbour
+    "out = torch._C._nn.log_sigmoid(torch.ones(2), out=torch.empty(2, device='meta'))",  # neighbour
+    "out = torch._C._nn.log_sigmoid(torch.empty((), device='meta'), out=torch.tensor(1.))",  # neighbour
     # conv{d}d.padding with a complex input is complex_convolution_mode upstream: after batchify its
     # first act is check_input_same_type_as_parameters (weight, then bias: dtype and device), before
     # the padding string; on meta too (Note [Complex convolution])
