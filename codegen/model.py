@@ -202,10 +202,13 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
 # calls _softmax.out, log_softmax_out _log_softmax.out; argsort_out_stable hands self to
 # sort.values_stable, whose meta_sort is one too; the CIA square_out calls pow.Tensor_Scalar_out,
-# log_sigmoid_out log_sigmoid_forward.output with a buffer on self's device): called with self and out on different
+# log_sigmoid_out log_sigmoid_forward.output with a buffer on self's device; outer_out and ger_out
+# mul.out, nanmean_out nansum.out, each after its own argument checks, CIA_OUT_CHECKS_FIRST):
+# called with self and out on different
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
-OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out", "square.out", "log_sigmoid.out"}
+OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out", "square.out", "log_sigmoid.out",
+                       "outer.out", "ger.out", "nanmean.out"}
 # Structured out= overloads that reach no Python meta function on the meta device but their C++
 # meta function, which compares no devices (scatter_meta_impl, gather's): with a meta self, CPU
 # index and src are taken (TN_OPF_META_ANY_DEVICE; the functionals' Python meta functions take

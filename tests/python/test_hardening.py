@@ -3177,6 +3177,14 @@ FUZZ_CLASSES = [
     "out = torch.square(torch.empty(2, device='meta'), out=torch.ones(2))",  # neighbour
     "out = torch._C._nn.log_sigmoid(torch.ones(2), out=torch.empty(2, device='meta'))",  # neighbour
     "out = torch._C._nn.log_sigmoid(torch.empty((), device='meta'), out=torch.tensor(1.))",  # neighbour
+    # ... and outer.out / ger.out (mul.out), nanmean.out (nansum.out), after their own argument
+    # checks (CIA_OUT_CHECKS_FIRST: outer's 1-d check, nanmean's dims)
+    "out = torch.outer(torch.ones(2), torch.empty(2, device='meta'), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.ger(torch.empty(2, device='meta'), torch.empty(2, device='meta'), out=torch.empty(0))",  # neighbour
+    "out = torch.outer(torch.ones(2, 2), torch.empty(2, device='meta'), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.ones(2), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.ones(2), dim=5, out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.empty(2, device='meta'), out=torch.tensor(0.))",  # neighbour
     # conv{d}d.padding with a complex input is complex_convolution_mode upstream: after batchify its
     # first act is check_input_same_type_as_parameters (weight, then bias: dtype and device), before
     # the padding string; on meta too (Note [Complex convolution])
