@@ -114,6 +114,7 @@ class Op:
     out_copy_devices: bool = False # in OUT_THROUGH_PY_META: on meta, self and out must share a device first
     meta_any_device: bool = False  # in META_ANY_DEVICE_OUT: on meta, CPU inputs beside a meta self
     out_copy_scalar_ok: bool = False  # in OUT_META_SAFE_COPY: ... unless self is a 0-dim CPU tensor
+    kernel_mixes_devices: bool = False  # in KERNEL_MIXES_DEVICES: on meta, tensors on any devices reach the kernel
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     # indices of SymInt[] arguments upstream's CPU kernel takes as concrete ints (Note [Concrete
     # int lists] in codegen/model.py): the glue refuses a value below -2**62 in them first
@@ -220,10 +221,14 @@ EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.ou
 # Out overloads whose C++ (CompositeExplicitAutograd) hands self, converted to dtype=, to another
 # out= overload upstream's Meta key runs as a Python meta function under out_wrapper (softmax_out
 # calls _softmax.out, log_softmax_out _log_softmax.out; argsort_out_stable hands self to
-# sort.values_stable, whose meta_sort is one too): called with self and out on different
+# sort.values_stable, whose meta_sort is one too; the CIA square_out calls pow.Tensor_Scalar_out,
+# log_sigmoid_out log_sigmoid_forward.output with a buffer on self's device; outer_out and ger_out
+# mul.out, nanmean_out nansum.out, each after its own argument checks, CIA_OUT_CHECKS_FIRST):
+# called with self and out on different
 # devices (one of them meta) that function's first check refuses the copy ("Attempting to copy
 # from device cpu to device meta"), before the dim or dtype checks (TN_OPF_OUT_COPY_DEVICES).
-OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out"}
+OUT_THROUGH_PY_META = {"softmax.int_out", "log_softmax.int_out", "argsort.stable_out", "square.out", "log_sigmoid.out",
+                       "outer.out", "ger.out", "nanmean.out"}
 # Structured out= overloads that reach no Python meta function on the meta device but their C++
 # meta function, which compares no devices (scatter_meta_impl, gather's): with a meta self, CPU
 # index and src are taken (TN_OPF_META_ANY_DEVICE; the functionals' Python meta functions take
@@ -234,6 +239,12 @@ META_ANY_DEVICE_OUT = {"scatter.src_out", "scatter.value_out", "scatter.reduce_o
 # out_wrapper's first check): a result on a 0-dim CPU self's device is a CPU scalar, copied into a
 # meta out unchecked (TN_OPF_OUT_COPY_SCALAR_OK; argsort's out check in ops/index.c calls it).
 OUT_META_SAFE_COPY = {"argsort.stable_out"}
+# Composites (CompositeExplicitAutogradNonFunctional) whose C++ kernel is what the Meta key runs (no
+# Python meta function, no device check of their own): as_strided_scatter clones self and copy_s
+# src into its view, so a meta self takes a CPU src, and a CPU self meets copy_'s "Cannot copy out
+# of meta tensor" after the size check (TN_OPF_KERNEL_MIXES_DEVICES: no mixed-device check at the
+# door; the kernel's parts check)
+KERNEL_MIXES_DEVICES = {"as_strided_scatter"}
 # Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
 # TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
 # writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
@@ -334,6 +345,7 @@ OUT_ALIASES = {
     "special_digamma": "digamma", "special_psi": "digamma", "special_i0": "i0", "special_logit": "logit",
     "special_round": "round", "special_sinc": "sinc", "special_xlogy": "xlogy",
     "concat": "cat", "concatenate": "cat", "linalg_matmul": "matmul",
+    "min": "minimum", "max": "maximum",  # binary min.out / max.out ("binary min, alias for minimum")
 }
 
 # the dunders upstream writes as CIA calls of the op they name (__and__ -> bitwise_and, __iand__ ->
@@ -436,6 +448,7 @@ class Model:
                 out_copy_devices=str(f.func.name) in OUT_THROUGH_PY_META,
                 meta_any_device=str(f.func.name) in META_ANY_DEVICE_OUT,
                 out_copy_scalar_ok=str(f.func.name) in OUT_META_SAFE_COPY,
+                kernel_mixes_devices=str(f.func.name) in KERNEL_MIXES_DEVICES,
                 concrete_lists=concrete.get(str(f.func.name), []),
                 concrete_not_meta=str(f.func.name) in concrete_meta_free and str(f.func.arguments.flat_all[0].type) == "Tensor",
                 structured_out=kind.name == "out" and (bool(f.structured) or str(f.func.name) in RESTRIDED_OUT

@@ -383,6 +383,23 @@ tn_op_one_hot(const tn_op *overload, TensorObject *self, int64_t num_classes)
 /* ---- scaled_dot_product_attention ---- */
 
 int
+tn_sdpa_flash_mask_check(const TensorObject *q, const TensorObject *k, const TensorObject *v, TensorObject *mask,
+                         double dropout_p, int enable_gqa)
+{
+    if (!mask || dropout_p > 0.0 || q->ndim != 4 || k->ndim != 4 || v->ndim != 4 ||
+        q->sizes[0] != k->sizes[0] || q->sizes[0] != v->sizes[0] || tn_requires_grad((PyObject *)mask))
+        return 0;
+    int64_t hq = q->sizes[1], hk = k->sizes[1], hv = v->sizes[1], d;
+    if (enable_gqa ? !(hk == hv && hk > 0 && hq % hk == 0) : !(hq == hk && hk == hv))
+        return 0;
+    if (mask->ndim == 0) {  /* size() wraps no dim of a 0-dim tensor */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -2 but tensor has no dimensions");
+        return -1;
+    }
+    return tn_wrap_dim(-2, mask->ndim, &d) < 0 ? -1 : 0;
+}
+
+int
 tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorObject *v, const TensorObject *mask)
 {
     if (q->dtype != k->dtype || q->dtype != v->dtype) {

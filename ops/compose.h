@@ -25,5 +25,12 @@ PyObject *tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self
  * query's dtype. -1 with the error set. */
 int tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorObject *v,
                          const TensorObject *mask);
+/* upstream's CPU backend choice (use_flash_attention_cpp) runs its gates in order: no dropout,
+ * 4-D query, key and value, one batch size and one head count (under enable_gqa, key's and
+ * value's heads dividing query's), then check_attn_mask_shape, which reads the size(-2) of a mask
+ * that does not require grad: an IndexError for a mask of fewer than 2 dims, on any device. -1
+ * with that error. */
+int tn_sdpa_flash_mask_check(const TensorObject *q, const TensorObject *k, const TensorObject *v,
+                             TensorObject *mask, double dropout_p, int enable_gqa);
 
 #endif /* TN_OPS_COMPOSE_H */

@@ -1045,7 +1045,10 @@ tn_compose_index_select_backward(tn_op *op, tn_value *a)
 /* masked_select_backward: zeros_like(input.expand(broadcast of input and mask)).masked_scatter_(mask,
  * grad), as upstream writes it. The out-of-place masked_scatter would broadcast too, but not when
  * the source is meta (masked_scatter(0-d cpu, mask, meta) stays 0-d upstream as here), so the
- * shape comes from the explicit expand */
+ * shape comes from the explicit expand. A meta grad or mask is tensor-subclass-like upstream
+ * (areAnyTensorSubclassLike({grad, mask})): the result then is zeros.masked_scatter(mask, grad),
+ * out of place, whose meta function returns an empty_like of it (contiguous; on a CPU input's
+ * device, its values never written) */
 PyObject *
 tn_compose_masked_select_backward(tn_op *op, tn_value *a)
 {
@@ -1056,7 +1059,10 @@ tn_compose_masked_select_backward(tn_op *op, tn_value *a)
     PyObject *e = at_expand(T(1), (tn_ints){shape, nd, false});
     PyObject *z = e ? at_zeros_like(e, -1) : NULL;
     Py_XDECREF(e);
-    PyObject *r = z ? call(TN_OP_masked_scatter_, (tn_value[]){tn_value_tensor(z), a[2], a[0]}) : NULL;
+    int subclass_like = TN_T(T(0))->device == TN_DEVICE_META || TN_T(T(2))->device == TN_DEVICE_META;
+    PyObject *r = z ? call(subclass_like ? TN_OP_masked_scatter : TN_OP_masked_scatter_,
+                           (tn_value[]){tn_value_tensor(z), a[2], a[0]})
+                    : NULL;
     Py_XDECREF(z);
     return r;
 }
@@ -1165,7 +1171,10 @@ conv_padding(int d, tn_value *a)
 {
     int64_t pad[3], extra[6], zero = 0;
     TensorObject *in = TN_T(T(0));
-    if (tn_conv_batchify_check(in, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+    /* ATen's conv{d}d_padding batchifies first, then a complex input's type check (Note [Complex
+     * convolution]) */
+    if (tn_conv_batchify_check(in, d, 0) < 0 ||
+        tn_conv_complex_check(in, TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL) < 0)
         return NULL;
     int mode = tn_conv_padding_mode(d, in, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), a[6].u.i, pad, extra);
     if (mode < 0)
@@ -1414,7 +1423,14 @@ sdpa_math(tn_value *a, PyObject *mask_in)
     attn = kts ? matmul(qs, kts) : NULL;
     if (!attn)
         goto done;
-    if (mask) {
+    if (mask && (TN_T(attn)->device == TN_DEVICE_META || TN_T(mask)->device == TN_DEVICE_META)) {
+        /* areAnyTensorSubclassLike({attn, mask}) (a meta tensor is): out of place, so a CPU attn
+         * and a meta mask meet add's device check (attn.add_ would be the meta kernel's no-op) */
+        TN_SETREF(attn, call(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(attn), tn_value_tensor(mask),
+                                                             tn_value_int(1)}));
+        if (!attn)
+            goto done;
+    } else if (mask) {
         PyObject *ad = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(attn), tn_value_tensor(mask), tn_value_int(1)});
         if (!ad)
             goto done;
@@ -1504,6 +1520,10 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
         return NULL;
     if (q->sizes[q->ndim - 2] == 0 || v->numel == 0)
         return sdpa_empty(T(0), T(1), T(2));  /* Note [Empty attention] */
+    /* the backend choice's gates (check_attn_mask_shape's IndexError) come before the chosen
+     * path's causal check */
+    if (tn_sdpa_flash_mask_check(q, k, v, mask ? TN_T(mask) : NULL, dropout_p, gqa) < 0)
+        return NULL;
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
@@ -1636,42 +1656,15 @@ tn_compose_alpha_dropout(tn_op *op, tn_value *a)
 
 /* ---- convolution ---- */
 
-/* How c10's type string names a tensor's options: "CPUComplexDoubleType" for the input, and for
- * a parameter "torch.LongTensor" on the CPU, "MetaLongType" elsewhere. */
-static void
-conv_type_name(char *buf, size_t n, const TensorObject *t, int as_input)
-{
-    const char *legacy = tn_dtype_legacy_name(t->dtype);
-    if (t->device == TN_DEVICE_META)
-        snprintf(buf, n, "Meta%sType", legacy);
-    else if (as_input)
-        snprintf(buf, n, "CPU%sType", legacy);
-    else
-        snprintf(buf, n, "torch.%sTensor", legacy);
-}
-
-/* Note [Complex convolution]: ATen's conv{1,2,3}d and conv_transpose{1,2,3}d send a complex input
- * to complex_convolution, whose first act is check_input_same_type_as_parameters: the weight, then
- * the bias, must have the input's dtype and device. It runs before convolution is dispatched, so a
- * meta weight or bias meets this RuntimeError rather than convolution's meta function. */
+/* Note [Complex convolution]: ATen's conv{1,2,3}d, conv{1,2,3}d.padding and conv_transpose{1,2,3}d
+ * send a complex input to complex_convolution (complex_convolution_mode), whose first act is
+ * check_input_same_type_as_parameters (tn_conv_complex_check, ops/conv.c). It runs before
+ * convolution is dispatched, so a meta weight or bias meets this RuntimeError rather than
+ * convolution's meta function. */
 static int
 complex_conv_check(tn_value *a)
 {
-    const TensorObject *in = TN_T(T(0));
-    if (!tn_dtype_is_complex(in->dtype))
-        return 0;
-    const TensorObject *ps[2] = {TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (!ps[i] || (ps[i]->dtype == in->dtype && ps[i]->device == in->device))
-            continue;
-        char x[64], y[64];
-        conv_type_name(x, sizeof x, in, 1);
-        conv_type_name(y, sizeof y, ps[i], 0);
-        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
-                     i ? "bias" : "weight", y);
-        return -1;
-    }
-    return 0;
+    return tn_conv_complex_check(TN_T(T(0)), TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL);
 }
 
 static PyObject *

@@ -67,6 +67,16 @@ slow_kernel_lacks(const TensorObject *input, int float_and_long)
     return float_and_long && (d == TN_DTYPE_U8 || d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32);
 }
 
+/* ... nor complex: a complex input reaches them through convolution itself (conv{d}d's
+ * complex_convolution convolves real parts, after checking the weight's and bias's types). With
+ * a weight or bias of another dtype (other, its name) that dispatch is upstream's first error; a
+ * complex convolution of one dtype is refused by name later (our kernels compute no complex). */
+static int
+slow_kernel_lacks_complex(const TensorObject *input, const char *other)
+{
+    return other && input->device != TN_DEVICE_META && tn_dtype_is_complex(input->dtype);
+}
+
 /* Every backend refuses a kernel with a zero spatial size once the shapes are checked and the
  * input is not empty: the slow kernels' shape checks in their words (below; a 1-d convolution is
  * the 2-d one of height 1), oneDNN (float32, float16, bfloat16) failing to make its primitive.
@@ -267,7 +277,12 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     if (empty_kernel && input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
         !(bias && bias->device == TN_DEVICE_META))
         return conv_empty_kernel_error(g, dilated);
-    if (slow_kernel_lacks(input, dilated)) {
+    const char *other = NULL;
+    if (weight->dtype != input->dtype)
+        other = tn_dtype_name(weight->dtype);
+    else if (bias && bias->dtype != input->dtype)
+        other = tn_dtype_name(bias->dtype);
+    if (slow_kernel_lacks(input, dilated) || slow_kernel_lacks_complex(input, other)) {
         /* upstream's slow CPU kernel (the integer types and bool take no other path) dispatches
          * on the input's dtype before it reads the weight as that type */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
@@ -275,11 +290,6 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    const char *other = NULL;
-    if (weight->dtype != input->dtype)
-        other = tn_dtype_name(weight->dtype);
-    else if (bias && bias->dtype != input->dtype)
-        other = tn_dtype_name(bias->dtype);
     if (other) {
         PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
                      tn_dtype_name(input->dtype), other);
@@ -986,14 +996,14 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
             return -1;
         }
     }
-    if (slow_kernel_lacks(input, 1)) {  /* as the forward's */
+    const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
+                      : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;
+    if (slow_kernel_lacks(input, 1) || slow_kernel_lacks_complex(input, other)) {  /* as the forward's */
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
                      d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
-                      : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;
     if (other) {
         PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
                      tn_dtype_name(input->dtype), other);
@@ -1237,14 +1247,51 @@ tn_conv_batchify_check(const TensorObject *input, int d, int transposed)
     return -1;
 }
 
+/* How c10's Tensor::toString names a tensor's options in a Python error: "<key><ScalarType>Type"
+ * ("MetaLongType", "CPUComplexFloatType", "CPUBFloat16Type"), of which torch/csrc's
+ * processErrorMsg renames the classic CPU types to their Python classes ("torch.LongTensor") */
+static void
+conv_type_name(char *buf, size_t n, const TensorObject *t)
+{
+    static const char *const classic[] = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", NULL};
+    const char *legacy = tn_dtype_legacy_name(t->dtype);
+    if (t->device == TN_DEVICE_CPU)
+        for (int i = 0; classic[i]; i++)
+            if (!strcmp(legacy, classic[i])) {
+                snprintf(buf, n, "torch.%sTensor", legacy);
+                return;
+            }
+    snprintf(buf, n, "%s%sType", t->device == TN_DEVICE_META ? "Meta" : "CPU", legacy);
+}
+
+int
+tn_conv_complex_check(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
+{
+    if (!tn_dtype_is_complex(input->dtype))
+        return 0;
+    const TensorObject *ps[2] = {weight, bias};
+    for (int i = 0; i < 2; i++) {
+        if (!ps[i] || (ps[i]->dtype == input->dtype && ps[i]->device == input->device))
+            continue;
+        char x[64], y[64];
+        conv_type_name(x, sizeof x, input);
+        conv_type_name(y, sizeof y, ps[i]);
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
+                     i ? "bias" : "weight", y);
+        return -1;
+    }
+    return 0;
+}
+
 /* conv1d/2d/3d and conv_transpose1d/2d/3d (transposed, with output_padding): an unbatched input
- * (one dim fewer) runs as a batch of one (ATen's batchify). */
+ * (one dim fewer) runs as a batch of one (ATen's batchify), after which a complex input's type
+ * check (Note [Complex convolution]). */
 static PyObject *
 conv_nd_any(const tn_op *overload, int d, int transposed, TensorObject *input, TensorObject *weight,
             TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints output_padding, tn_ints dilation,
             int64_t groups)
 {
-    if (tn_conv_batchify_check(input, d, transposed) < 0)
+    if (tn_conv_batchify_check(input, d, transposed) < 0 || tn_conv_complex_check(input, weight, bias) < 0)
         return NULL;
     int unbatched = input->ndim == d + 1;
     PyObject *x = unbatched ? tn_op_unsqueeze(overload, input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
@@ -1351,7 +1398,8 @@ conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject 
                 const char *padding, tn_ints dilation, int64_t groups)
 {
     int64_t pad[CONV_MAX_DIMS], extra[2 * CONV_MAX_DIMS];
-    if (tn_conv_batchify_check(input, d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+    /* ATen's conv{d}d_padding batchifies first, then a complex input's type check */
+    if (tn_conv_batchify_check(input, d, 0) < 0 || tn_conv_complex_check(input, weight, bias) < 0)
         return NULL;
     int mode = tn_conv_padding_mode(d, input, weight, stride, padding, dilation, groups, pad, extra);
     if (mode < 0)

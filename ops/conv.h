@@ -6,6 +6,10 @@
 
 /* ATen's batchify check for conv{d}d (RuntimeError naming the input's size) */
 int tn_conv_batchify_check(const TensorObject *input, int d, int transposed);
+/* ATen's check_input_same_type_as_parameters for a complex input (complex_convolution's first
+ * act, Note [Complex convolution] in ops/compositions.c): the weight, then the bias, must have
+ * the input's dtype and device; 0 for a real input */
+int tn_conv_complex_check(const TensorObject *input, const TensorObject *weight, const TensorObject *bias);
 /* conv1d/2d/3d (not the padding= or transposed ones) check the bias dtype before anything else */
 int tn_conv_bias_dtype_check(const TensorObject *input, const TensorObject *bias);
 /* padding="valid" / "same" of conv1d/2d/3d.padding as ATen's _convolution_mode (its

@@ -1254,6 +1254,13 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
         int64_t st[TN_MAX_NDIM];
         if (strides && tn_user_strides(ndim, sizes, strides, st) < 0)  /* See Note [Negative strides] */
             return NULL;
+        if (!strides && s->device == TN_DEVICE_META) {
+            /* set_storage_meta__symint's contiguous strides multiply the sizes as they are ("TODO:
+             * max with 1"): the dims before a size-0 dim get stride 0, not empty()'s */
+            for (int i = ndim - 1; i >= 0; i--)
+                st[i] = i == ndim - 1 ? 1 : (int64_t)((uint64_t)st[i + 1] * (uint64_t)sizes[i + 1]);
+            strides = st;
+        }
         if (tn_tensor_set_geometry(self, ndim, sizes, strides ? st : NULL) < 0)
             return NULL;
     }

@@ -1146,6 +1146,10 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
     /* an empty input returns before any other check (Note [Empty attention], ops/compositions.c) */
     if (query->numel == 0 || key->numel == 0 || value->numel == 0)
         return tn_compose_scaled_dot_product_attention(NULL, a);
+    /* upstream's CPU backend choice: its gates up to check_attn_mask_shape, which reads a mask's
+     * size(-2), come before the chosen path's causal check */
+    if (tn_sdpa_flash_mask_check(query, key, value, attn_mask, dropout_p, enable_gqa) < 0)
+        return NULL;
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;
@@ -1167,13 +1171,6 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
             hv = tn_ag_size_at((PyObject *)value, -3);
     if (dropout_p > 0.0 || (enable_gqa && !(hq == hk && hk == hv) && !(hk == hv && hk > 0 && hq % hk == 0)))
         return tn_compose_scaled_dot_product_attention(NULL, a);
-    /* upstream's CPU backend choice: after check_for_dropout and check_tensor_shapes (4-D q, k, v),
-     * check_attn_mask_shape reads a mask's size(-2) (one that requires grad is skipped) */
-    if (attn_mask && attn_mask->ndim == 0 && query->ndim == 4 && key->ndim == 4 && value->ndim == 4 &&
-        !tn_requires_grad((PyObject *)attn_mask)) {
-        PyErr_SetString(PyExc_IndexError, "Dimension specified as -2 but tensor has no dimensions");
-        return NULL;
-    }
     int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
     nd = value->ndim > nd ? value->ndim : nd;
     int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;

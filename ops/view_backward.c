@@ -207,7 +207,7 @@ scatter_into(PyObject *out, PyObject *view, TensorObject *src)
         char a[128], b[128];
         tn_format_sizes(a, sizeof a, src->ndim, src->sizes);
         tn_format_sizes(b, sizeof b, v->ndim, v->sizes);
-        PyErr_Format(PyExc_RuntimeError, "Expected src to have a size equal to the slice of self. src size = %s, "
+        PyErr_Format(PyExc_RuntimeError, "expected src to have a size equal to the slice of self. src size = %s, "
                      "slice size = %s", a, b);
         Py_DECREF(view);
         Py_DECREF(out);

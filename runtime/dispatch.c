@@ -478,6 +478,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
     }
     if (!meta || (!other && !written_cpu))
         return 0;
+    if (op->flags & TN_OPF_KERNEL_MIXES_DEVICES)
+        return 0;  /* upstream's composite checks with its parts (as_strided_scatter's copy_) */
     if (!strncmp(op->name, "_foreach_", 9))
         return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
     const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;
@@ -679,8 +681,12 @@ tn_dispatch(tn_op *op, tn_value *args)
         if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
             return refuse_no_kernel(op, device);
         int copied = (op->flags & TN_OPF_OUT_COPY_DEVICES) ? check_copy_devices(op, s, args) : 0;
-        if (copied < 0)
+        if (copied < 0) {
+            /* ... after a CIA out='s own argument checks (outer_out's 1-d checks before mul.out's copy) */
+            if (op->flags & TN_OPF_CIA_CHECKS_FIRST)
+                tn_dispatch_cia_out_argument_error_first(op, args);
             return NULL;
+        }
         /* a CompositeImplicitAutograd op without a kernel of ours checks nothing itself upstream:
          * its composition's device checks and parts do (tensordot.out's "Expected the output and
          * input tensors to be on the same device", quantile's "out tensor must be on the same

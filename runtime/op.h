@@ -38,6 +38,7 @@ enum {
     TN_OPF_OUT_UNARY_ITER = 1 << 23,   /* a TensorIterator out= of one operand, not structured: a resized out takes that operand's iterator layout */
     TN_OPF_CIA_CHECKS_FIRST = 1 << 19, /* a CIA out= whose decomposition checks its arguments before its out= op's autograd check (Note [CIA out= under autograd]) */
     TN_OPF_META_ANY_DEVICE = 1 << 21,  /* structured out= whose C++ meta function compares no devices: a meta self takes CPU inputs (codegen/model.py META_ANY_DEVICE_OUT) */
+    TN_OPF_KERNEL_MIXES_DEVICES = 1 << 24, /* a composite whose kernel the Meta key runs takes tensors on any devices: its parts check them (codegen/model.py KERNEL_MIXES_DEVICES) */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

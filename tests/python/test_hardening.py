@@ -347,6 +347,16 @@ EXACT_MESSAGES = [
     "out = torch.column_stack([torch.ones(3), torch.ones(3, 2).t()])",
     "out = torch.hstack([torch.ones(1, 1), torch.ones(2, 1)])",
     "out = torch.empty(3, dtype=torch.uint16).random_()",
+    # --- session 31 s31h2: Note [Complex convolution]: c10's type names, the classic CPU ones
+    # renamed by torch/csrc's processErrorMsg (torch.LongTensor, not CPULongType)
+    "out = F.conv1d(torch.ones(1, 1, 3, dtype=torch.complex64), torch.ones(1, 1, 2, dtype=torch.int64))",
+    "out = F.conv1d(torch.ones(1, 1, 3, dtype=torch.complex64), torch.ones(1, 1, 2, dtype=torch.bfloat16))",
+    "out = F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.complex128), torch.ones(1, 1, 2, 2, dtype=torch.complex64))",
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.ones(1, 3, 2, dtype=torch.int64), padding='valid')",
+    "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.ones(3, 2), 0, 1, 3)",
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",
 ]
 
 
@@ -3387,6 +3397,79 @@ FUZZ_CLASSES = [
     "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1).to(torch.uint32), 3)",  # neighbour
     "out = torch.channel_shuffle(torch.zeros(1, 0, 1, 1).to(torch.uint16), 2)",  # neighbour
     "out = torch.channel_shuffle(torch.zeros(1, 4, 1, 1, dtype=torch.bool), 2)",  # neighbour
+    # session 31 s31h2
+    # min.out / max.out are CIA calls of minimum.out / maximum.out (OUT_ALIASES): on meta they reach
+    # its Python meta's out_wrapper, whose first check compares self's device with out's (a 0-dim
+    # CPU self too: "Attempting to copy from device cpu to device meta")
+    "a0 = torch.tensor([-1000], dtype=torch.int64).reshape(()).expand(()); a1 = torch.empty((), dtype=torch.int64, device='meta'); a2 = torch.empty((), dtype=torch.int8, device='meta'); r = torch.min(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.max(torch.tensor(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.min(torch.arange(2.), torch.empty((), device='meta'), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.max(torch.empty((), device='meta'), torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    # ... so do square.out (pow.Tensor_Scalar_out) and log_sigmoid.out (log_sigmoid_forward.output),
+    # CIA out= calls of an out= overload with a Python meta (OUT_THROUGH_PY_META)
+    "out = torch.square(torch.tensor(2.), out=torch.empty((), device='meta'))",  # neighbour
+    "out = torch.square(torch.empty(2, device='meta'), out=torch.ones(2))",  # neighbour
+    "out = torch._C._nn.log_sigmoid(torch.ones(2), out=torch.empty(2, device='meta'))",  # neighbour
+    "out = torch._C._nn.log_sigmoid(torch.empty((), device='meta'), out=torch.tensor(1.))",  # neighbour
+    # ... and outer.out / ger.out (mul.out), nanmean.out (nansum.out), after their own argument
+    # checks (CIA_OUT_CHECKS_FIRST: outer's 1-d check, nanmean's dims)
+    "out = torch.outer(torch.ones(2), torch.empty(2, device='meta'), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.ger(torch.empty(2, device='meta'), torch.empty(2, device='meta'), out=torch.empty(0))",  # neighbour
+    "out = torch.outer(torch.ones(2, 2), torch.empty(2, device='meta'), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.ones(2), out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.ones(2), dim=5, out=torch.empty(0, device='meta'))",  # neighbour
+    "out = torch.nanmean(torch.empty(2, device='meta'), out=torch.tensor(0.))",  # neighbour
+    # conv{d}d.padding with a complex input is complex_convolution_mode upstream: after batchify its
+    # first act is check_input_same_type_as_parameters (weight, then bias: dtype and device), before
+    # the padding string; on meta too (Note [Complex convolution])
+    "a0 = torch.empty((1, 3, 0), dtype=torch.complex64, device='meta'); a1 = torch.tensor([], dtype=torch.int64).reshape((1, 3, 0)); out = torch.ops.aten.conv1d.padding(a0, a1, bias=None, padding='valid', dilation=[2], groups=1)",
+    "out = F.conv1d(torch.ones(1, 3, 5, dtype=torch.complex64), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='same')",  # neighbour
+    "out = F.conv2d(torch.empty(3, 5, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, 2, dtype=torch.complex64, device='meta'), torch.ones(1, dtype=torch.complex64), padding='valid')",  # neighbour
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex128, device='meta'), padding='bogus')",  # neighbour
+    "out = F.conv1d(torch.empty(1, 3, 5, dtype=torch.complex64, device='meta'), torch.empty(1, 3, 2, dtype=torch.complex64, device='meta'), padding='bogus')",  # neighbour
+    "out = F.conv3d(torch.empty(1, 1, 3, 3, 3, dtype=torch.complex64, device='meta'), torch.empty(1, 1, 2, 2, 2, dtype=torch.complex64, device='meta'), torch.empty(1, dtype=torch.int64, device='meta'), padding='same')",  # neighbour
+    # convolution itself with a complex input on the CPU: the slow kernel's dtype dispatch refuses
+    # it before the weight's or bias's dtype is compared (conv{d}d's complex path checked them)
+    "out = torch.convolution(torch.ones(1, 2, 5, dtype=torch.complex64), torch.ones(2, 2, 2, dtype=torch.int64), None, [1], [0], [1], False, [0], 1)",  # neighbour
+    "out = torch.convolution(torch.ones(1, 2, 5, dtype=torch.complex128), torch.ones(2, 2, 2, dtype=torch.complex128), torch.ones(2), [1], [0], [2], False, [0], 1)",  # neighbour
+    "out = torch.convolution(torch.ones(1, 2, 5, 5, dtype=torch.complex64), torch.ones(2, 2, 2, 2), None, [1, 1], [0, 0], [1, 1], True, [0, 0], 1)",  # neighbour
+    # set_ on meta without strides: set_storage_meta__symint's contiguous strides multiply the sizes
+    # as they are (no max with 1): the dims before a size-0 dim get stride 0
+    "a0 = torch.empty((1, 1), dtype=torch.int8, device='meta'); a1 = torch.empty((1, 1), dtype=torch.float32, device='meta'); out = a0[..., ::2].set_(a1, 1, [4, 0, 1])",
+    "out = torch.empty(0, device='meta').set_(torch.empty(8, device='meta').untyped_storage(), 1, [3, 2, 0, 2])",  # neighbour
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.empty(0, device='meta'), torch.empty(8, device='meta'), 0, [2, 0], [])",  # neighbour
+    "out = torch.empty(2, 3, device='meta')[:, :0].set_(torch.empty(8, device='meta'), 0, [2, 0])",  # neighbour
+    "out = torch.empty(0).set_(torch.empty(8), 1, [3, 2, 0, 2])",  # neighbour
+    # as_strided_scatter is a composite whose C++ kernel the Meta key runs (no device check of its
+    # own): a meta self takes a CPU src, a CPU self meets copy_'s "Cannot copy out of meta tensor"
+    # after the size check (TN_OPF_KERNEL_MIXES_DEVICES); the *_scatter size errors say "expected"
+    "a0 = torch.empty((2,), dtype=torch.bool, device='meta'); a1 = torch.tensor([True, True, True], dtype=torch.bool).reshape((3,))[1:]; out = torch.ops.aten.as_strided_scatter.default(a0, a1, [2], [4], storage_offset=2**33)",
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.ones(2, dtype=torch.int64), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.tensor(2.), [], [], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.empty(2, device='meta'), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.empty(3, device='meta'), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.as_strided_scatter(torch.empty(4, device='meta'), torch.ones(3), [2], [2], 1)",  # neighbour
+    "out = torch.ops.aten.slice_scatter(torch.ones(4, 2), torch.empty(2, 2, device='meta'), 0, 1, 3)",  # neighbour
+    # scaled_dot_product_attention's math path adds a meta mask out of place (areAnyTensorSubclassLike
+    # ({attn, mask})): a CPU attn meets add's device check (attn.add_ was the meta no-op, the mask
+    # ignored); the backend choice's gates up to check_attn_mask_shape (a mask's size(-2), after one
+    # batch size and head count) come before the causal check, on any device
+    "out = F.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4), torch.ones(1, 2, 4), torch.empty(2, 2, device='meta'))",
+    "out = F.scaled_dot_product_attention(torch.ones(2, 4), torch.ones(2, 4), torch.ones(2, 4), torch.empty(2, 2, dtype=torch.bool, device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty(1, 2, 2, device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty((), device='meta'))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.empty(2, device='meta'), dropout_p=0.5)",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(2, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 2, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",  # neighbour
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",  # neighbour
+    # masked_select_backward with a meta grad or mask (tensor-subclass-like upstream) takes the
+    # out-of-place masked_scatter, whose meta function returns a contiguous empty_like of the
+    # zeros (on a CPU input's device, never written: the values are not compared)
+    "a0 = torch.tensor([200], dtype=torch.uint8).reshape((1,)); a1 = torch.tensor([0], dtype=torch.uint8).reshape(()); a2 = torch.empty((1,), dtype=torch.uint8, device='meta'); r = torch.ops.aten.masked_select_backward.default(a0, a1, a2); out = (r.shape, r.stride(), r.device, r.dtype)",
+    "r = torch.ops.aten.masked_select_backward(torch.empty(3, device='meta'), torch.ones(2).expand(3, 2), torch.ones(3, 1, dtype=torch.bool)); out = (r.shape, r.stride(), r.device)",  # neighbour
+    "r = torch.ops.aten.masked_select_backward(torch.ones(3), torch.ones(2, 1), torch.empty(1, 3, dtype=torch.bool, device='meta')); out = (r.shape, r.stride(), r.device)",  # neighbour
+    "out = torch.ops.aten.masked_select_backward(torch.ones(3), torch.empty(3, 2, device='meta').t(), torch.ones(2, 3, dtype=torch.bool))",  # neighbour
+    "out = torch.ops.aten.gather_backward(torch.empty(2, 1, device='meta'), torch.ones(2, 3).t(), 0, torch.tensor([[0], [1]]), False)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
