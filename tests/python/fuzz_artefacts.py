@@ -1121,8 +1121,8 @@ def _lstsq_holds(m, rhs, sides, bound, driver):
             else:
                 return None
     return ("linalg_lstsq of a rank-deficient or ill-conditioned a0: both solutions are minimum-norm least-squares "
-            "solutions (LAPACK's dqrt17 and dqrt14 tests) of the matrix the driver solves with for the rank both report "
-            "(gelsy: A on its pivot columns; upstream's pivots follow its uninitialized jpvt)")
+            "solutions (LAPACK's dqrt17 and dqrt14 tests) of the matrix the driver solves with for the rank both "
+            "report (gelsy: A on its pivot columns; upstream's pivots follow its uninitialized jpvt)")
 
 
 def lapack_backward_stable(kind, code, op, ours, up, tol):
@@ -1150,7 +1150,8 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     if nm == "_linalg_eigh":
         t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
         m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
-    cut = _described_batch(to, tu, a.shape[:-2], tol, (lambda *x: _tail_signs(op, *x)) if nm in ("_linalg_svd", "_linalg_eigh") else None)
+    tail = (lambda *x: _tail_signs(op, *x)) if nm in ("_linalg_svd", "_linalg_eigh") else None
+    cut = _described_batch(to, tu, a.shape[:-2], tol, tail)
     if cut is None:
         return None
     sides, nb = cut[:2], cut[2]
@@ -1275,6 +1276,35 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
                 return None  # the answer differs where no pivot is zero
     return ("lu_factor or solve of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; "
             "both are LU factorizations, and the solve divides by that pivot")
+
+
+def gels_rank_deficient_refused(kind, code, op, ours, up, tol):
+    """linalg.lstsq with driver='gels' of a matrix that does not have full rank in exact arithmetic
+    (its float inputs as fractions): gels assumes full rank, and its QR (LQ for a wide A) then has
+    an exact 0 on R's diagonal, which dtrtrs reports (info = its position > 0: upstream's own
+    "does not have full rank" LinAlgError), or a rounding residue, which it divides by. Ours (the
+    reference dgels, in double) finds the 0; upstream's MKL leaves a residue and returns what the
+    division by it makes (1e16 where the answer is undefined). Explained when ours raised that
+    LinAlgError naming a batch element, upstream returned, and that element's matrix has exact
+    rank below min(m, n)."""
+    if kind != "rejects" or name(op) != "linalg_lstsq" or not re.search(r"""['"]gels['"]""", code):
+        return None
+    m = re.fullmatch(r"torch\.linalg\.lstsq: (?:\(Batch element (\d+)\): )?The least squares solution could not be "
+                     r"computed because the input matrix does not have full rank \(error code: \d+\)\.",
+                     ours.get("msg", ""))
+    if ours.get("exc") not in ("_LinAlgError", "LinAlgError") or not m or "ok" not in up:
+        return None
+    ins = inputs(code)
+    a, b = ins.get("a0"), ins.get("a1")
+    if a is None or b is None or a.dim() < 2 or a.is_complex() or not _finite(a) or b.dim() != a.dim() \
+            or tuple(b.shape[:-2]) != tuple(a.shape[:-2]):
+        return None  # the batch element is a0's own only without broadcasting
+    k = int(m.group(1) or 0)
+    mats = a.detach().double().reshape(-1, *a.shape[-2:]).tolist()
+    if k >= len(mats) or _exact_rank(mats[k]) >= min(a.shape[-2:]):
+        return None
+    return ("lstsq with driver='gels' of a matrix without full rank: ours's QR finds the exact 0 on R's diagonal (the "
+            "'does not have full rank' error), upstream's divides by a rounding residue")
 
 
 def solve_singular_refused(kind, code, op, ours, up, tol):
@@ -1617,7 +1647,8 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
-          solve_singular_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns, conv_product_overflow,
+          solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
+          conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
           attention_float64_closer, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
 

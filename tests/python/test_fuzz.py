@@ -557,3 +557,17 @@ def test_each_artefact_proof_can_fail():
     # largest element to bound a difference by: L[0, 0] (defined) differing by 1e-6 is not within any bound
     assert not explain("value", ch, cop, cl([1.4142145623730951, 0.0, 3.0, -2.45e9]), cl([1.4142135623730951, 0.0, 3.0, -2.45e9]),
                        1e-12)
+    # gels of a matrix without full rank (columns 0 and 1 dependent): ours's R has an exact 0 (its LinAlgError), upstream's
+    # a residue it divided by
+    gl = ("a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0], [0.5, 1.0]], dtype=torch.float64); a1 = torch.ones(3, 1, "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gels')")
+    nofull = {"exc": "_LinAlgError", "msg": "torch.linalg.lstsq: The least squares solution could not be computed because "
+                                            "the input matrix does not have full rank (error code: 2)."}
+    gup = {"ok": {"tuple": [_t([1e16, -5e15], [2, 1], "torch.float64"), _t([0.5], [1], "torch.float64"),
+                            _t([], [0], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("rejects", gl, lop2, nofull, gup, 1e-12)
+    assert not explain("rejects", gl.replace("0.5, 1.0]]", "0.5, 1.5]]"), lop2, nofull, gup, 1e-12)  # full rank
+    assert not explain("rejects", gl.replace("'gels'", "'gelsd'"), lop2, nofull, gup, 1e-12)  # not gels
+    assert not explain("rejects", gl, lop2, {"exc": "RuntimeError", "msg": "Argument 4 has illegal value"}, gup, 1e-12)
+    assert not explain("rejects", gl, lop2, {**nofull, "msg": "torch.linalg.lstsq: (Batch element 1): " + nofull["msg"][19:]},
+                       gup, 1e-12)  # no batch element 1
