@@ -1060,24 +1060,43 @@ def _effective_matrices(A, r, driver, greedy, tie):
     """The matrices whose minimum-norm least-squares solution a driver returns for a rank-r
     determination of A: gels (no rank: A of full rank) A itself; gelsd and gelss (SVD) A's SVD cut
     to its r largest singular values; gelsy (complete orthogonal factorization of A P = Q R cut to
-    R's first r rows) Q_1 Q_1^T A, A projected onto the span of its r pivot columns (_pivot_sets)."""
+    R's first r rows) Q_1 Q_1^T A, A projected onto the span of its r pivot columns (_pivot_sets);
+    any driver, A itself for a rank above A's exact rank."""
     import numpy as np
-    if driver == "gels":
+    if driver == "gels" or _exact_rank(A.tolist()) < r:
+        # a rank above A's exact one (an rcond <= 0 keeps every column or value): the driver divides
+        # by a rounding residue of a zero, and solves with A itself, backward-stably at best
         return [A]
     if driver in ("gelsd", "gelss"):
         u, s, vh = np.linalg.svd(A, full_matrices=False)
         return [(u[:, :r] * s[:r]) @ vh[:r]]
     out = []
     for S in _pivot_sets(A, r, tie, greedy):
-        q, R = np.linalg.qr(A[:, S]) if S else (np.zeros((A.shape[0], 0)), np.zeros((0, 0)))
-        # r columns of rank below r (one in the span of the others to float64's rounding of its own
-        # norm: a zero R_ii, where gelsy's rank stops) are not r pivots
-        if (np.abs(np.diag(R)) > max(A.shape) * 2.0 ** -52 * np.linalg.norm(A[:, S], axis=0)).all():
-            out.append(q @ (q.T @ A))
+        # r columns of exact rank below r (a zero R_ii, where gelsy's rank stops) are not r pivots
+        if S and _exact_rank(A[:, S].tolist()) < len(S):
+            continue
+        q = np.linalg.qr(A[:, S])[0] if S else np.zeros((A.shape[0], 0))
+        out.append(q @ (q.T @ A))
     return out
 
 
-def _lstsq_holds(m, rhs, sides, bound, driver):
+def _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
+    """Whether rank r is what a driver determines for A with rcond NaN, where every comparison with
+    the threshold is false: gelsy's incremental condition estimation never adds a column, so the
+    rank is 1, or 0 when its first pivot column is 0 (ours's pivot, the largest column, is 0 only
+    for A = 0; upstream's may be any column, fixed by its jpvt); gelss's threshold max(NaN s_1,
+    sfmin) is sfmin, so its rank counts the singular values it computed above 0 (sv, each within
+    lim of a0's, ref: Weyl), whose rounding decides which of a0's tiny ones come out 0."""
+    import numpy as np
+    if driver == "gelsy":
+        zero = not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any())
+        return r == (0 if zero else 1) or (r == 1 and not greedy and np.abs(A).max(initial=0.0) > 0)
+    if driver == "gelss" and sv is not None and sv.shape == ref.shape:
+        return bool((np.abs(sv - ref) <= lim).all()) and r == int((sv > 0).sum())
+    return False
+
+
+def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
     """Both sides' lstsq solutions X (the first result) are the minimum-norm least-squares
     solutions of the matrix the driver solves with for the reported rank r (_effective_matrices,
     A_r), checked column by column as LAPACK's own least-squares tests do (dchkls):
@@ -1091,7 +1110,8 @@ def _lstsq_holds(m, rhs, sides, bound, driver):
     column norm, ties within bound); upstream 2.13's apply_lstsq passes jpvt as at::empty (not
     zeroed), and dgeqp3 moves every column whose jpvt entry is nonzero to the front unpivoted, so
     its pivots are any r columns (it answers differently run to run in one process). With the same
-    rank on both sides; gels checks the normal equations and, for a wide A, the row space of A."""
+    rank on both sides, but for a NaN rcond, where each side's rank is checked on its own
+    (_nan_rcond_rank_holds); gels checks the normal equations and, for a wide A, the row space of A."""
     import numpy as np
     scale = max(1.0, float(np.abs(m).max()) if m.size else 1.0)
     for greedy, side in zip((True, False), sides):
@@ -1099,9 +1119,15 @@ def _lstsq_holds(m, rhs, sides, bound, driver):
         ranks = side[2].reshape(-1) if driver != "gels" else np.full(m.shape[0], min(m.shape[-2:]))
         if x.shape[0] != m.shape[0] or ranks.shape[0] != m.shape[0]:
             return None
-        for A, B, X, r in zip(m, rhs, x, ranks.astype(int)):
+        svs = side[3].reshape(m.shape[0], -1) if side[3].size else [None] * m.shape[0]
+        for A, B, X, r, sv in zip(m, rhs, x, ranks.astype(int), svs):
             if not np.isfinite(X).all():
                 return None
+            if nan_rcond:
+                ref = np.linalg.svd(A, compute_uv=False)
+                lim = (bound + max(A.shape) * 2.0 ** -53) * (ref[0] if ref.size else 0.0)
+                if not _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
+                    return None
             nx = np.linalg.norm(X, axis=0)
             for Ar in _effective_matrices(A, r, driver, greedy, bound * scale):
                 u, sv, vh = np.linalg.svd(Ar, full_matrices=False)
@@ -1159,13 +1185,15 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     bound = max(tol, max(m.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))
     if nm == "linalg_lstsq":
         b = inputs(code).get("a1")
+        driver = re.search(r"""['"](gels[dsy]?)['"]""", code)
+        driver = driver.group(1) if driver else "gelsy"  # CPU's default
+        nan_rcond = driver in ("gelsy", "gelss") and bool(re.search(r"lstsq\w*(?:\.default)?\(.*float\('nan'\)", code))
         if b is None or b.dim() != a.dim() or b.shape[:-1] != a.shape[:-1] or not _finite(b) or b.is_complex() \
-                or to[2]["values"] != tu[2]["values"]:
+                or (to[2]["values"] != tu[2]["values"] and not nan_rcond):
             return None
         rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
-        driver = re.search(r"""['"](gels[dsy]?)['"]""", code)
         with np.errstate(all="ignore"):
-            return _lstsq_holds(m, rhs, sides, bound, driver.group(1) if driver else "gelsy")  # CPU's default
+            return _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond)
     vals = {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
     with np.errstate(all="ignore"):
         if vals is not None and all(not x.size for side in sides for i, x in enumerate(side) if i != vals):

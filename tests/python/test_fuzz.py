@@ -571,3 +571,11 @@ def test_each_artefact_proof_can_fail():
     assert not explain("rejects", gl, lop2, {"exc": "RuntimeError", "msg": "Argument 4 has illegal value"}, gup, 1e-12)
     assert not explain("rejects", gl, lop2, {**nofull, "msg": "torch.linalg.lstsq: (Batch element 1): " + nofull["msg"][19:]},
                        gup, 1e-12)  # no batch element 1
+    # gelsy with rcond NaN: the rank is 1, or 0 when the first pivot column is 0: upstream's jpvt may fix column 0 (zero)
+    # first, ours pivots the largest; each side's rank is checked on its own
+    gz = ("a0 = torch.tensor([[0.0, 1.0], [0.0, 2.0]], dtype=torch.float64); a1 = torch.tensor([[1.0], [2.0]], "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=float('nan'))")
+    r0 = {"ok": {"tuple": sol([0.0, 0.0])["ok"]["tuple"][:2] + [_t([0], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("value", gz, lop2, sol([0.0, 1.0]), r0, 1e-12)  # ours rank 1 on column 1, upstream's rank 0
+    assert not explain("value", gz, lop2, r0, sol([0.0, 1.0]), 1e-12)  # ours's pivot, the largest column, is not 0
+    assert not explain("value", gz, lop2, sol([0.0, 1.0]), sol([5.0, 1.0]), 1e-12)  # column 0 is 0: x[0] = 5 is not least
