@@ -93,17 +93,36 @@ def _array(desc):
     return np.array([_num(x) for x in v]).reshape(desc["shape"])
 
 
-def _tail_signs(op, to, tu, batch, nb, tol):
+def _weyl_values(op, code, a, bound):
+    """A check of one singular value or eigenvalue of a0's matrix b, (b, k, v) -> bool: within
+    Weyl's bound of a backward-stable algorithm, (bound + n 2^-53) ||a0_b||_2, of the k-th of
+    a0_b's computed in float64 (eigh's from its lower triangle, or the upper one the call names)."""
+    import numpy as np
+    import torch
+    m = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist()).reshape(-1, *a.shape[-2:])
+    if re.search(r"eigh|eigvalsh", name(op)):
+        t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+        m = t + np.conj(np.swapaxes(t, -1, -2)) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
+        ref = np.linalg.eigvalsh(m)
+    else:
+        ref = np.linalg.svd(m, compute_uv=False)
+    lim = (bound + max(m.shape[-2:]) * 2.0 ** -53) * np.linalg.norm(m, 2, axis=(-2, -1))
+    return lambda b, k, v: b < len(ref) and k < ref.shape[-1] and abs(v - ref[b][k]) <= lim[b]
+
+
+def _tail_signs(op, to, tu, batch, nb, tol, vals_ok=None):
     """Whether an SVD's or eigh's matrices past the first nb (described in part, _described_batch)
     agree with upstream's as described once ours's vectors take upstream's signs, their one freedom
     for a nonzero singular value or a simple eigenvalue: pair j is U's column j with Vh's row j
     (linalg) or V's column j (torch.svd), or eigh's column j of V, its sign read from any described
     element of it that is not 0 at tol on both sides, one sign per pair and matrix. The singular
-    values or eigenvalues must agree at tol."""
+    values or eigenvalues must agree at tol, or each pass vals_ok (_weyl_values) when given."""
     if re.search(r"svd", name(op)) and len(to) == 3:
         vals, rows = 1, {0: False, 2: "linalg" in op}  # the vector results: their pairs are rows?
     elif re.search(r"eigh", name(op)) and len(to) == 2:
         vals, rows = 0, {1: False}
+    elif len(to) == 1:
+        vals, rows = 0, {}  # svdvals, eigvalsh: values only
     else:
         return False
     flips = {}  # (matrix, pair) -> sign
@@ -117,10 +136,14 @@ def _tail_signs(op, to, tu, batch, nb, tol):
             return False
         for e in range(nb * per, len(x["values"])):
             b, (r, c) = e // per, divmod(e % per, rest[-1])
-            j = None if i == vals else (r if rows[i] else c)
+            j = None if i not in rows else (r if rows[i] else c)
             p, q = _num(x["values"][e]), _num(y["values"][e])
             if isinstance(p, complex) or isinstance(q, complex):
                 return False  # a phase, not a sign
+            if i == vals and vals_ok is not None:
+                if not (vals_ok(b, e % per, p) and vals_ok(b, e % per, q)):
+                    return False
+                continue
             cells.append((b, j, p, q))
             if j is not None and abs(p) > tol and abs(q) > tol:
                 f = 1.0 if p * q > 0 else -1.0
@@ -301,8 +324,9 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
     if len(to) != len(tu) or any({k: v for k, v in x.items() if k != "values"} != {k: v for k, v in y.items() if k != "values"}
                                  for x, y in zip(to, tu)):
         return None
-    vectors = re.search(r"svd|eigh", name(op)) and len(to) in (2, 3)
-    cut = _described_batch(to, tu, a.shape[:-2], tol, (lambda *x: _tail_signs(op, *x)) if vectors else None)
+    vectors = re.search(r"svd|eigh|eigvalsh", name(op)) and len(to) in (1, 2, 3)
+    weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) if vectors else None
+    cut = _described_batch(to, tu, a.shape[:-2], tol, (lambda *x: _tail_signs(op, *x, vals_ok=weyl)) if vectors else None)
     if cut is None:
         return None
     os_, us, nb = cut
@@ -1161,7 +1185,9 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     perturbing A by E moves them by at most ||E||, whatever the conditioning); without vectors
     (eigvalsh, svdvals), when both sides' values pass _values_hold; for lstsq, _lstsq_holds."""
     nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
-          "det": "_linalg_det", "linalg_det": "_linalg_det"}.get(name(op), name(op))
+          "det": "_linalg_det", "linalg_det": "_linalg_det", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "eigvalsh": "_linalg_eigh", "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
+    values_only = "vals" in name(op)  # svdvals, eigvalsh: the values alone
     if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
                                      "linalg_lstsq"):
         return None
@@ -1176,7 +1202,9 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     if nm == "_linalg_eigh":
         t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
         m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
-    tail = (lambda *x: _tail_signs(op, *x)) if nm in ("_linalg_svd", "_linalg_eigh") else None
+    weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) \
+        if nm in ("_linalg_svd", "_linalg_eigh") else None
+    tail = (lambda *x: _tail_signs(op, *x, vals_ok=weyl)) if weyl else None
     cut = _described_batch(to, tu, a.shape[:-2], tol, tail)
     if cut is None:
         return None
@@ -1194,7 +1222,10 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
         rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
         with np.errstate(all="ignore"):
             return _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond)
-    vals = {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
+    vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
+    if nm == "_linalg_svd" and "linalg" not in op and not values_only and len(sides[0]) == 3:
+        # torch.svd's V, not Vh
+        sides = [[x if i != 2 else np.swapaxes(x, -1, -2) for i, x in enumerate(side)] for side in sides]
     with np.errstate(all="ignore"):
         if vals is not None and all(not x.size for side in sides for i, x in enumerate(side) if i != vals):
             return _values_hold(nm, m, sides, vals, bound)

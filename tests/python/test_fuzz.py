@@ -579,3 +579,11 @@ def test_each_artefact_proof_can_fail():
     assert explain("value", gz, lop2, sol([0.0, 1.0]), r0, 1e-12)  # ours rank 1 on column 1, upstream's rank 0
     assert not explain("value", gz, lop2, r0, sol([0.0, 1.0]), 1e-12)  # ours's pivot, the largest column, is not 0
     assert not explain("value", gz, lop2, sol([0.0, 1.0]), sol([5.0, 1.0]), 1e-12)  # column 0 is 0: x[0] = 5 is not least
+    # past the cut a singular value or eigenvalue is judged by Weyl's bound against float64's (float32 [[1e30, 0], [0, 1],
+    # [0, 0]]: its value 1 is determined only within u 1e30), not by the element-wise tolerance
+    big = "a0 = torch.tensor([[1e30, 0.0], [0.0, 1.0], [0.0, 0.0]]).expand(11, 3, 2); out = torch.ops.aten._linalg_svd.default(a0, False)"
+    def svb(s10):
+        return {"ok": {"tuple": [_t(([1.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 11)[:64], [11, 3, 2]), _t([1e30, 1.0] * 10 + [1e30, s10], [11, 2]),
+                                 _t([1.0, 0.0, 0.0, 1.0] * 11, [11, 2, 2])]}}
+    assert explain("value", big, sop, svb(1.0), svb(4e22), 2e-5)
+    assert not explain("value", big, sop, svb(1.0), svb(4e26), 2e-5)  # past u 1e30 (times the tolerance's slack)
