@@ -1135,7 +1135,9 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
     zeroed), and dgeqp3 moves every column whose jpvt entry is nonzero to the front unpivoted, so
     its pivots are any r columns (it answers differently run to run in one process). With the same
     rank on both sides, but for a NaN rcond, where each side's rank is checked on its own
-    (_nan_rcond_rank_holds); gels checks the normal equations and, for a wide A, the row space of A."""
+    (_nan_rcond_rank_holds); gels checks the normal equations and, for a wide A, the row space of A.
+    Residuals, where returned, must be |b - A x|^2 of the side's own x, and gelsd's or gelss's
+    singular values a0's within Weyl's bound (_values_hold's)."""
     import numpy as np
     scale = max(1.0, float(np.abs(m).max()) if m.size else 1.0)
     for greedy, side in zip((True, False), sides):
@@ -1144,14 +1146,22 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
         if x.shape[0] != m.shape[0] or ranks.shape[0] != m.shape[0]:
             return None
         svs = side[3].reshape(m.shape[0], -1) if side[3].size else [None] * m.shape[0]
-        for A, B, X, r, sv in zip(m, rhs, x, ranks.astype(int), svs):
+        resid = side[1].reshape(m.shape[0], -1) if side[1].size else [None] * m.shape[0]
+        for A, B, X, r, sv, rs in zip(m, rhs, x, ranks.astype(int), svs, resid):
             if not np.isfinite(X).all():
                 return None
-            if nan_rcond:
-                ref = np.linalg.svd(A, compute_uv=False)
-                lim = (bound + max(A.shape) * 2.0 ** -53) * (ref[0] if ref.size else 0.0)
-                if not _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
-                    return None
+            # the residuals (m > n at full rank): |b - A x|^2 of the side's own x, its norm within the
+            # backward error bound (|A| |x| + |b|)
+            na = np.linalg.norm(A, 2)
+            if rs is not None and not (rs.shape == X.shape[-1:] and (np.abs(np.sqrt(np.maximum(rs, 0.0)) - np.linalg.norm(
+                    B - A @ X, axis=0)) <= bound * (na * np.linalg.norm(X, axis=0) + np.linalg.norm(B, axis=0))).all()):
+                return None
+            ref = np.linalg.svd(A, compute_uv=False)
+            lim = (bound + max(A.shape) * 2.0 ** -53) * (ref[0] if ref.size else 0.0)
+            if sv is not None and not (sv.shape == ref.shape and (np.abs(sv - ref) <= lim).all()):
+                return None  # gelsd/gelss's singular values: a0's within Weyl's bound
+            if nan_rcond and not _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
+                return None
             nx = np.linalg.norm(X, axis=0)
             for Ar in _effective_matrices(A, r, driver, greedy, bound * scale):
                 u, sv, vh = np.linalg.svd(Ar, full_matrices=False)

@@ -587,3 +587,10 @@ def test_each_artefact_proof_can_fail():
                                  _t([1.0, 0.0, 0.0, 1.0] * 11, [11, 2, 2])]}}
     assert explain("value", big, sop, svb(1.0), svb(4e22), 2e-5)
     assert not explain("value", big, sop, svb(1.0), svb(4e26), 2e-5)  # past u 1e30 (times the tolerance's slack)
+    # lstsq's residuals are |b - A x|^2 of the side's own x, gelsd's singular values a0's (Weyl)
+    tall = ("a0 = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], dtype=torch.float64); a1 = torch.ones(3, 1, "
+            "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gelsd')")
+    tsol = lambda res, sv: {"ok": {"tuple": [_t([1.0, 1.0], [2, 1], "torch.float64"), _t([res], [1], "torch.float64"),
+                                             _t([2], [], "torch.int64"), _t(sv, [2], "torch.float64")]}}
+    assert not explain("value", tall, lop2, tsol(2.0, [1.0, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # |b - A x|^2 is 1
+    assert not explain("value", tall, lop2, tsol(1.0, [1.5, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # a0's are 1 and 1
