@@ -1270,6 +1270,72 @@ def _values_hold(nm, m, sides, vals, bound):
             "(Weyl: ||E||_2 <= max(tol, n u) ||a0||_2)")
 
 
+def svd_eigh_upstream_nonfinite(kind, code, op, ours, up, tol):
+    """An SVD or eigh (values alone too) of a finite real matrix where upstream answers inf or NaN:
+    every exact singular value or eigenvalue is at most ||a0||_2, finite here, so a non-finite one
+    is no answer (upstream's float32 MKL scales a matrix mixing 1e30 and 1e-30 into NaN). Explained
+    when ours's answer is checked on its own: finite, its values a0's within Weyl's bound
+    (_weyl_values) and, with vectors, a factorization of a0 within max(tol, n u) (_factors_hold)
+    for every matrix described whole (describe keeps 64 values); upstream's likewise in the
+    matrices where it is finite (both answers of an ill-conditioned matrix, lapack_backward_stable)."""
+    nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh", "eigvalsh": "_linalg_eigh",
+          "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
+    if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh"):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or a.is_complex() or not _finite(a) or a.numel() == 0 \
+            or not _same_but_values(to, tu) or not any(t["shape"][:a.dim() - 2] == list(a.shape[:-2]) for t in to):
+        return None
+    batch = list(a.shape[:-2])
+    bad = set()  # matrices where upstream is not finite
+    for x, y in zip(to, tu):
+        per = math.prod(x["shape"][len(batch):]) if x["shape"][:len(batch)] == batch else 0
+        for e, (p, q) in enumerate(zip(x["values"], y["values"])):
+            if not math.isfinite(_num(p)):
+                return None  # ours is finite everywhere
+            if per and not math.isfinite(_num(q)):
+                bad.add(e // per)
+    if not bad:
+        return None
+    bound = max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))
+    weyl = _weyl_values(op, code, a, bound)
+    values_only = "vals" in name(op) or len(to) == 1
+    vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}[nm]
+    k = to[vals]["shape"][-1] if to[vals]["shape"] else 0
+    # ours's values everywhere, upstream's where finite: a0's within Weyl's bound
+    if not k or any(not weyl(e // k, e % k, _num(p)) or (e // k not in bad and not weyl(e // k, e % k, _num(q)))
+                    for e, (p, q) in enumerate(zip(to[vals]["values"], tu[vals]["values"]))):
+        return None
+    if not values_only and all(t["values"] and math.prod(t["shape"]) for i, t in enumerate(to) if i != vals):
+        # ours's factorization of each matrix described whole, upstream's where finite
+        m = np.array(a.detach().double().tolist()).reshape(-1, *a.shape[-2:])
+        if nm == "_linalg_eigh":
+            t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+            m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
+        for desc, mine in ((to, True), (tu, False)):
+            cut = _described_batch(desc, desc, batch, tol)  # a side against itself: its matrices described whole
+            if cut is None:
+                return None
+            side, nb = cut[0], cut[2]
+            for i, (x, y) in enumerate(zip(to, tu)):
+                per = math.prod(x["shape"][len(batch):]) if x["shape"][:len(batch)] == batch else 0
+                if i != vals and any(_differs(p, q, tol) and (not per or e // per >= nb)
+                                     for e, (p, q) in enumerate(zip(x["values"], y["values"]))):
+                    return None  # a vector differing in a matrix not described whole: unchecked
+            if nm == "_linalg_svd" and "linalg" not in op and len(side) == 3:
+                side = [x if i != 2 else np.swapaxes(x, -1, -2) for i, x in enumerate(side)]  # torch.svd's V
+            for b in range(nb):
+                if mine or b not in bad:
+                    with np.errstate(all="ignore"):
+                        if not _factors_hold(nm, m[b:b + 1], [x[b:b + 1] for x in side], bound):
+                            return None
+    return ("an SVD or eigh of a finite matrix where upstream answers inf or NaN (no answer: every value is at most "
+            "||a0||_2); ours's is checked on its own (Weyl, the factorization)")
+
+
 def det_exactly_singular(kind, code, op, ours, up, tol):
     """A determinant of a matrix that is singular in exact arithmetic (its float inputs as
     fractions): the determinant is 0, which ours's LU finds (a pivot of exactly 0: sign 0, log|det|
@@ -1715,7 +1781,8 @@ def meta_negative_strides(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
+          lapack_conditioning, lapack_backward_stable, svd_eigh_upstream_nonfinite, det_exactly_singular,
+          lu_exactly_singular,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,

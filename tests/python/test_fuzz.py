@@ -594,3 +594,13 @@ def test_each_artefact_proof_can_fail():
                                              _t([2], [], "torch.int64"), _t(sv, [2], "torch.float64")]}}
     assert not explain("value", tall, lop2, tsol(2.0, [1.0, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # |b - A x|^2 is 1
     assert not explain("value", tall, lop2, tsol(1.0, [1.5, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # a0's are 1 and 1
+    # an eigh or SVD of a finite matrix where upstream answers NaN (its float32 MKL scaling 1e30 beside 1e-30): no answer;
+    # ours's checked on its own
+    nf = "a0 = torch.tensor([[1e30, 0.0], [1.0, 1.0]]); out = torch.ops.aten._linalg_eigh.default(a0)"
+    lv = lambda lam, v: {"ok": {"tuple": [_t(lam, [2]), _t(v, [2, 2])]}}
+    c0, s0 = 1e-30, 1.0  # eigenvectors of [[1e30, 1], [1, 1]]: e_1 and e_0 to float32's precision
+    assert explain("value", nf, eop, lv([1.0, 1e30], [-c0, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)
+    assert not explain("value", nf, eop, lv([1.0, 2e30], [-c0, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)  # not a0's
+    assert not explain("value", nf, eop, lv([1.0, 1e30], [0.6, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)  # V not unitary
+    assert not explain("value", nf.replace("1e30", "3.0"), eop, lv([0.5, 3.5], [-c0, s0, s0, c0]),
+                       lv([2 - 2 ** 0.5, 2 + 2 ** 0.5], [0.0] * 4), 2e-5)  # upstream finite: not this proof's
