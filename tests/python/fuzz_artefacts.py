@@ -358,6 +358,8 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
         return None
     bound = max(tol, n * u * c)
     batched = [t["shape"][:a.dim() - 2] == list(a.shape[:-2]) and math.prod(t["shape"][a.dim() - 2:]) > 0 for t in to]
+    if any("int" in t["tensor"] and t["values"] != w["values"] for t, w in zip(to, tu)):
+        return None  # a rank, pivots or info: an integer answer has no rounding to bound
     if all(_normwise(x, y, bound, bt) for x, y, bt in zip(os_, us, batched)):
         return ("LAPACK: within the norm-wise error bound of a backward-stable algorithm, max(tol, n*u*c) times "
                 "the result's largest element")
@@ -1104,23 +1106,61 @@ def _effective_matrices(A, r, driver, greedy, tie):
     return out
 
 
-def _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
-    """Whether rank r is what a driver determines for A with rcond NaN, where every comparison with
-    the threshold is false: gelsy's incremental condition estimation never adds a column, so the
-    rank is 1, or 0 when its first pivot column is 0 (ours's pivot, the largest column, is 0 only
-    for A = 0; upstream's may be any column, fixed by its jpvt); gelss's threshold max(NaN s_1,
-    sfmin) is sfmin, so its rank counts the singular values it computed above 0 (sv, each within
-    lim of a0's, ref: Weyl), whose rounding decides which of a0's tiny ones come out 0."""
+def _lstsq_rcond(code):
+    """The rcond a linalg.lstsq call passes (None for its default, nan, or a float), or False when
+    it cannot be read (the call's arguments evaluated with its tensors as placeholders)."""
+    import torch
+    m = re.search(r"lstsq(?:\.default)?\((.*)\)\s*$", code)
+    if not m:
+        return False
+    def args(a, b, rcond=None, *, driver=None):
+        return rcond
+    try:
+        rc = eval(f"_args({m.group(1)})", {"torch": torch, "_args": args, **{f"a{i}": None for i in range(4)}})
+    except Exception:
+        return False
+    return None if rc is None else float(rc)
+
+
+def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
+    """Whether rank r is what a driver determines for A from its own computation, or None where
+    that cannot be recomputed here (gelsy's incremental condition estimation with an rcond in (0,
+    1): both sides must then report the same rank). gelss and gelsd compare their own singular
+    values sv (each within lim of a0's, ref: Weyl) with the threshold t s_1: gelss keeps s > max(t
+    s_1, sfmin), t = rcond or, below 0, slamch('P'); gelsd keeps s > t s_1, t = rcond or, at most 0
+    or at least 1, slamch('E'); a NaN rcond keeps every value for gelsd, those above sfmin (0 here)
+    for gelss; the default is eps max(m, n) (upstream's _get_epsilon); a single-precision call
+    reads rcond as a float and eps as float's. Which of a0's singular values near the threshold
+    land above it follows each side's rounding (s within 4 u of it counts either way). gelsy with
+    an rcond NaN or at most 0 never stops at a condition estimate: its rank is min(m, n), 1 for
+    NaN (every comparison false), or 0 when its first pivot column is 0 (ours's pivot, the largest
+    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column)."""
     import numpy as np
+    k = min(A.shape)
     if driver == "gelsy":
+        if rcond is None or not (math.isnan(rcond) or rcond <= 0):
+            return None
+        full = 1 if math.isnan(rcond) else k
         zero = not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any())
-        return r == (0 if zero else 1) or (r == 1 and not greedy and np.abs(A).max(initial=0.0) > 0)
-    if driver == "gelss" and sv is not None and sv.shape == ref.shape:
-        return bool((np.abs(sv - ref) <= lim).all()) and r == int((sv > 0).sum())
-    return False
+        return r == (0 if not np.abs(A).max(initial=0.0) else full) or (zero and r == 0)
+    if driver not in ("gelss", "gelsd") or sv is None or sv.shape != ref.shape:
+        return None
+    if not (np.abs(sv - ref) <= lim).all():
+        return False
+    u = 2.0 ** -24 if single else 2.0 ** -53
+    rc = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else \
+        float(np.float32(rcond)) if single else rcond
+    if math.isnan(rc):
+        return r == (int((sv > 0).sum()) if driver == "gelss" else k)
+    if driver == "gelss" and rc < 0:
+        rc = 2 * u
+    if driver == "gelsd" and (rc <= 0 or rc >= 1):
+        rc = u
+    t = rc * (sv[0] if sv.size else 0.0)
+    return int((sv > t * (1 + 4 * u)).sum()) <= r <= int((sv > t * (1 - 4 * u)).sum())
 
 
-def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
+def _lstsq_holds(m, rhs, sides, bound, driver, rank_check=None):
     """Both sides' lstsq solutions X (the first result) are the minimum-norm least-squares
     solutions of the matrix the driver solves with for the reported rank r (_effective_matrices,
     A_r), checked column by column as LAPACK's own least-squares tests do (dchkls):
@@ -1134,8 +1174,9 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
     column norm, ties within bound); upstream 2.13's apply_lstsq passes jpvt as at::empty (not
     zeroed), and dgeqp3 moves every column whose jpvt entry is nonzero to the front unpivoted, so
     its pivots are any r columns (it answers differently run to run in one process). With the same
-    rank on both sides, but for a NaN rcond, where each side's rank is checked on its own
-    (_nan_rcond_rank_holds); gels checks the normal equations and, for a wide A, the row space of A.
+    rank on both sides, or each side's rank checked on its own where rank_check (a function of A,
+    r, the side's singular values, a0's, their bound and greedy: _rank_holds) can; gels checks the
+    normal equations and, for a wide A, the row space of A.
     Residuals, where returned, must be |b - A x|^2 of the side's own x, and gelsd's or gelss's
     singular values a0's within Weyl's bound (_values_hold's)."""
     import numpy as np
@@ -1148,7 +1189,11 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
         svs = side[3].reshape(m.shape[0], -1) if side[3].size else [None] * m.shape[0]
         resid = side[1].reshape(m.shape[0], -1) if side[1].size else [None] * m.shape[0]
         for A, B, X, r, sv, rs in zip(m, rhs, x, ranks.astype(int), svs, resid):
+            past = driver != "gels" and _exact_rank(A.tolist()) < r  # a rank above A's: a residue divided by
             if not np.isfinite(X).all():
+                if past and rank_check is not None and rank_check(A, r, sv, np.linalg.svd(A, compute_uv=False),
+                                                                   math.inf, greedy):
+                    continue  # the residue an exact 0 (dgelsy's R_rr): x divided by it
                 return None
             # the residuals (m > n at full rank): |b - A x|^2 of the side's own x, its norm within the
             # backward error bound (|A| |x| + |b|)
@@ -1160,7 +1205,7 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
             lim = (bound + max(A.shape) * 2.0 ** -53) * (ref[0] if ref.size else 0.0)
             if sv is not None and not (sv.shape == ref.shape and (np.abs(sv - ref) <= lim).all()):
                 return None  # gelsd/gelss's singular values: a0's within Weyl's bound
-            if nan_rcond and not _nan_rcond_rank_holds(A, r, sv, ref, driver, greedy, lim):
+            if rank_check is not None and not rank_check(A, r, sv, ref, lim, greedy):
                 return None
             nx = np.linalg.norm(X, axis=0)
             for Ar in _effective_matrices(A, r, driver, greedy, bound * scale):
@@ -1169,14 +1214,15 @@ def _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond=False):
                     if not np.abs(X).max(initial=0.0) <= bound * scale:
                         continue
                     break
-                if len(sv) < r or not sv[r - 1] > 0:
+                if len(sv) < r or not (sv[r - 1] > 0 or past):
                     continue  # A_r of rank below r: not the driver's
                 na = sv[0]
                 res = Ar.T @ (B - Ar @ X)
                 lim = bound * na * (na * nx + np.linalg.norm(B, axis=0))
                 off = X - vh[:r].T @ (vh[:r] @ X)
+                # past A's rank no row space is determined (the residue's singular vector): no minimum norm
                 if (np.linalg.norm(res, axis=0) <= lim).all() and \
-                        (np.linalg.norm(off, axis=0) <= bound * (sv[0] / sv[r - 1]) * nx).all():
+                        (past or (np.linalg.norm(off, axis=0) <= bound * (sv[0] / sv[r - 1]) * nx).all()):
                     break
             else:
                 return None
@@ -1225,13 +1271,20 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
         b = inputs(code).get("a1")
         driver = re.search(r"""['"](gels[dsy]?)['"]""", code)
         driver = driver.group(1) if driver else "gelsy"  # CPU's default
-        nan_rcond = driver in ("gelsy", "gelss") and bool(re.search(r"lstsq\w*(?:\.default)?\(.*float\('nan'\)", code))
+        rcond = _lstsq_rcond(code)
+        single = str(a.dtype) == "torch.float32"
+        # each side's rank on its own where it can be recomputed (_rank_holds), else the same rank
+        own = rcond is not False and _rank_holds(m[0], 0, sides[0][3].reshape(nb, -1)[0] if sides[0][3].size else None,
+                                                 np.linalg.svd(m[0], compute_uv=False), math.inf, driver, True, rcond,
+                                                 single) is not None
         if b is None or b.dim() != a.dim() or b.shape[:-1] != a.shape[:-1] or not _finite(b) or b.is_complex() \
-                or (to[2]["values"] != tu[2]["values"] and not nan_rcond):
+                or (to[2]["values"] != tu[2]["values"] and not own):
             return None
         rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
+        check = (lambda A, r, sv, ref, lim, greedy: _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single)) \
+            if own else None
         with np.errstate(all="ignore"):
-            return _lstsq_holds(m, rhs, sides, bound, driver, nan_rcond)
+            return _lstsq_holds(m, rhs, sides, bound, driver, check)
     vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
     if nm == "_linalg_svd" and "linalg" not in op and not values_only and len(sides[0]) == 3:
         # torch.svd's V, not Vh
@@ -1419,15 +1472,17 @@ def gels_rank_deficient_refused(kind, code, op, ours, up, tol):
     an exact 0 on R's diagonal, which dtrtrs reports (info = its position > 0: upstream's own
     "does not have full rank" LinAlgError), or a rounding residue, which it divides by. Ours (the
     reference dgels, in double) finds the 0; upstream's MKL leaves a residue and returns what the
-    division by it makes (1e16 where the answer is undefined). Explained when ours raised that
-    LinAlgError naming a batch element, upstream returned, and that element's matrix has exact
-    rank below min(m, n)."""
-    if kind != "rejects" or name(op) != "linalg_lstsq" or not re.search(r"""['"]gels['"]""", code):
+    division by it makes (1e16 where the answer is undefined); or the other way round, where ours's
+    double rounding leaves the residue and upstream's float32 the 0. Explained when one side raised
+    that LinAlgError naming a batch element, the other returned, and that element's matrix has
+    exact rank below min(m, n)."""
+    if kind not in ("rejects", "accepts") or name(op) != "linalg_lstsq" or not re.search(r"""['"]gels['"]""", code):
         return None
+    raised, other = (ours, up) if kind == "rejects" else (up, ours)
     m = re.fullmatch(r"torch\.linalg\.lstsq: (?:\(Batch element (\d+)\): )?The least squares solution could not be "
                      r"computed because the input matrix does not have full rank \(error code: \d+\)\.",
-                     ours.get("msg", ""))
-    if ours.get("exc") not in ("_LinAlgError", "LinAlgError") or not m or "ok" not in up:
+                     raised.get("msg", ""))
+    if raised.get("exc") not in ("_LinAlgError", "LinAlgError") or not m or "ok" not in other:
         return None
     ins = inputs(code)
     a, b = ins.get("a0"), ins.get("a1")
@@ -1438,8 +1493,8 @@ def gels_rank_deficient_refused(kind, code, op, ours, up, tol):
     mats = a.detach().double().reshape(-1, *a.shape[-2:]).tolist()
     if k >= len(mats) or _exact_rank(mats[k]) >= min(a.shape[-2:]):
         return None
-    return ("lstsq with driver='gels' of a matrix without full rank: ours's QR finds the exact 0 on R's diagonal (the "
-            "'does not have full rank' error), upstream's divides by a rounding residue")
+    return ("lstsq with driver='gels' of a matrix without full rank: one side's QR finds the exact 0 on R's diagonal "
+            "(the 'does not have full rank' error), the other's divides by a rounding residue")
 
 
 def solve_singular_refused(kind, code, op, ours, up, tol):

@@ -604,3 +604,25 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", nf, eop, lv([1.0, 1e30], [0.6, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)  # V not unitary
     assert not explain("value", nf.replace("1e30", "3.0"), eop, lv([0.5, 3.5], [-c0, s0, s0, c0]),
                        lv([2 - 2 ** 0.5, 2 + 2 ** 0.5], [0.0] * 4), 2e-5)  # upstream finite: not this proof's
+    assert explain("accepts", gl, lop2, gup, nofull, 1e-12)  # the other way round: upstream's 0, ours's residue
+    assert not explain("accepts", gl.replace("0.5, 1.0]]", "0.5, 1.5]]"), lop2, gup, nofull, 1e-12)  # full rank
+    # gelsy with rcond -1 keeps every column of [[1, 1], [1, 1]] (rank 2 above its exact 1): ours's R_22 is 0 exactly and
+    # its x inf/NaN, upstream's a residue and its x 1e16: neither determined; a full-rank a0's x must be finite
+    gm = ("a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0]], dtype=torch.float64); a1 = torch.tensor([[1.0], [0.0]], "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=-1.0, driver='gelsy')")
+    s2 = lambda x: {"ok": {"tuple": [_t(x, [2, 1], "torch.float64"), _t([], [0], "torch.float64"), _t([2], [], "torch.int64"),
+                                     _t([], [0], "torch.float64")]}}
+    assert explain("value", gm, lop2, s2(["nan", "inf"]), s2([1e16, -1e16]), 1e-12)
+    assert not explain("value", gm.replace("[1.0, 1.0]]", "[1.0, 2.0]]"), lop2, s2(["nan", "inf"]), s2([-1.0, 1.0]), 1e-12)
+    # gelsd's rank is the count of its own singular values above rcond s_1 (default eps max(m, n)): float32
+    # [[1, 0], [0, 3e-8]] has rank 1 (3e-8 below 2.4e-7), not 2
+    gd = ("a0 = torch.tensor([[1.0, 0.0], [0.0, 3e-8]]); a1 = torch.ones(2, 1); "
+          "out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gelsd')")
+    sd = lambda x, r: {"ok": {"tuple": [_t(x, [2, 1]), _t([], [0]), _t([r], [], "torch.int64"), _t([1.0, 3e-8], [2])]}}
+    assert not explain("value", gd, lop2, sd([1.0, 33333334.0], 2), sd([1.0, 0.0], 1), 2e-5)
+    # a singular value on the threshold itself (2^-22 = rcond s_1 for float32 2 x 2): either rank is gelsd's, by rounding
+    gt = gd.replace("3e-8", "2.384185791015625e-07")
+    st = lambda x, r: {"ok": {"tuple": [_t(x, [2, 1]), _t([], [0]), _t([r], [], "torch.int64"),
+                                        _t([1.0, 2.384185791015625e-07], [2])]}}
+    assert explain("value", gt, lop2, st([1.0, 0.0], 1), st([1.0, 4194304.0], 2), 2e-5)
+    assert not explain("value", gt, lop2, st([1.0, 4194304.0], 1), st([1.0, 4194304.0], 2), 2e-5)  # rank 1's x is (1, 0)
