@@ -3,6 +3,7 @@
 #include "parallel.h"
 
 #include <complex.h>
+#include <float.h>
 #include <lapack.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -773,6 +774,24 @@ done:
     return st;
 }
 
+/* Note [float32 rcond]: a single-precision problem solved by the double routines (Note [float32
+ * through double LAPACK]) must determine its rank as the single routines do, which upstream calls
+ * with rcond cast to float (static_cast<value_t>(rcond)): sgelss takes an rcond below 0 as
+ * slamch('P') (FLT_EPSILON), sgelsd's slalsd one at most 0 or at least 1 as slamch('E')
+ * (FLT_EPSILON / 2); handed to dgelss/dgelsd they would be double's and keep singular values down
+ * to 1e-16 of the largest, a float32 rounding residue among them (its solution divided by it). */
+static double
+lstsq_single_rcond(tn_lstsq_driver driver, double rcond)
+{
+    /* float's rounding; past its range (a conversion C leaves undefined) float's infinity */
+    double rc = isfinite(rcond) && fabs(rcond) > FLT_MAX ? copysign(INFINITY, rcond) : (double)(float)rcond;
+    if (driver == TN_LSTSQ_GELSS && rc < 0)
+        return FLT_EPSILON;
+    if (driver == TN_LSTSQ_GELSD && (rc <= 0 || rc >= 1))
+        return FLT_EPSILON / 2;
+    return rc;
+}
+
 tn_status
 tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t *a_index, int64_t a_batch, int64_t m,
                 int64_t n, int64_t nrhs, const void *a, void *b, double rcond, int64_t *rank, void *s, int32_t *info)
@@ -785,7 +804,8 @@ tn_lapack_lstsq(int dtype, tn_lstsq_driver driver, int64_t batch, const int64_t 
         double *ws = svd ? widened(NULL, a_batch * k) : NULL;
         tn_status st = wa && wb && (!svd || ws)
                            ? tn_lapack_lstsq(dtype == TN_DTYPE_C64 ? TN_DTYPE_C128 : TN_DTYPE_F64, driver, batch,
-                                             a_index, a_batch, m, n, nrhs, wa, wb, rcond, rank, ws, info)
+                                             a_index, a_batch, m, n, nrhs, wa, wb, lstsq_single_rcond(driver, rcond),
+                                             rank, ws, info)
                            : TN_ERR_NOMEM;
         if (st == TN_OK) {
             narrow_into(b, wb, w * batch * ld * nrhs);

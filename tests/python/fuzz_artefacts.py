@@ -93,8 +93,108 @@ def _array(desc):
     return np.array([_num(x) for x in v]).reshape(desc["shape"])
 
 
-def _normwise(o, u, bound):
-    """Every element of o within bound * (the largest finite magnitude of u) of u's, NaN for NaN."""
+def _weyl_values(op, code, a, bound):
+    """A check of one singular value or eigenvalue of a0's matrix b, (b, k, v) -> bool: within
+    Weyl's bound of a backward-stable algorithm, (bound + n 2^-53) ||a0_b||_2, of the k-th of
+    a0_b's computed in float64 (eigh's from its lower triangle, or the upper one the call names)."""
+    import numpy as np
+    import torch
+    m = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist()).reshape(-1, *a.shape[-2:])
+    if re.search(r"eigh|eigvalsh", name(op)):
+        t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+        m = t + np.conj(np.swapaxes(t, -1, -2)) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
+        ref = np.linalg.eigvalsh(m)
+    else:
+        ref = np.linalg.svd(m, compute_uv=False)
+    lim = (bound + max(m.shape[-2:]) * 2.0 ** -53) * np.linalg.norm(m, 2, axis=(-2, -1))
+    return lambda b, k, v: b < len(ref) and k < ref.shape[-1] and abs(v - ref[b][k]) <= lim[b]
+
+
+def _tail_signs(op, to, tu, batch, nb, tol, vals_ok=None):
+    """Whether an SVD's or eigh's matrices past the first nb (described in part, _described_batch)
+    agree with upstream's as described once ours's vectors take upstream's signs, their one freedom
+    for a nonzero singular value or a simple eigenvalue: pair j is U's column j with Vh's row j
+    (linalg) or V's column j (torch.svd), or eigh's column j of V, its sign read from any described
+    element of it that is not 0 at tol on both sides, one sign per pair and matrix. The singular
+    values or eigenvalues must agree at tol, or each pass vals_ok (_weyl_values) when given."""
+    if re.search(r"svd", name(op)) and len(to) == 3:
+        vals, rows = 1, {0: False, 2: "linalg" in op}  # the vector results: their pairs are rows?
+    elif re.search(r"eigh", name(op)) and len(to) == 2:
+        vals, rows = 0, {1: False}
+    elif len(to) == 1:
+        vals, rows = 0, {}  # svdvals, eigvalsh: values only
+    else:
+        return False
+    flips = {}  # (matrix, pair) -> sign
+    cells = []  # (matrix, pair or None, ours, upstream)
+    for i, (x, y) in enumerate(zip(to, tu)):
+        rest = x["shape"][len(batch):]
+        per = math.prod(rest)
+        if x["shape"][:len(batch)] != list(batch) or not per:
+            continue  # not batched like a0 (compute_uv=False's empty U): compared whole
+        if len(rest) != (1 if i == vals else 2):
+            return False
+        for e in range(nb * per, len(x["values"])):
+            b, (r, c) = e // per, divmod(e % per, rest[-1])
+            j = None if i not in rows else (r if rows[i] else c)
+            p, q = _num(x["values"][e]), _num(y["values"][e])
+            if isinstance(p, complex) or isinstance(q, complex):
+                return False  # a phase, not a sign
+            if i == vals and vals_ok is not None:
+                if not (vals_ok(b, e % per, p) and vals_ok(b, e % per, q)):
+                    return False
+                continue
+            cells.append((b, j, p, q))
+            if j is not None and abs(p) > tol and abs(q) > tol:
+                f = 1.0 if p * q > 0 else -1.0
+                if flips.setdefault((b, j), f) != f:
+                    return False
+    return not any(not abs(p * flips.get((b, j), 1.0) - q) <= tol * max(1.0, abs(q)) for b, j, p, q in cells)
+
+
+def _described_batch(to, tu, batch, tol, tail=None):
+    """(ours's arrays, upstream's arrays, nb): the results of a LAPACK call over a batch of matrices
+    (a0's batch dims `batch`) cut to the first nb matrices every result describes whole, each array
+    shaped (nb, *its matrix dims). A description keeps 64 values (isolated.describe), so a batch of
+    more elements than that is seen in part; the proofs check the matrices described whole, and
+    past them (a matrix described in part, or a result describing more matrices than another) every
+    described value must agree as the comparison sees it (_differs at tol), or as `tail` (a
+    function of to, tu, batch, nb, tol: _tail_signs) judges them. A result not batched
+    like a0 (an empty U of compute_uv=False) must be described whole. None when a value past the
+    cut differs, a result is not described whole where it must be, or no matrix is described whole."""
+    import numpy as np
+    nbatch = math.prod(batch)
+    per = []
+    for x, y in zip(to, tu):
+        if x["values"] is None or y["values"] is None or len(x["values"]) != len(y["values"]):
+            return None
+        if x["shape"][:len(batch)] == list(batch) and nbatch and math.prod(x["shape"][len(batch):]):
+            per.append(math.prod(x["shape"][len(batch):]))
+        elif len(x["values"]) == math.prod(x["shape"]):
+            per.append(None)  # not batched like a0: compared whole
+        else:
+            return None
+    nb = min([len(x["values"]) // p for x, p in zip(to, per) if p] + [nbatch])
+    if not nb:
+        return None
+    sides = ([], [])
+    if tail is not None and not tail(to, tu, batch, nb, tol):
+        return None
+    for x, y, p in zip(to, tu, per):
+        if tail is None and p and any(_differs(v, w, tol) for v, w in zip(x["values"][nb * p:], y["values"][nb * p:])):
+            return None
+        for side, d in zip(sides, (x, y)):
+            if p:
+                side.append(np.array([_num(v) for v in d["values"][:nb * p]]).reshape(nb, *d["shape"][len(batch):]))
+            else:
+                side.append(_array(d))
+    return sides[0], sides[1], nb
+
+
+def _normwise(o, u, bound, batched=False):
+    """Every element of o within bound * (the largest finite magnitude of u) of u's, NaN for NaN;
+    batched: u's largest in its own matrix (a batch's leading dim, _described_batch), as the
+    bound of each matrix's own factorization is."""
     import numpy as np
     if o.shape != u.shape:
         return False
@@ -105,6 +205,8 @@ def _normwise(o, u, bound):
     fin = np.isfinite(u)
     if (np.isinf(o) & (o != u)).any():
         return False
+    if batched and o.ndim > 1:
+        return all(_normwise(x, y, bound) for x, y in zip(o, u))
     scale = max(1.0, float(np.abs(u[fin]).max())) if fin.any() else 1.0
     return bool((np.abs(o[fin] - u[fin]) <= bound * scale).all())
 
@@ -206,7 +308,8 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
     result agrees with upstream's within the norm-wise bound of a backward-stable algorithm,
     max(tol, n * u * c) times the result's largest element, where c is the 2-norm condition number
     k(A), and for eigenvectors and singular vectors ||A|| / (the smallest gap between the values),
-    after ours's vectors take upstream's signs (their one freedom)."""
+    after ours's vectors take upstream's signs (their one freedom). A batch described in part is
+    judged on the matrices described whole (_described_batch, _tail_signs past them)."""
     if kind != "value" or not LAPACK.fullmatch(name(op)):
         return None
     import numpy as np
@@ -221,11 +324,16 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
     if len(to) != len(tu) or any({k: v for k, v in x.items() if k != "values"} != {k: v for k, v in y.items() if k != "values"}
                                  for x, y in zip(to, tu)):
         return None
-    os_, us = [_array(x) for x in to], [_array(y) for y in tu]
-    if any(x is None for x in os_ + us):
+    vectors = re.search(r"svd|eigh|eigvalsh", name(op)) and len(to) in (1, 2, 3)
+    weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) if vectors else None
+    cut = _described_batch(to, tu, a.shape[:-2], tol, (lambda *x: _tail_signs(op, *x, vals_ok=weyl)) if vectors else None)
+    if cut is None:
         return None
+    os_, us, nb = cut
+    if name(op).endswith("_ex") and any(np.any(side[-1] != 0) for side in (os_, us)):
+        return None  # info > 0: the factorization did not complete (past it nothing is bounded: cholesky_incomplete)
     m = np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist())
-    m = m.reshape(-1, *m.shape[-2:])
+    m = m.reshape(-1, *m.shape[-2:])[:nb]  # the matrices described whole
     if re.search(r"eigh|eigvalsh|cholesky|ldl", name(op)) and m.shape[-1] == m.shape[-2]:
         # these read one triangle (the lower unless the call asks for the upper) as a Hermitian matrix
         t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
@@ -249,7 +357,10 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
     if not n * u * c < 1:  # no digit of the answer is determined (a singular matrix): the bound proves nothing
         return None
     bound = max(tol, n * u * c)
-    if all(_normwise(x, y, bound) for x, y in zip(os_, us)):
+    batched = [t["shape"][:a.dim() - 2] == list(a.shape[:-2]) and math.prod(t["shape"][a.dim() - 2:]) > 0 for t in to]
+    if any("int" in t["tensor"] and t["values"] != w["values"] for t, w in zip(to, tu)):
+        return None  # a rank, pivots or info: an integer answer has no rounding to bound
+    if all(_normwise(x, y, bound, bt) for x, y, bt in zip(os_, us, batched)):
         return ("LAPACK: within the norm-wise error bound of a backward-stable algorithm, max(tol, n*u*c) times "
                 "the result's largest element")
     return None
@@ -943,35 +1054,196 @@ def _factors_hold(nm, m, res, bound):
     return True
 
 
-def _lstsq_holds(m, rhs, sides, bound):
-    """Both sides' lstsq solutions X (the first result) satisfy the normal equations to working
-    precision, column by column: ||A^T (B - A x)|| <= bound ||A|| (||A|| ||x|| + ||B||) (the
-    acceptance test of LAPACK's own least-squares tests, dqrt17), with the same rank reported. It
-    does not check that x is the minimum-norm solution (dqrt14's row-space test)."""
+def _pivot_sets(A, r, tie, greedy):
+    """The sets of r columns of A whose span a pivoted QR (gelsy's dgeqp3) may take as its first r
+    pivots: with greedy (jpvt zero on entry, the reference LAPACK's call, ours), each pivot the
+    column of the largest norm orthogonal to those chosen before it, or one within `tie` of it (a
+    rounding's choice); without, any r columns (columns fixed first by nonzero jpvt entries)."""
+    import itertools
     import numpy as np
-    for side in sides:
-        x = side[0].reshape(-1, m.shape[-1], rhs.shape[-1])
-        if x.shape[0] != m.shape[0]:
+    n = A.shape[-1]
+    if not greedy:
+        return [list(S) for S in itertools.combinations(range(n), r)]
+    found, seen = [], set()
+    def walk(chosen, R):
+        key = frozenset(chosen)
+        if key in seen or len(found) > 256:
+            return
+        seen.add(key)
+        if len(chosen) == r:
+            found.append(sorted(chosen))
+            return
+        norms = np.linalg.norm(R, axis=0)
+        norms[chosen] = -1.0
+        for j in np.nonzero(norms >= norms.max() - tie)[0]:
+            q = R[:, j] / norms[j] if norms[j] > 0 else R[:, j] * 0.0
+            walk(chosen + [int(j)], R - np.outer(q, q @ R))
+    walk([], A.copy())
+    return found
+
+
+def _effective_matrices(A, r, driver, greedy, tie):
+    """The matrices whose minimum-norm least-squares solution a driver returns for a rank-r
+    determination of A: gels (no rank: A of full rank) A itself; gelsd and gelss (SVD) A's SVD cut
+    to its r largest singular values; gelsy (complete orthogonal factorization of A P = Q R cut to
+    R's first r rows) Q_1 Q_1^T A, A projected onto the span of its r pivot columns (_pivot_sets);
+    any driver, A itself for a rank above A's exact rank."""
+    import numpy as np
+    if driver == "gels" or _exact_rank(A.tolist()) < r:
+        # a rank above A's exact one (an rcond <= 0 keeps every column or value): the driver divides
+        # by a rounding residue of a zero, and solves with A itself, backward-stably at best
+        return [A]
+    if driver in ("gelsd", "gelss"):
+        u, s, vh = np.linalg.svd(A, full_matrices=False)
+        return [(u[:, :r] * s[:r]) @ vh[:r]]
+    out = []
+    for S in _pivot_sets(A, r, tie, greedy):
+        # r columns of exact rank below r (a zero R_ii, where gelsy's rank stops) are not r pivots
+        if S and _exact_rank(A[:, S].tolist()) < len(S):
+            continue
+        q = np.linalg.qr(A[:, S])[0] if S else np.zeros((A.shape[0], 0))
+        out.append(q @ (q.T @ A))
+    return out
+
+
+def _lstsq_rcond(code):
+    """The rcond a linalg.lstsq call passes (None for its default, nan, or a float), or False when
+    it cannot be read (the call's arguments evaluated with its tensors as placeholders)."""
+    import torch
+    m = re.search(r"lstsq(?:\.default)?\((.*)\)\s*$", code)
+    if not m:
+        return False
+    def args(a, b, rcond=None, *, driver=None):
+        return rcond
+    try:
+        rc = eval(f"_args({m.group(1)})", {"torch": torch, "_args": args, **{f"a{i}": None for i in range(4)}})
+    except Exception:
+        return False
+    return None if rc is None else float(rc)
+
+
+def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
+    """Whether rank r is what a driver determines for A from its own computation, or None where
+    that cannot be recomputed here (gelsy's incremental condition estimation with an rcond in (0,
+    1): both sides must then report the same rank). gelss and gelsd compare their own singular
+    values sv (each within lim of a0's, ref: Weyl) with the threshold t s_1: gelss keeps s > max(t
+    s_1, sfmin), t = rcond or, below 0, slamch('P'); gelsd keeps s > t s_1, t = rcond or, at most 0
+    or at least 1, slamch('E'); a NaN rcond keeps every value for gelsd, those above sfmin (0 here)
+    for gelss; the default is eps max(m, n) (upstream's _get_epsilon); a single-precision call
+    reads rcond as a float and eps as float's. Which of a0's singular values near the threshold
+    land above it follows each side's rounding (s within 4 u of it counts either way). gelsy with
+    an rcond NaN or at most 0 never stops at a condition estimate: its rank is min(m, n), 1 for
+    NaN (every comparison false), or 0 when its first pivot column is 0 (ours's pivot, the largest
+    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column)."""
+    import numpy as np
+    k = min(A.shape)
+    if driver == "gelsy":
+        if rcond is None or not (math.isnan(rcond) or rcond <= 0):
             return None
-        for A, B, X in zip(m, rhs, x):
-            na = np.linalg.norm(A, 2)
-            res = A.T @ (B - A @ X)
-            lim = bound * na * (na * np.linalg.norm(X, axis=0) + np.linalg.norm(B, axis=0))
-            if not (np.isfinite(X).all() and (np.linalg.norm(res, axis=0) <= lim).all()):
+        full = 1 if math.isnan(rcond) else k
+        zero = not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any())
+        return r == (0 if not np.abs(A).max(initial=0.0) else full) or (zero and r == 0)
+    if driver not in ("gelss", "gelsd") or sv is None or sv.shape != ref.shape:
+        return None
+    if not (np.abs(sv - ref) <= lim).all():
+        return False
+    u = 2.0 ** -24 if single else 2.0 ** -53
+    rc = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else \
+        float(np.float32(rcond)) if single else rcond
+    if math.isnan(rc):
+        return r == (int((sv > 0).sum()) if driver == "gelss" else k)
+    if driver == "gelss" and rc < 0:
+        rc = 2 * u
+    if driver == "gelsd" and (rc <= 0 or rc >= 1):
+        rc = u
+    t = rc * (sv[0] if sv.size else 0.0)
+    return int((sv > t * (1 + 4 * u)).sum()) <= r <= int((sv > t * (1 - 4 * u)).sum())
+
+
+def _lstsq_holds(m, rhs, sides, bound, driver, rank_check=None):
+    """Both sides' lstsq solutions X (the first result) are the minimum-norm least-squares
+    solutions of the matrix the driver solves with for the reported rank r (_effective_matrices,
+    A_r), checked column by column as LAPACK's own least-squares tests do (dchkls):
+    - the normal equations (dqrt17): ||A_r^T (b - A_r x)|| <= bound ||A_r|| (||A_r|| ||x|| + ||b||);
+    - the minimum norm (dqrt14: x in the row space of A_r): x's part orthogonal to A_r's r leading
+      right singular vectors is at most bound k_r ||x||, k_r = s_1(A_r) / s_r(A_r) (Wedin: a
+      backward error E turns the row space by ||E|| / s_r). A_r must have rank r (gelsy: no pivot
+      column in the span of the others), and rank 0 answers x = 0.
+    The answer is not unique where the driver's A_r is not: gelsy's pivot columns. Ours (the
+    reference dgelsy, jpvt zero on entry) must have taken dgeqp3's pivots (largest remaining
+    column norm, ties within bound); upstream 2.13's apply_lstsq passes jpvt as at::empty (not
+    zeroed), and dgeqp3 moves every column whose jpvt entry is nonzero to the front unpivoted, so
+    its pivots are any r columns (it answers differently run to run in one process). With the same
+    rank on both sides, or each side's rank checked on its own where rank_check (a function of A,
+    r, the side's singular values, a0's, their bound and greedy: _rank_holds) can; gels checks the
+    normal equations and, for a wide A, the row space of A.
+    Residuals, where returned, must be |b - A x|^2 of the side's own x, and gelsd's or gelss's
+    singular values a0's within Weyl's bound (_values_hold's)."""
+    import numpy as np
+    scale = max(1.0, float(np.abs(m).max()) if m.size else 1.0)
+    for greedy, side in zip((True, False), sides):
+        x = side[0].reshape(-1, m.shape[-1], rhs.shape[-1])
+        ranks = side[2].reshape(-1) if driver != "gels" else np.full(m.shape[0], min(m.shape[-2:]))
+        if x.shape[0] != m.shape[0] or ranks.shape[0] != m.shape[0]:
+            return None
+        svs = side[3].reshape(m.shape[0], -1) if side[3].size else [None] * m.shape[0]
+        resid = side[1].reshape(m.shape[0], -1) if side[1].size else [None] * m.shape[0]
+        for A, B, X, r, sv, rs in zip(m, rhs, x, ranks.astype(int), svs, resid):
+            past = driver != "gels" and _exact_rank(A.tolist()) < r  # a rank above A's: a residue divided by
+            if not np.isfinite(X).all():
+                if past and rank_check is not None and rank_check(A, r, sv, np.linalg.svd(A, compute_uv=False),
+                                                                   math.inf, greedy):
+                    continue  # the residue an exact 0 (dgelsy's R_rr): x divided by it
                 return None
-    return ("linalg_lstsq of a rank-deficient or ill-conditioned a0: both solutions satisfy the normal equations within "
-            "the backward error (LAPACK's dqrt17 test), with the same rank")
+            # the residuals (m > n at full rank): |b - A x|^2 of the side's own x, its norm within the
+            # backward error bound (|A| |x| + |b|)
+            na = np.linalg.norm(A, 2)
+            if rs is not None and not (rs.shape == X.shape[-1:] and (np.abs(np.sqrt(np.maximum(rs, 0.0)) - np.linalg.norm(
+                    B - A @ X, axis=0)) <= bound * (na * np.linalg.norm(X, axis=0) + np.linalg.norm(B, axis=0))).all()):
+                return None
+            ref = np.linalg.svd(A, compute_uv=False)
+            lim = (bound + max(A.shape) * 2.0 ** -53) * (ref[0] if ref.size else 0.0)
+            if sv is not None and not (sv.shape == ref.shape and (np.abs(sv - ref) <= lim).all()):
+                return None  # gelsd/gelss's singular values: a0's within Weyl's bound
+            if rank_check is not None and not rank_check(A, r, sv, ref, lim, greedy):
+                return None
+            nx = np.linalg.norm(X, axis=0)
+            for Ar in _effective_matrices(A, r, driver, greedy, bound * scale):
+                u, sv, vh = np.linalg.svd(Ar, full_matrices=False)
+                if r == 0:
+                    if not np.abs(X).max(initial=0.0) <= bound * scale:
+                        continue
+                    break
+                if len(sv) < r or not (sv[r - 1] > 0 or past):
+                    continue  # A_r of rank below r: not the driver's
+                na = sv[0]
+                res = Ar.T @ (B - Ar @ X)
+                lim = bound * na * (na * nx + np.linalg.norm(B, axis=0))
+                off = X - vh[:r].T @ (vh[:r] @ X)
+                # past A's rank no row space is determined (the residue's singular vector): no minimum norm
+                if (np.linalg.norm(res, axis=0) <= lim).all() and \
+                        (past or (np.linalg.norm(off, axis=0) <= bound * (sv[0] / sv[r - 1]) * nx).all()):
+                    break
+            else:
+                return None
+    return ("linalg_lstsq of a rank-deficient or ill-conditioned a0: both solutions are minimum-norm least-squares "
+            "solutions (LAPACK's dqrt17 and dqrt14 tests) of the matrix the driver solves with for the rank both "
+            "report (gelsy: A on its pivot columns; upstream's pivots follow its uninitialized jpvt)")
 
 
 def lapack_backward_stable(kind, code, op, ours, up, tol):
     """An SVD, eigh, LU, determinant or least-squares solution of a matrix so ill-conditioned (n u k(A) >= 1) that the
     forward bound of lapack_conditioning determines no digit: the answers differ in what the matrix
-    does not determine. Explained when both sides' answers, described whole, are factorizations of
-    a0 within max(tol, n u) of its largest element (backward stability, _factors_hold), and their
-    singular values or eigenvalues agree within that bound (Weyl: perturbing A by E moves them by at
-    most ||E||, whatever the conditioning); for lstsq, when both solutions pass _lstsq_holds."""
+    does not determine. Explained when both sides' answers, for the matrices described whole
+    (_described_batch; past them the values agree, an SVD's or eigh's vectors but for their signs),
+    are factorizations of a0 within max(tol, n u) of its largest element (backward stability,
+    _factors_hold), and their singular values or eigenvalues agree within that bound (Weyl:
+    perturbing A by E moves them by at most ||E||, whatever the conditioning); without vectors
+    (eigvalsh, svdvals), when both sides' values pass _values_hold; for lstsq, _lstsq_holds."""
     nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
-          "det": "_linalg_det", "linalg_det": "_linalg_det"}.get(name(op), name(op))
+          "det": "_linalg_det", "linalg_det": "_linalg_det", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "eigvalsh": "_linalg_eigh", "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
+    values_only = "vals" in name(op)  # svdvals, eigvalsh: the values alone
     if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
                                      "linalg_lstsq"):
         return None
@@ -986,27 +1258,135 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     if nm == "_linalg_eigh":
         t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
         m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
-    sides = [[_array(x) for x in side] for side in (to, tu)]
-    if any(x is None for side in sides for x in side):
-        return None  # a result not described whole
+    weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) \
+        if nm in ("_linalg_svd", "_linalg_eigh") else None
+    tail = (lambda *x: _tail_signs(op, *x, vals_ok=weyl)) if weyl else None
+    cut = _described_batch(to, tu, a.shape[:-2], tol, tail)
+    if cut is None:
+        return None
+    sides, nb = cut[:2], cut[2]
+    m = m[:nb]  # the matrices described whole
     bound = max(tol, max(m.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))
     if nm == "linalg_lstsq":
         b = inputs(code).get("a1")
+        driver = re.search(r"""['"](gels[dsy]?)['"]""", code)
+        driver = driver.group(1) if driver else "gelsy"  # CPU's default
+        rcond = _lstsq_rcond(code)
+        single = str(a.dtype) == "torch.float32"
+        # each side's rank on its own where it can be recomputed (_rank_holds), else the same rank
+        own = rcond is not False and _rank_holds(m[0], 0, sides[0][3].reshape(nb, -1)[0] if sides[0][3].size else None,
+                                                 np.linalg.svd(m[0], compute_uv=False), math.inf, driver, True, rcond,
+                                                 single) is not None
         if b is None or b.dim() != a.dim() or b.shape[:-1] != a.shape[:-1] or not _finite(b) or b.is_complex() \
-                or to[2]["values"] != tu[2]["values"]:
+                or (to[2]["values"] != tu[2]["values"] and not own):
             return None
-        rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])
+        rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
+        check = (lambda A, r, sv, ref, lim, greedy: _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single)) \
+            if own else None
         with np.errstate(all="ignore"):
-            return _lstsq_holds(m, rhs, sides, bound)
+            return _lstsq_holds(m, rhs, sides, bound, driver, check)
+    vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
+    if nm == "_linalg_svd" and "linalg" not in op and not values_only and len(sides[0]) == 3:
+        # torch.svd's V, not Vh
+        sides = [[x if i != 2 else np.swapaxes(x, -1, -2) for i, x in enumerate(side)] for side in sides]
     with np.errstate(all="ignore"):
+        if vals is not None and all(not x.size for side in sides for i, x in enumerate(side) if i != vals):
+            return _values_hold(nm, m, sides, vals, bound)
         if not all(_factors_hold(nm, m, side, bound) for side in sides):
             return None
-        vals = {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
         scale = max(1.0, float(np.abs(m).max()))
         if vals is not None and not np.abs(sides[0][vals] - sides[1][vals]).max(initial=0.0) <= bound * scale:
             return None
     return ("LAPACK of a matrix too ill-conditioned for the forward bound: both answers are factorizations of a0 "
             "within its backward error, their singular values or eigenvalues within it too")
+
+
+def _values_hold(nm, m, sides, vals, bound):
+    """eigvalsh (_linalg_eigh with compute_v=False) or svdvals (_linalg_svd with compute_uv=False):
+    no vectors, so no factorization to check; the values alone are unique, but an ill-conditioned
+    matrix's small ones are not determined to the element-wise tolerance (a float32 eigenvalue of
+    [[1e30, x], [x, y]] other than 1e30 is any number within u 1e30 of the exact one). Explained
+    when each side's values are those of a0 within its backward error (Weyl's theorem: the values of
+    a0 + E are within ||E||_2 of a0's, one by one in order, and a backward-stable ssyevd or sgesdd
+    has ||E||_2 <= bound ||a0||_2, bound = max(tol, n u)), against a0's computed in float64
+    (numpy's LAPACK, whose own error is n 2^-53 ||a0||_2), each side sorted as LAPACK returns them."""
+    import numpy as np
+    ref = np.linalg.eigvalsh(m) if nm == "_linalg_eigh" else np.linalg.svd(m, compute_uv=False)
+    if nm == "_linalg_svd":
+        ref = ref[..., :min(m.shape[-2:])]
+    lim = (bound + max(m.shape[-2:]) * 2.0 ** -53) * np.linalg.norm(m, 2, axis=(-2, -1))[..., None]
+    for side in sides:
+        v = side[vals].reshape(ref.shape) if side[vals].size == ref.size else None
+        if v is None or not np.isfinite(v).all() or not (np.abs(v - ref) <= lim).all():
+            return None
+    return ("eigvalsh or svdvals of an ill-conditioned a0: both sides' values are a0's within the backward error "
+            "(Weyl: ||E||_2 <= max(tol, n u) ||a0||_2)")
+
+
+def svd_eigh_upstream_nonfinite(kind, code, op, ours, up, tol):
+    """An SVD or eigh (values alone too) of a finite real matrix where upstream answers inf or NaN:
+    every exact singular value or eigenvalue is at most ||a0||_2, finite here, so a non-finite one
+    is no answer (upstream's float32 MKL scales a matrix mixing 1e30 and 1e-30 into NaN). Explained
+    when ours's answer is checked on its own: finite, its values a0's within Weyl's bound
+    (_weyl_values) and, with vectors, a factorization of a0 within max(tol, n u) (_factors_hold)
+    for every matrix described whole (describe keeps 64 values); upstream's likewise in the
+    matrices where it is finite (both answers of an ill-conditioned matrix, lapack_backward_stable)."""
+    nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh", "eigvalsh": "_linalg_eigh",
+          "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
+    if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh"):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.device.type == "meta" or a.is_complex() or not _finite(a) or a.numel() == 0 \
+            or not _same_but_values(to, tu) or not any(t["shape"][:a.dim() - 2] == list(a.shape[:-2]) for t in to):
+        return None
+    batch = list(a.shape[:-2])
+    bad = set()  # matrices where upstream is not finite
+    for x, y in zip(to, tu):
+        per = math.prod(x["shape"][len(batch):]) if x["shape"][:len(batch)] == batch else 0
+        for e, (p, q) in enumerate(zip(x["values"], y["values"])):
+            if not math.isfinite(_num(p)):
+                return None  # ours is finite everywhere
+            if per and not math.isfinite(_num(q)):
+                bad.add(e // per)
+    if not bad:
+        return None
+    bound = max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))
+    weyl = _weyl_values(op, code, a, bound)
+    values_only = "vals" in name(op) or len(to) == 1
+    vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}[nm]
+    k = to[vals]["shape"][-1] if to[vals]["shape"] else 0
+    # ours's values everywhere, upstream's where finite: a0's within Weyl's bound
+    if not k or any(not weyl(e // k, e % k, _num(p)) or (e // k not in bad and not weyl(e // k, e % k, _num(q)))
+                    for e, (p, q) in enumerate(zip(to[vals]["values"], tu[vals]["values"]))):
+        return None
+    if not values_only and all(t["values"] and math.prod(t["shape"]) for i, t in enumerate(to) if i != vals):
+        # ours's factorization of each matrix described whole, upstream's where finite
+        m = np.array(a.detach().double().tolist()).reshape(-1, *a.shape[-2:])
+        if nm == "_linalg_eigh":
+            t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
+            m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
+        for desc, mine in ((to, True), (tu, False)):
+            cut = _described_batch(desc, desc, batch, tol)  # a side against itself: its matrices described whole
+            if cut is None:
+                return None
+            side, nb = cut[0], cut[2]
+            for i, (x, y) in enumerate(zip(to, tu)):
+                per = math.prod(x["shape"][len(batch):]) if x["shape"][:len(batch)] == batch else 0
+                if i != vals and any(_differs(p, q, tol) and (not per or e // per >= nb)
+                                     for e, (p, q) in enumerate(zip(x["values"], y["values"]))):
+                    return None  # a vector differing in a matrix not described whole: unchecked
+            if nm == "_linalg_svd" and "linalg" not in op and len(side) == 3:
+                side = [x if i != 2 else np.swapaxes(x, -1, -2) for i, x in enumerate(side)]  # torch.svd's V
+            for b in range(nb):
+                if mine or b not in bad:
+                    with np.errstate(all="ignore"):
+                        if not _factors_hold(nm, m[b:b + 1], [x[b:b + 1] for x in side], bound):
+                            return None
+    return ("an SVD or eigh of a finite matrix where upstream answers inf or NaN (no answer: every value is at most "
+            "||a0||_2); ours's is checked on its own (Weyl, the factorization)")
 
 
 def det_exactly_singular(kind, code, op, ours, up, tol):
@@ -1084,6 +1464,37 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
                 return None  # the answer differs where no pivot is zero
     return ("lu_factor or solve of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; "
             "both are LU factorizations, and the solve divides by that pivot")
+
+
+def gels_rank_deficient_refused(kind, code, op, ours, up, tol):
+    """linalg.lstsq with driver='gels' of a matrix that does not have full rank in exact arithmetic
+    (its float inputs as fractions): gels assumes full rank, and its QR (LQ for a wide A) then has
+    an exact 0 on R's diagonal, which dtrtrs reports (info = its position > 0: upstream's own
+    "does not have full rank" LinAlgError), or a rounding residue, which it divides by. Ours (the
+    reference dgels, in double) finds the 0; upstream's MKL leaves a residue and returns what the
+    division by it makes (1e16 where the answer is undefined); or the other way round, where ours's
+    double rounding leaves the residue and upstream's float32 the 0. Explained when one side raised
+    that LinAlgError naming a batch element, the other returned, and that element's matrix has
+    exact rank below min(m, n)."""
+    if kind not in ("rejects", "accepts") or name(op) != "linalg_lstsq" or not re.search(r"""['"]gels['"]""", code):
+        return None
+    raised, other = (ours, up) if kind == "rejects" else (up, ours)
+    m = re.fullmatch(r"torch\.linalg\.lstsq: (?:\(Batch element (\d+)\): )?The least squares solution could not be "
+                     r"computed because the input matrix does not have full rank \(error code: \d+\)\.",
+                     raised.get("msg", ""))
+    if raised.get("exc") not in ("_LinAlgError", "LinAlgError") or not m or "ok" not in other:
+        return None
+    ins = inputs(code)
+    a, b = ins.get("a0"), ins.get("a1")
+    if a is None or b is None or a.dim() < 2 or a.is_complex() or not _finite(a) or b.dim() != a.dim() \
+            or tuple(b.shape[:-2]) != tuple(a.shape[:-2]):
+        return None  # the batch element is a0's own only without broadcasting
+    k = int(m.group(1) or 0)
+    mats = a.detach().double().reshape(-1, *a.shape[-2:]).tolist()
+    if k >= len(mats) or _exact_rank(mats[k]) >= min(a.shape[-2:]):
+        return None
+    return ("lstsq with driver='gels' of a matrix without full rank: one side's QR finds the exact 0 on R's diagonal "
+            "(the 'does not have full rank' error), the other's divides by a rounding residue")
 
 
 def solve_singular_refused(kind, code, op, ours, up, tol):
@@ -1456,8 +1867,10 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
-          solve_singular_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns, conv_product_overflow,
+          lapack_conditioning, lapack_backward_stable, svd_eigh_upstream_nonfinite, det_exactly_singular,
+          lu_exactly_singular,
+          solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
+          conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
           attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
           meta_heap_symint)

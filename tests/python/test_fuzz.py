@@ -496,5 +496,140 @@ def test_each_artefact_proof_can_fail():
     sol = lambda x: {"ok": {"tuple": [_t(x, [2, 1], "torch.float64"), _t([], [0], "torch.float64"),
                                       _t([1], [], "torch.int64"), _t([], [0], "torch.float64")]}}
     lop2 = "torch.ops.aten.linalg_lstsq.default"
-    assert explain("value", ls, lop2, sol([1.0, 0.0]), sol([1.0, 5.0]), 1e-12)  # rank 1: x[1] is free
     assert not explain("value", ls, lop2, sol([2.0, 0.0]), sol([1.0, 5.0]), 1e-12)  # A^T (b - A x) is not 0
+
+    # session 31 s31h1: lstsq's answer is the minimum-norm least-squares solution (dqrt14), not any one
+    assert not explain("value", ls, lop2, sol([1.0, 0.0]), sol([1.0, 5.0]), 1e-12)  # x[1] = 5: A x the same, |x| not least
+    # seed 6 #920388: gelsy with rcond NaN keeps rank 1; ours pivots dgeqp3's column (the larger norm, 1), upstream's
+    # uninitialized jpvt fixed column 0 first: each the minimum-norm solution of a0 projected onto its pivot column
+    gy = ("a0 = torch.tensor([[-0.0, 3.75], [0.5, -1.25], [-1.25, 1.0], [-2.0, 0.0]]); a1 = torch.tensor([[2.0, -1.25], "
+          "[-1.25, -0.0], [1.0, 0.5], [2.0, -1.25]]); out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=float('nan'))")
+    gsol = lambda x, rank=1: {"ok": {"tuple": [_t(list(x), [2, 2]), _t([], [0]), _t([rank], [], "torch.int64"), _t([], [0])]}}
+    on1 = [-0.06740538030862808, 0.028050687164068222, 0.597661018371582, -0.2487160861492157]
+    on0 = [-0.9154884219169617, 0.29217714071273804, 0.2953188419342041, -0.09425069391727448]
+    assert explain("value", gy, lop2, gsol(on1), gsol(on0), 2e-5)
+    assert not explain("value", gy, lop2, gsol(on0), gsol(on1), 2e-5)  # ours (jpvt zero) must take dgeqp3's pivot
+    assert not explain("value", gy, lop2, gsol([x * 1.01 for x in on1]), gsol(on0), 2e-5)  # not a least-squares solution
+    # A on column 1 is q q^T A, its rows along (a_0 . a_1, |a_1|^2) = (-1.875, 16.625): adding (16.625, 1.875) keeps
+    # A_r x (the normal equations hold) but leaves the row space: a least-squares solution, not the minimum-norm one
+    assert not explain("value", gy, lop2, gsol([on1[0] + 0.01, on1[1] + 0.01, on1[2] + 0.01 * 1.875 / 16.625,
+                                                on1[3] + 0.01 * 1.875 / 16.625]), gsol(on0), 2e-5)
+    assert not explain("value", gy, lop2, gsol(on1, 2), gsol(on0, 2), 2e-5)  # rank 2: the full problem's solution is neither
+
+    # seed 6 #757252: eigvalsh of float32 [[1e30, 1, 0], [1, 1, 0], [0, 0, 1]] (its lower triangle): the values near 1 are
+    # determined only within u 1e30 (upstream's ssyevd answered 4.2e22 for such a value) and their gap is 1e-30, so the
+    # forward bound proves nothing; each side's values within Weyl's bound of float64's
+    ev = ("a0 = torch.tensor([[1e30, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]); "
+          "out = torch.ops.aten._linalg_eigh.default(a0, compute_v=False)")
+    evs = lambda v: {"ok": {"tuple": [_t(v, [3]), _t([], [0])]}}
+    eop = "torch.ops.aten._linalg_eigh.default"
+    assert explain("value", ev, eop, evs([1.0, 1.0, 1e30]), evs([1.0, 4.2e22, 1e30]), 2e-5)
+    assert not explain("value", ev, eop, evs([1.0, 1.0, 1e30]), evs([1.0, 4.2e26, 1e30]), 2e-5)  # upstream's past the bound
+    assert not explain("value", ev, eop, evs([1.0, 1.0, 1.1e30]), evs([1.0, 4.2e22, 1e30]), 2e-5)  # ours's largest is not a0's
+    assert not explain("value", ev, eop, evs([1.0, 1e30, 1.0]), evs([1.0, 4.2e22, 1e30]), 2e-5)  # not ascending as syevd's
+    r2 = 2.0 ** 0.5
+    assert not explain("value", ev.replace("1e30", "3.0"), eop, evs([2 - r2, 1.0, 2 + r2]), evs([0.6, 1.0, 2 + r2]),
+                       2e-5)  # well-conditioned: 0.6 is not a value
+
+    # seed 6 #578255: a batch of SVDs described in part (describe keeps 64 values): the matrices described whole are
+    # checked as a batch, and past them ours's singular pairs may take upstream's signs, one sign per pair
+    b11 = ("a0 = torch.tensor([[0.0, 0.0], [2.0, 0.0], [0.0, 1.0]], dtype=torch.float64).expand(11, 3, 2); "
+           "out = torch.ops.aten._linalg_svd.default(a0, False)")
+    def svd11(u_last, vh_last, vh_10=None):  # matrix 10's Vh[1, 1] vh_10 when given
+        u = [0.0, 0.0, -1.0, 0.0, 0.0, u_last] * 11
+        vh = [-1.0, 0.0, 0.0, vh_last] * 11
+        if vh_10 is not None:
+            vh[43] = vh_10
+        return {"ok": {"tuple": [_t(u[:64], [11, 3, 2], "torch.float64"), _t([2.0, 1.0] * 11, [11, 2], "torch.float64"),
+                                 _t(vh, [11, 2, 2], "torch.float64")]}}
+    assert explain("value", b11, sop, svd11(1.0, 1.0), svd11(-1.0, -1.0), 1e-12)  # pair 1 flipped in every matrix
+    assert not explain("value", b11, sop, svd11(1.0, -1.0), svd11(-1.0, -1.0), 1e-12)  # U's column alone: no SVD
+    # matrix 10, past the cut, shows U[0, :] and U[1, 0]: its Vh's row 1 may flip (U's column 1 unseen, 0 where seen)
+    assert explain("value", b11, sop, svd11(-1.0, -1.0, 1.0), svd11(-1.0, -1.0), 1e-12)
+    tail = svd11(-1.0, -1.0)
+    tail["ok"]["tuple"][2]["values"][40] = 1.0  # Vh[10][0, 0] flipped, but U[10][1, 0] (seen, -1) not with it
+    assert not explain("value", b11, sop, tail, svd11(-1.0, -1.0), 1e-12)
+    # eigh's eigenvectors likewise: 8 matrices diag(1, 2, 3) of 9 elements, V described to V[7][0, 0]
+    e8 = ("a0 = torch.diag(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).expand(8, 3, 3); "
+          "out = torch.ops.aten._linalg_eigh.default(a0)")
+    def eig8(v70, lam7=1.0):
+        v = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0] * 8
+        v[63] = v70
+        return {"ok": {"tuple": [_t([1.0, 2.0, 3.0] * 7 + [lam7, 2.0, 3.0], [8, 3], "torch.float64"),
+                                 _t(v[:64], [8, 3, 3], "torch.float64")]}}
+    assert explain("value", e8, eop, eig8(-1.0), eig8(1.0), 1e-12)  # V[7]'s column 0 flipped
+    assert not explain("value", e8, eop, eig8(-1.0, 1.5), eig8(1.0), 1e-12)  # its eigenvalue is not a0's
+    assert not explain("value", e8, eop, eig8(0.5), eig8(1.0), 1e-12)  # not a sign: no unit vector
+    # seed 4b #288513: a failed cholesky_ex (info 2) leaves its garbage past the leading minor, which is no result's
+    # largest element to bound a difference by: L[0, 0] (defined) differing by 1e-6 is not within any bound
+    assert not explain("value", ch, cop, cl([1.4142145623730951, 0.0, 3.0, -2.45e9]), cl([1.4142135623730951, 0.0, 3.0, -2.45e9]),
+                       1e-12)
+    # gels of a matrix without full rank (columns 0 and 1 dependent): ours's R has an exact 0 (its LinAlgError), upstream's
+    # a residue it divided by
+    gl = ("a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0], [0.5, 1.0]], dtype=torch.float64); a1 = torch.ones(3, 1, "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gels')")
+    nofull = {"exc": "_LinAlgError", "msg": "torch.linalg.lstsq: The least squares solution could not be computed because "
+                                            "the input matrix does not have full rank (error code: 2)."}
+    gup = {"ok": {"tuple": [_t([1e16, -5e15], [2, 1], "torch.float64"), _t([0.5], [1], "torch.float64"),
+                            _t([], [0], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("rejects", gl, lop2, nofull, gup, 1e-12)
+    assert not explain("rejects", gl.replace("0.5, 1.0]]", "0.5, 1.5]]"), lop2, nofull, gup, 1e-12)  # full rank
+    assert not explain("rejects", gl.replace("'gels'", "'gelsd'"), lop2, nofull, gup, 1e-12)  # not gels
+    assert not explain("rejects", gl, lop2, {"exc": "RuntimeError", "msg": "Argument 4 has illegal value"}, gup, 1e-12)
+    assert not explain("rejects", gl, lop2, {**nofull, "msg": "torch.linalg.lstsq: (Batch element 1): " + nofull["msg"][19:]},
+                       gup, 1e-12)  # no batch element 1
+    # gelsy with rcond NaN: the rank is 1, or 0 when the first pivot column is 0: upstream's jpvt may fix column 0 (zero)
+    # first, ours pivots the largest; each side's rank is checked on its own
+    gz = ("a0 = torch.tensor([[0.0, 1.0], [0.0, 2.0]], dtype=torch.float64); a1 = torch.tensor([[1.0], [2.0]], "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=float('nan'))")
+    r0 = {"ok": {"tuple": sol([0.0, 0.0])["ok"]["tuple"][:2] + [_t([0], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("value", gz, lop2, sol([0.0, 1.0]), r0, 1e-12)  # ours rank 1 on column 1, upstream's rank 0
+    assert not explain("value", gz, lop2, r0, sol([0.0, 1.0]), 1e-12)  # ours's pivot, the largest column, is not 0
+    assert not explain("value", gz, lop2, sol([0.0, 1.0]), sol([5.0, 1.0]), 1e-12)  # column 0 is 0: x[0] = 5 is not least
+    # past the cut a singular value or eigenvalue is judged by Weyl's bound against float64's (float32 [[1e30, 0], [0, 1],
+    # [0, 0]]: its value 1 is determined only within u 1e30), not by the element-wise tolerance
+    big = "a0 = torch.tensor([[1e30, 0.0], [0.0, 1.0], [0.0, 0.0]]).expand(11, 3, 2); out = torch.ops.aten._linalg_svd.default(a0, False)"
+    def svb(s10):
+        return {"ok": {"tuple": [_t(([1.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 11)[:64], [11, 3, 2]), _t([1e30, 1.0] * 10 + [1e30, s10], [11, 2]),
+                                 _t([1.0, 0.0, 0.0, 1.0] * 11, [11, 2, 2])]}}
+    assert explain("value", big, sop, svb(1.0), svb(4e22), 2e-5)
+    assert not explain("value", big, sop, svb(1.0), svb(4e26), 2e-5)  # past u 1e30 (times the tolerance's slack)
+    # lstsq's residuals are |b - A x|^2 of the side's own x, gelsd's singular values a0's (Weyl)
+    tall = ("a0 = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], dtype=torch.float64); a1 = torch.ones(3, 1, "
+            "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gelsd')")
+    tsol = lambda res, sv: {"ok": {"tuple": [_t([1.0, 1.0], [2, 1], "torch.float64"), _t([res], [1], "torch.float64"),
+                                             _t([2], [], "torch.int64"), _t(sv, [2], "torch.float64")]}}
+    assert not explain("value", tall, lop2, tsol(2.0, [1.0, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # |b - A x|^2 is 1
+    assert not explain("value", tall, lop2, tsol(1.0, [1.5, 1.0]), tsol(1.0, [1.0, 1.0]), 1e-12)  # a0's are 1 and 1
+    # an eigh or SVD of a finite matrix where upstream answers NaN (its float32 MKL scaling 1e30 beside 1e-30): no answer;
+    # ours's checked on its own
+    nf = "a0 = torch.tensor([[1e30, 0.0], [1.0, 1.0]]); out = torch.ops.aten._linalg_eigh.default(a0)"
+    lv = lambda lam, v: {"ok": {"tuple": [_t(lam, [2]), _t(v, [2, 2])]}}
+    c0, s0 = 1e-30, 1.0  # eigenvectors of [[1e30, 1], [1, 1]]: e_1 and e_0 to float32's precision
+    assert explain("value", nf, eop, lv([1.0, 1e30], [-c0, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)
+    assert not explain("value", nf, eop, lv([1.0, 2e30], [-c0, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)  # not a0's
+    assert not explain("value", nf, eop, lv([1.0, 1e30], [0.6, s0, s0, c0]), lv(["nan", "nan"], ["nan"] * 4), 2e-5)  # V not unitary
+    assert not explain("value", nf.replace("1e30", "3.0"), eop, lv([0.5, 3.5], [-c0, s0, s0, c0]),
+                       lv([2 - 2 ** 0.5, 2 + 2 ** 0.5], [0.0] * 4), 2e-5)  # upstream finite: not this proof's
+    assert explain("accepts", gl, lop2, gup, nofull, 1e-12)  # the other way round: upstream's 0, ours's residue
+    assert not explain("accepts", gl.replace("0.5, 1.0]]", "0.5, 1.5]]"), lop2, gup, nofull, 1e-12)  # full rank
+    # gelsy with rcond -1 keeps every column of [[1, 1], [1, 1]] (rank 2 above its exact 1): ours's R_22 is 0 exactly and
+    # its x inf/NaN, upstream's a residue and its x 1e16: neither determined; a full-rank a0's x must be finite
+    gm = ("a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0]], dtype=torch.float64); a1 = torch.tensor([[1.0], [0.0]], "
+          "dtype=torch.float64); out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=-1.0, driver='gelsy')")
+    s2 = lambda x: {"ok": {"tuple": [_t(x, [2, 1], "torch.float64"), _t([], [0], "torch.float64"), _t([2], [], "torch.int64"),
+                                     _t([], [0], "torch.float64")]}}
+    assert explain("value", gm, lop2, s2(["nan", "inf"]), s2([1e16, -1e16]), 1e-12)
+    assert not explain("value", gm.replace("[1.0, 1.0]]", "[1.0, 2.0]]"), lop2, s2(["nan", "inf"]), s2([-1.0, 1.0]), 1e-12)
+    # gelsd's rank is the count of its own singular values above rcond s_1 (default eps max(m, n)): float32
+    # [[1, 0], [0, 3e-8]] has rank 1 (3e-8 below 2.4e-7), not 2
+    gd = ("a0 = torch.tensor([[1.0, 0.0], [0.0, 3e-8]]); a1 = torch.ones(2, 1); "
+          "out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver='gelsd')")
+    sd = lambda x, r: {"ok": {"tuple": [_t(x, [2, 1]), _t([], [0]), _t([r], [], "torch.int64"), _t([1.0, 3e-8], [2])]}}
+    assert not explain("value", gd, lop2, sd([1.0, 33333334.0], 2), sd([1.0, 0.0], 1), 2e-5)
+    # a singular value on the threshold itself (2^-22 = rcond s_1 for float32 2 x 2): either rank is gelsd's, by rounding
+    gt = gd.replace("3e-8", "2.384185791015625e-07")
+    st = lambda x, r: {"ok": {"tuple": [_t(x, [2, 1]), _t([], [0]), _t([r], [], "torch.int64"),
+                                        _t([1.0, 2.384185791015625e-07], [2])]}}
+    assert explain("value", gt, lop2, st([1.0, 0.0], 1), st([1.0, 4194304.0], 2), 2e-5)
+    assert not explain("value", gt, lop2, st([1.0, 4194304.0], 1), st([1.0, 4194304.0], 2), 2e-5)  # rank 1's x is (1, 0)

@@ -3470,6 +3470,20 @@ FUZZ_CLASSES = [
     "r = torch.ops.aten.masked_select_backward(torch.ones(3), torch.ones(2, 1), torch.empty(1, 3, dtype=torch.bool, device='meta')); out = (r.shape, r.stride(), r.device)",  # neighbour
     "out = torch.ops.aten.masked_select_backward(torch.ones(3), torch.empty(3, 2, device='meta').t(), torch.ones(2, 3, dtype=torch.bool))",  # neighbour
     "out = torch.ops.aten.gather_backward(torch.empty(2, 1, device='meta'), torch.ones(2, 3).t(), 0, torch.tensor([[0], [1]]), False)",  # neighbour
+    # session 31 s31h1
+    # --- linalg.lstsq of float32/complex64 (solved by the double routines): a machine-precision rcond is the single
+    # routines' (Note [float32 rcond]): sgelss's rcond < 0 is FLT_EPSILON, sgelsd's rcond <= 0 or >= 1 FLT_EPSILON / 2,
+    # not double's (a float32 rounding residue of 3e-8 kept as a singular value: rank 2 where upstream's is 1)
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=-1.0, driver='gelss').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=-1e-30, driver='gelss').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=0.0, driver='gelsd').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=1.5, driver='gelsd').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=1e300, driver='gelsd').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]], dtype=torch.complex64); out = torch.linalg.lstsq(a0, torch.ones(2, 1, dtype=torch.complex64), rcond=-1.0, driver='gelss').rank",
+    # neighbours: float64 keeps double's precision; rcond 1e-300 is float's 0 (sfmin); gelsy has no machine-precision rcond
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]], dtype=torch.float64); out = torch.linalg.lstsq(a0, torch.ones(2, 1, dtype=torch.float64), rcond=-1.0, driver='gelss').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=1e-300, driver='gelss').rank",
+    "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=-1.0, driver='gelsy').rank",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
