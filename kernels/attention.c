@@ -43,12 +43,26 @@
  *    makes its row NaN. A row whose scores are all NaN is therefore 0 without a mask, NaN with
  *    one. The causal -inf is written before the mask is added, so a NaN or +inf in the mask
  *    where causal hides the key still gives NaN (causal_visited_end: which keys upstream scores).
- *    Not matched: a +inf mask on a visible key makes the max inf and its exp(inf - inf) NaN;
- *    upstream's vectorised exp_u20 turns that NaN into a finite value in its vector lanes (only
- *    its scalar tail keeps it), so some such rows are NaN here and finite upstream (measured:
- *    4 of 60 random causal masks holding NaN/+inf, scripts/sdpa_nan_mask_sweep.py 3).
+ *    Not reproduced, as it depends on upstream's CPU: a +inf score (mask, or Note [Flash
+ *    attention's causal fill]) makes the max inf and its exp(inf - inf) NaN; upstream's AVX2 and
+ *    AVX512 builds take exp in vector lanes with exp_u20 (vec256/vec512_float.h), whose clamp
+ *    turns NaN into exp(88.7) ~ 3.4e38, while their scalar tail and the default build
+ *    (ATEN_CPU_CAPABILITY=default: exp_u20 is std::exp) keep NaN; which keys reach the lanes
+ *    depends on the width (16 floats, or 8). Ours keeps NaN: scripts/sdpa_nan_mask_sweep.py 3
+ *    differs from upstream in 4 of 60 rows on AVX512 and in none of the 54 that upstream's
+ *    default build computes. Likewise a row whose scores are all NaN is 0 here; upstream's max
+ *    keeps a NaN from its vector lanes only (NaN from 8 doubles / 16 floats on AVX512, 4 / 8 on
+ *    AVX2 or default), a NaN row.
  * The L×S score matrix never exists: a task holds ROWS×512 scores at a time.
  */
+
+/* Note [Flash attention's causal fill]
+ * Upstream's flash kernel writes causal's -inf into the raw scores q·k of the last key block a
+ * row visits (keys past the row, up to causal_visited_end) and only then multiplies by the scale
+ * (in the accumulate type: float for float32/half, so a scale below FLT_MIN is 0), with the mask
+ * added after. So a negative scale makes those keys +inf and a zero or NaN scale makes them NaN:
+ * either makes the row NaN (exp(inf - inf), exp(NaN)), while keys past that block, never
+ * scored, stay out. The math path's causal mask is -inf after the scaling. */
 
 enum {
     KV_BLOCK = 512,       /* keys per block, upstream's kvSplitSize */
@@ -87,8 +101,8 @@ row_max__avx2(const float *s, int64_t n)
 {
     __m256 m = _mm256_set1_ps(-INFINITY);
     int64_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
+    for (; j + 8 <= n; j += 8)  /* maxps gives its second operand when one is NaN: NaN skipped */
+        m = _mm256_max_ps(_mm256_loadu_ps(s + j), m);
     float t[8];
     _mm256_storeu_ps(t, m);
     float r = row_max__scalar(s + j, n - j);
@@ -217,6 +231,10 @@ typedef struct {
     int nan_rows;      /* the math path's softmax: a NaN score makes its row NaN (tn_sdpa_math) */
     float scale;       /* f32 family: as upstream, the scale in the accumulate type */
     double scale_d;    /* f64 */
+    /* the score of a key causal hides in the last key block a row visits: -inf, or for the flash
+     * kernel -inf times the scale (Note [Flash attention's causal fill]) */
+    float cfill;
+    double cfill_d;
     char *out;
     void *lse;
     int64_t qb;        /* query positions per task */
@@ -337,17 +355,18 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
         for (int64_t r = 0; r < R; r++) {
             int64_t h = t->hkv * j->G + r / t->nq, i = t->i0 + r % t->nq;
             float *s = bf->sbuf + r * KV_BLOCK;
-            /* Note [Flash attention's NaN]: causal's -inf first, then the mask added to it (a NaN
-             * or +inf mask there makes NaN), as upstream's kernel orders them */
+            /* Note [Flash attention's NaN]: causal's fill first (Note [Flash attention's causal
+             * fill]), then the mask added to it (a NaN or +inf mask there makes NaN), as
+             * upstream's kernel orders them */
             if (j->causal && n0 + kb - 1 > i)
                 for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
-                    s[q] = -INFINITY;
+                    s[q] = j->cfill;
             if (j->mask)
                 mask_row(j->mask_dtype,
                          j->mask + (t->b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + n0 * j->ms[3]) *
                                        tn_dtype_size(j->mask_dtype),
                          j->ms[3], kb, s);
-            if (j->causal && j->mask)
+            if (j->causal && (j->mask || j->cfill != -INFINITY))
                 for (int64_t q = causal_visited_end(j->L, j->S, i) - n0; q < kb; q++)
                     if (q >= 0)
                         s[q] = -INFINITY;  /* never scored upstream */
@@ -398,7 +417,8 @@ task_key_end(const sdpa_job *j, const task_rows *t)
 {
     if (!j->causal)
         return j->S;
-    if (j->mask && t->nq > 0)  /* Note [Flash attention's NaN]: the mask reaches keys causal hides */
+    /* Note [Flash attention's NaN]: the mask, or a fill other than -inf, reaches keys causal hides */
+    if ((j->mask || j->cfill != -INFINITY) && t->nq > 0)
         return causal_visited_end(j->L, j->S, t->i0 + t->nq - 1);
     int64_t end = t->i0 + t->nq;
     return end < j->S ? end : j->S;
@@ -546,7 +566,8 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
             const T *v = (const T *)j->v + b * j->vs[0] + hk * j->vs[1];                          \
             double m = -INFINITY;                                                                 \
             /* the keys upstream scores (and adds the mask to): Note [Flash attention's NaN] */     \
-            int64_t scored = j->causal && j->mask ? causal_visited_end(j->L, j->S, i) : j->S;     \
+            int64_t scored = j->causal && (j->mask || j->cfill_d != -INFINITY)                    \
+                                 ? causal_visited_end(j->L, j->S, i) : j->S;                      \
             for (int64_t s = 0; s < j->S; s++) {                                                  \
                 double d = 0.0;                                                                   \
                 for (int64_t e = 0; e < j->E; e++)                                                \
@@ -558,8 +579,8 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                     d = ov;                                                                       \
                 else                                                                              \
                     d *= j->scale_d;                                                              \
-                if (j->causal && s > i)  /* Note [Flash attention's NaN] */                     \
-                    d = -INFINITY;                                                                \
+                if (j->causal && s > i)  /* Note [Flash attention's causal fill] */             \
+                    d = s < scored ? j->cfill_d : -INFINITY;                                      \
                 if (j->mask && s < scored) {                                                      \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
@@ -628,6 +649,9 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
         .mask_dtype = mask_dtype, .causal = is_causal != 0, .nan_rows = nan_rows, .scale = (float)scale,
         .scale_d = scale, .out = out, .lse = logsumexp,
     };
+    /* Note [Flash attention's causal fill]: the math path's causal mask is -inf after scaling */
+    j.cfill = nan_rows ? -INFINITY : -INFINITY * j.scale;
+    j.cfill_d = nan_rows ? -INFINITY : -INFINITY * (dtype == TN_DTYPE_F64 ? scale : (double)j.scale);
     memcpy(j.qs, q_strides, sizeof j.qs);
     memcpy(j.ks, k_strides, sizeof j.ks);
     memcpy(j.vs, v_strides, sizeof j.vs);

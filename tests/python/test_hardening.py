@@ -3153,6 +3153,20 @@ FUZZ_CLASSES = [
     "out = torch.asarray([1, 2], dtype=None, copy=None, requires_grad=False)",
     "out = (torch.device(device='meta'), torch.device(type='cpu', index=0), torch.device('cuda', index=None))",
     "out = (torch.finfo(float).eps, torch.iinfo(int).max, torch.finfo().bits, torch.finfo(type=torch.half).max, torch.iinfo(type=torch.uint8).max)",
+    # session 31 s31h4: Note [Flash attention's causal fill] (kernels/attention.c): the flash
+    # kernel writes causal's -inf before scaling, so a negative scale makes the hidden keys of a
+    # row's last block +inf, a zero one (or one below float32's range) NaN: NaN rows; keys past
+    # that block stay out, and the math path's causal mask (3-D inputs) is -inf after scaling.
+    # A NaN score no longer empties the AVX2 row max (maxps kept NaN lanes, then dropped them)
+    "a0 = torch.tensor([0.0, float('-inf'), 1e-30, -1.25, 1.0, -0.0, 2.0, 0.0], dtype=torch.float64).reshape((4, 1, 1, 2)).expand((4, 3, 4, 2)); "
+    "a1 = torch.tensor(([-1.25, 0.0, -1.25, 1e-30, -7e4, 1.0, -2.0, -2.0, -1.25, -2.0, 1e-30, -1.25] * 8)[:96], dtype=torch.float64).reshape((4, 3, 4, 2)); "
+    "a2 = torch.tensor(([2.0, float('-inf'), 0.5, 3.75, float('inf'), 0.5, -2.0, float('nan'), 2.0, -2.0, float('inf'), 0.0] * 8)[:96], dtype=torch.float64).reshape((4, 3, 4, 2)); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a0, a1, a2, dropout_p=0.0, is_causal=True, scale=-2.5)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4), torch.ones(1, 1, 200, 4), torch.ones(1, 1, 200, 4), is_causal=True, scale=0.0)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4, dtype=torch.float64), torch.ones(1, 1, 5, 4, dtype=torch.float64), torch.ones(1, 1, 5, 4, dtype=torch.float64), is_causal=True, scale=-1.0)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), is_causal=True, scale=-1.0)",
+    "out = F.scaled_dot_product_attention(torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), is_causal=True, scale=-1.0)",  # neighbour: math path
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), is_causal=True, scale=1e-50)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
