@@ -37,22 +37,24 @@
  *  - Causal is top-left aligned (key j <= query i), as torch 2.13's flash kernel: keys past the
  *    last row's limit are never visited. Fully masked rows: m stays -inf, l stays 0, and the
  *    output is 0 with logsumexp 0 (upstream sets max to 0 and sum to 1 for them).
- *  - Note [Flash attention's NaN]: a row's max ignores NaN scores without a mask (upstream's
- *    _mul_reduce_max_fusion_kernel ends in std::max, which drops a NaN second operand) and
- *    takes them with one (reduce_all over vec::maximum, which propagates NaN): there a NaN score
- *    makes its row NaN. A row whose scores are all NaN is therefore 0 without a mask, NaN with
- *    one. The causal -inf is written before the mask is added, so a NaN or +inf in the mask
- *    where causal hides the key still gives NaN (causal_visited_end: which keys upstream scores).
- *    Not reproduced, as it depends on upstream's CPU: a +inf score (mask, or Note [Flash
- *    attention's causal fill]) makes the max inf and its exp(inf - inf) NaN; upstream's AVX2 and
- *    AVX512 builds take exp in vector lanes with exp_u20 (vec256/vec512_float.h), whose clamp
- *    turns NaN into exp(88.7) ~ 3.4e38, while their scalar tail and the default build
- *    (ATEN_CPU_CAPABILITY=default: exp_u20 is std::exp) keep NaN; which keys reach the lanes
- *    depends on the width (16 floats, or 8). Ours keeps NaN: scripts/sdpa_nan_mask_sweep.py 3
- *    differs from upstream in 4 of 60 rows on AVX512 and in none of the 54 that upstream's
- *    default build computes. Likewise a row whose scores are all NaN is 0 here; upstream's max
- *    keeps a NaN from its vector lanes only (NaN from 8 doubles / 16 floats on AVX512, 4 / 8 on
- *    AVX2 or default), a NaN row.
+ *  - Note [Flash attention's NaN]: with a mask a row's max takes NaN scores (reduce_all over
+ *    vec::maximum, which propagates NaN), so a NaN score makes its row NaN. Without one,
+ *    upstream's _mul_reduce_max_fusion_kernel keeps a NaN from its vector lanes and drops one
+ *    from its scalar tail (std::max): that only shows in a row whose other scores are -inf (0,
+ *    or NaN); which keys are in the lanes is the build's width, ours the portable build's
+ *    (vector_lanes_end). The causal -inf is written before the mask is added, so a NaN or +inf
+ *    in the mask where causal hides the key still gives NaN (causal_visited_end: which keys
+ *    upstream scores).
+ *    Upstream's answer depends on its CPU in two ways, and ours is that of its portable build
+ *    (ATEN_CPU_CAPABILITY=default; tests/python/fuzz_artefacts.py attention_cpu_capability):
+ *    the width above (8 floats / 4 doubles; AVX512 builds 16 / 8), and exp: a +inf score (mask,
+ *    or Note [Flash attention's causal fill]) makes the max inf and its exp(inf - inf) NaN, which
+ *    the AVX2 and AVX512 builds' exp_u20 (vec256/vec512_float.h) turns into exp(88.7) ~ 3.4e38 in
+ *    vector lanes (its clamp takes NaN as the bound) while their scalar tail and the portable
+ *    build (exp_u20 is std::exp) keep NaN. Reproducing exp_u20 would reproduce one CPU's answer
+ *    (and exp_u20's 20 ulp everywhere else). Measured: scripts/sdpa_nan_mask_sweep.py 3 differs
+ *    from AVX512 upstream in 4 of 60 rows and from the portable build in none of the 54 it
+ *    computes (it refuses bfloat16 past 512 keys: pack_vnni2 needs AVX512).
  * The L×S score matrix never exists: a task holds ROWS×512 scores at a time.
  */
 
@@ -171,6 +173,20 @@ causal_visited_end(int64_t L, int64_t S, int64_t i)
     int64_t keys = m + rows < S ? m + rows : S;
     int64_t end = (keys - 1) / kv * kv + kv;
     return end < S ? end : S;
+}
+
+/* Note [Flash attention's NaN]: upstream's row max without a mask keeps a NaN score from its
+ * vector lanes (vec::maximum) and drops one from the scalar tail (std::max); which keys are in
+ * the lanes depends on its build's width. Ours is the portable build's (ATEN_CPU_CAPABILITY=default,
+ * also AVX2's): `width` accumulate-type elements (8 floats, 4 doubles) from the start of the key
+ * block at n0 (blocks of min(512, S) keys), that is keys [n0, n0 + returned) of the block. AVX512
+ * builds have twice the width: a row whose scores are all NaN or -inf can be 0 there and NaN here
+ * (tests/python/fuzz_artefacts.py attention_cpu_capability). */
+static int64_t
+vector_lanes_end(int64_t S, int64_t n0, int64_t width)
+{
+    int64_t kv = S < KV_BLOCK ? S : KV_BLOCK, full = S - n0 < kv ? S - n0 : kv;
+    return full / width * width;
 }
 
 /* s[j] += mask[j] (float masks, converted to f32 as upstream does) or s[j] = -inf where a bool
@@ -372,6 +388,11 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
                         s[q] = -INFINITY;  /* never scored upstream */
             float bmax = row_max(s, kb);
             for (int64_t q = 0; (j->nan_rows || j->mask) && bmax == bmax && q < kb; q++)
+                if (s[q] != s[q])
+                    bmax = NAN;
+            /* Note [Flash attention's NaN]: without a mask, only NaN in the vector lanes counts */
+            for (int64_t q = 0, vend = vector_lanes_end(j->S, n0, 8); !j->nan_rows && !j->mask &&
+                                                                       bmax == -INFINITY && q < kb && q < vend; q++)
                 if (s[q] != s[q])
                     bmax = NAN;
             float mnew = bf->m[r] > bmax ? bf->m[r] : bmax;
@@ -594,6 +615,12 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                 }                                                                                 \
                 sc[s] = d;                                                                        \
                 m = d > m || ((j->nan_rows || j->mask) && d != d) ? d : m;                        \
+            }                                                                                     \
+            /* Note [Flash attention's NaN]: without a mask, only NaN in the vector lanes counts */ \
+            for (int64_t s = 0; !j->nan_rows && !j->mask && m == -INFINITY && s < j->S; s++) {    \
+                int64_t n0 = s / (j->S < KV_BLOCK ? j->S : KV_BLOCK) * (j->S < KV_BLOCK ? j->S : KV_BLOCK); \
+                if (sc[s] != sc[s] && s - n0 < vector_lanes_end(j->S, n0, sizeof(T) == 8 ? 4 : 8))  \
+                    m = NAN;                                                                      \
             }                                                                                     \
             double l = 0.0;                                                                       \
             for (int64_t e = 0; e < j->Ev; e++)                                                   \

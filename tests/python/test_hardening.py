@@ -3167,6 +3167,12 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), is_causal=True, scale=-1.0)",
     "out = F.scaled_dot_product_attention(torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), is_causal=True, scale=-1.0)",  # neighbour: math path
     "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), is_causal=True, scale=1e-50)",
+    # a row whose scores are all NaN (inf * 0) is NaN from upstream's vector lanes on (16 floats
+    # or 8 doubles on AVX512; ours takes the portable build's 8 / 4: vector_lanes_end)
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('inf'), 1.0]]).reshape(1, 1, 1, 2), torch.zeros(1, 1, 16, 2), torch.ones(1, 1, 16, 2))",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 3, dtype=torch.float64).reshape(1, 1, 3, 2), torch.zeros(1, 1, 8, 2, dtype=torch.float64), torch.ones(1, 1, 8, 2, dtype=torch.float64), is_causal=True)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 40).reshape(1, 1, 40, 2), torch.zeros(1, 1, 300, 2), torch.ones(1, 1, 300, 2))",
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('inf'), 1.0]]).reshape(1, 1, 1, 2), torch.zeros(1, 1, 7, 2), torch.ones(1, 1, 7, 2))",  # neighbour: tail only, 0
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
