@@ -749,12 +749,21 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
  * Note [Flash attention gradient]
  * A task is (batch, kv head): it owns float (double for f64) accumulators for that kv head's
  * grad_k (S x E) and grad_v (S x Ev) and walks the query heads of its group in blocks of
- * BW_ROWS query positions. Per block it rebuilds the scores with one GEMM, P from the saved
- * logsumexp, then four GEMMs (tn_gemm_f32acc_serial; plain loops for f64): grad_v += P^T dO,
- * dP = dO V^T, grad_q = scale dS K, grad_k += scale dS^T Q. Causal blocks stop at their last
- * row's key. Upstream's kernel blocks queries and keys differently, so sums round in another
- * order: the results are compared under the derived tolerance. */
-enum { BW_ROWS = 64 };
+ * upstream's query positions (bw_rows). Per block it rebuilds the scores with one GEMM, P from
+ * the saved logsumexp, then four GEMMs (tn_gemm_f32acc_serial; plain loops for f64): grad_v +=
+ * P^T dO, dP = dO V^T, grad_q = scale dS K, grad_k += scale dS^T Q. Causal blocks stop where
+ * upstream's do (causal_visited_end). Upstream's kernel blocks keys differently, so sums round
+ * in another order: the results are compared under the derived tolerance. */
+/* Query positions per block: upstream's q_split_size (32, 64 or 256 by L, at most L), so a causal
+ * block visits upstream's keys: up to the end of the key block holding its last row's key
+ * (causal_visited_end), with P = 0 past each row's own key, whose 0 * (dP - D) and P^T dO keep a
+ * NaN or inf there as upstream's do. */
+static int64_t
+bw_rows(int64_t L)
+{
+    int64_t qs = L >= 768 ? 256 : L >= 192 ? 64 : 32;
+    return qs < L ? qs : (L > 0 ? L : 1);
+}
 
 typedef struct {
     int dtype, f64;
@@ -779,6 +788,18 @@ static tn_status
 bw_gemm(int f64, int64_t m, int64_t n, int64_t kk, int a_dt, const void *a, int64_t a_sm, int64_t a_sk, int b_dt,
         const void *b, int64_t b_sk, int64_t b_sn, void *c, int64_t ldc, double alpha, double beta)
 {
+    if (alpha == 0.0) {
+        /* BLAS's rule, which upstream's cpublas::gemm keeps: C = beta C, A and B not read (so a
+         * zero scale gives zero gradients even from NaN scores) */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t jj = 0; jj < n; jj++) {
+                if (f64)
+                    ((double *)c)[i * ldc + jj] = beta == 0.0 ? 0.0 : beta * ((double *)c)[i * ldc + jj];
+                else
+                    ((float *)c)[i * ldc + jj] = beta == 0.0 ? 0.0f : (float)beta * ((float *)c)[i * ldc + jj];
+            }
+        return TN_OK;
+    }
     if (!f64)
         return tn_gemm_f32acc_serial(m, n, kk, a_dt, a, a_sm, a_sk, b_dt, b, b_sk, b_sn, c, ldc, (float)alpha,
                                      (float)beta);
@@ -800,10 +821,11 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
     const int f64 = j->f64, acc = f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, dt = j->dtype;
     const int64_t S = j->S, E = j->E, Ev = j->Ev, ae = f64 ? 8 : 4, es = tn_dtype_size(dt);
     char *dk = calloc((size_t)(S * E + 1), (size_t)ae), *dv = calloc((size_t)(S * Ev + 1), (size_t)ae);
-    char *sc = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae), *dp = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae);
-    char *dq = malloc((size_t)(BW_ROWS * E + 1) * (size_t)ae);
+    const int64_t QB = bw_rows(j->L);
+    char *sc = malloc((size_t)(QB * S + 1) * (size_t)ae), *dp = malloc((size_t)(QB * S + 1) * (size_t)ae);
+    char *dq = malloc((size_t)(QB * E + 1) * (size_t)ae);
     float *mrow = malloc((size_t)(S + 1) * sizeof(float));
-    double *dsum = malloc(BW_ROWS * sizeof(double));
+    double *dsum = malloc((size_t)QB * sizeof(double));
     if (!dk || !dv || !sc || !dp || !dq || !mrow || !dsum) {
         j->failed = 1;
         goto out;
@@ -817,9 +839,9 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
             const char *qb = j->q + (b * j->qs[0] + h * j->qs[1]) * es;
             const char *gob = j->go + (b * j->gos[0] + h * j->gos[1]) * es;
             const char *ob = j->o + (b * j->os[0] + h * j->os[1]) * es;
-            for (int64_t i0 = 0; i0 < j->L; i0 += BW_ROWS) {
-                int64_t nq = j->L - i0 < BW_ROWS ? j->L - i0 : BW_ROWS;
-                int64_t Se = j->causal ? (i0 + nq < S ? i0 + nq : S) : S;
+            for (int64_t i0 = 0; i0 < j->L; i0 += QB) {
+                int64_t nq = j->L - i0 < QB ? j->L - i0 : QB;
+                int64_t Se = j->causal ? causal_visited_end(j->L, S, i0) : S;
                 const char *qr = qb + i0 * j->qs[2] * es, *gor = gob + i0 * j->gos[2] * es;
                 if (Se <= 0) {
                     memset(dq, 0, (size_t)(nq * E * ae));

@@ -3173,6 +3173,12 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 3, dtype=torch.float64).reshape(1, 1, 3, 2), torch.zeros(1, 1, 8, 2, dtype=torch.float64), torch.ones(1, 1, 8, 2, dtype=torch.float64), is_causal=True)",
     "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 40).reshape(1, 1, 40, 2), torch.zeros(1, 1, 300, 2), torch.ones(1, 1, 300, 2))",
     "out = F.scaled_dot_product_attention(torch.tensor([[float('inf'), 1.0]]).reshape(1, 1, 1, 2), torch.zeros(1, 1, 7, 2), torch.ones(1, 1, 7, 2))",  # neighbour: tail only, 0
+    # the backward (Note [Flash attention gradient]): a zero scale's GEMMs read nothing (BLAS's alpha
+    # 0: zero grad_q and grad_k), a causal block visits upstream's keys (P = 0 times NaN past the row)
+    "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
+    "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.0).sum(), (q, k, v))",
+    "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
+    "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-1.0).sum(), (q, k, v))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
