@@ -64,7 +64,9 @@
  * (in the accumulate type: float for float32/half, so a scale below FLT_MIN is 0), with the mask
  * added after. So a negative scale makes those keys +inf and a zero or NaN scale makes them NaN:
  * either makes the row NaN (exp(inf - inf), exp(NaN)), while keys past that block, never
- * scored, stay out. The math path's causal mask is -inf after the scaling. */
+ * scored, stay out. The math path adds its causal mask's -inf to every score after the scaling:
+ * a +inf or NaN score there is NaN, and a NaN makes its row NaN (_safe_softmax), so it scores
+ * every key. */
 
 enum {
     KV_BLOCK = 512,       /* keys per block, upstream's kvSplitSize */
@@ -376,7 +378,7 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
              * upstream's kernel orders them */
             if (j->causal && n0 + kb - 1 > i)
                 for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
-                    s[q] = j->cfill;
+                    s[q] = j->nan_rows ? s[q] - INFINITY : j->cfill;
             if (j->mask)
                 mask_row(j->mask_dtype,
                          j->mask + (t->b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + n0 * j->ms[3]) *
@@ -436,7 +438,7 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
 static int64_t
 task_key_end(const sdpa_job *j, const task_rows *t)
 {
-    if (!j->causal)
+    if (!j->causal || j->nan_rows)  /* the math path scores every key (Note [Flash attention's causal fill]) */
         return j->S;
     /* Note [Flash attention's NaN]: the mask, or a fill other than -inf, reaches keys causal hides */
     if ((j->mask || j->cfill != -INFINITY) && t->nq > 0)
@@ -601,7 +603,7 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                 else                                                                              \
                     d *= j->scale_d;                                                              \
                 if (j->causal && s > i)  /* Note [Flash attention's causal fill] */             \
-                    d = s < scored ? j->cfill_d : -INFINITY;                                      \
+                    d = j->nan_rows ? d - INFINITY : s < scored ? j->cfill_d : -INFINITY;         \
                 if (j->mask && s < scored) {                                                      \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \

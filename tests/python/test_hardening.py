@@ -3179,6 +3179,14 @@ FUZZ_CLASSES = [
     "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.0).sum(), (q, k, v))",
     "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
     "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-1.0).sum(), (q, k, v))",
+    # the math path (3-D inputs) adds causal's -inf to every score: +inf or NaN there is NaN, a NaN row
+    # (fuzz seed 17 of the attention overloads, #5362: scale=-1 made a hidden key's score +inf)
+    "q = torch.ones(40, 16); q[0, 0] = float('inf'); k = torch.ones(40, 16); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(40, 16), is_causal=True)[:2]",
+    "q = torch.ones(4, 2, dtype=torch.float64); q[0, 0] = float('inf'); k = torch.ones(4, 2, dtype=torch.float64); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2, dtype=torch.float64), is_causal=True)",
+    "q = torch.ones(4, 2); q[0, 0] = float('inf'); k = torch.ones(4, 2); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
