@@ -533,6 +533,13 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
  * float64 always; float32 through tn_sdpa_in_double (the products of float32 values are exact in
  * double, so each output is the double answer rounded once). */
 
+/* Note [Math path scores in float64]
+ * Upstream's math path (_scaled_dot_product_attention_math) scales before its matmul: q by
+ * sqrt|scale| (0 - sqrt|scale| for a negative scale) and k by sqrt|scale|, each rounded; its flash
+ * kernel scales the dot product after. Scores of 1e5 round an ulp of 1.5e-11 apart between the
+ * two, which exp turns into relative differences of 1e-11 in the output, past float64's
+ * comparison tolerance: float64 math-path scores are formed upstream's way. */
+
 /* Note [Float32 scores that overflow]
  * In double a float32 score never overflows; upstream's float32 kernels form it in float: the flash
  * kernel's gemm sums the products q[e] * k[e] and scales after, the math path multiplies q and k
@@ -588,19 +595,24 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
             const T *k = (const T *)j->k + b * j->ks[0] + hk * j->ks[1];                          \
             const T *v = (const T *)j->v + b * j->vs[0] + hk * j->vs[1];                          \
             double m = -INFINITY;                                                                 \
+            double sq = sqrt(fabs(j->scale_d)), qf = j->scale_d < 0 ? 0.0 - sq : sq;              \
             /* the keys upstream scores (and adds the mask to): Note [Flash attention's NaN] */     \
             int64_t scored = j->causal && (j->mask || j->cfill_d != -INFINITY)                    \
                                  ? causal_visited_end(j->L, j->S, i) : j->S;                      \
             for (int64_t s = 0; s < j->S; s++) {                                                  \
                 double d = 0.0;                                                                   \
+                /* Note [Math path scores in float64]: q * -+sqrt|scale| times k * sqrt|scale| */  \
+                int sqrt_scaled = sizeof(T) == 8 && j->nan_rows;                                  \
                 for (int64_t e = 0; e < j->E; e++)                                                \
-                    d += (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]];        \
+                    d += sqrt_scaled ? ((double)q[e * j->qs[3]] * qf) *                           \
+                                           ((double)k[s * j->ks[2] + e * j->ks[3]] * sq)          \
+                                     : (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]]; \
                 double ov;  /* See Note [Float32 scores that overflow] */                         \
                 if (sizeof(T) == 4 && f32_score_overflow((const float *)q, j->qs[3],                  \
                                                          (const float *)k + s * j->ks[2], j->ks[3],   \
                                                          j->E, d, j->scale_d, j->nan_rows, &ov))      \
                     d = ov;                                                                       \
-                else                                                                              \
+                else if (!sqrt_scaled)                                                            \
                     d *= j->scale_d;                                                              \
                 if (j->causal && s > i)  /* Note [Flash attention's causal fill] */             \
                     d = j->nan_rows ? d - INFINITY : s < scored ? j->cfill_d : -INFINITY;         \
