@@ -1471,7 +1471,8 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           lapack_conditioning, lapack_backward_stable, det_exactly_singular, lu_exactly_singular,
           solve_singular_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns, conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          attention_float64_closer, attention_cpu_capability, fft_nonfinite, gelu_inf, negative_size, extent_overflow, meta_heap_symint)
+          attention_float64_closer, attention_cpu_capability, fft_nonfinite, gelu_inf, negative_size,
+          extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

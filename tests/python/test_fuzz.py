@@ -396,7 +396,8 @@ def test_each_artefact_proof_can_fail():
     nan_row = {"ok": _t(["nan", "nan"], [1, 1, 1, 2], "torch.float64")}
     zero_row = {"ok": _t([0.0, 0.0], [1, 1, 1, 2], "torch.float64")}
     assert explain("value", nr, "F.scaled_dot_product_attention", nan_row, zero_row, tol)
-    assert not explain("value", nr, "F.scaled_dot_product_attention", zero_row, nan_row, tol)  # not the portable build's
+    # ours not the portable build's answer
+    assert not explain("value", nr, "F.scaled_dot_product_attention", zero_row, nan_row, tol)
 
     # -2*2 + (-inf)*3.75 + 0 + 1e30*1e30: the last product is 1e60 exactly, inf rounded alone
     cv = ("a0 = torch.tensor([-2.0, float('-inf'), -0.0, 1e30]).reshape(1, 1, 4); "
