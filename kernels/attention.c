@@ -261,6 +261,7 @@ typedef struct {
     int64_t split_len; /* keys per split, a multiple of KV_BLOCK */
     int64_t rows_max;  /* G * qb */
     float *partial;    /* nsplit > 1: per (task, split, row): Ev accumulators, then m, l */
+    int all_keys;      /* causal math path: a hidden key's score may be +inf or NaN (math_scores_bounded) */
     int failed;
 } sdpa_job;
 
@@ -438,7 +439,7 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
 static int64_t
 task_key_end(const sdpa_job *j, const task_rows *t)
 {
-    if (!j->causal || j->nan_rows)  /* the math path scores every key (Note [Flash attention's causal fill]) */
+    if (!j->causal || j->all_keys)  /* Note [Flash attention's causal fill]: the math path's keys */
         return j->S;
     /* Note [Flash attention's NaN]: the mask, or a fill other than -inf, reaches keys causal hides */
     if ((j->mask || j->cfill != -INFINITY) && t->nq > 0)
@@ -485,6 +486,52 @@ sdpa_worker(void *ctx, int64_t begin, int64_t end)
         }
     }
     bufs_free(&bf);
+}
+
+/* Whether every float32 score of the math path is finite: q and k finite and too small for
+ * q * sqrt|scale|, k * sqrt|scale| or a sum of E products to overflow. Then causal's -inf added
+ * to a hidden key's score is -inf, and keys past a row need not be scored (they are, otherwise:
+ * Note [Flash attention's causal fill]). */
+/* The largest |x| of a [B, H, N, E] operand (NaN when one is NaN): float32 by the bits of |x|,
+ * whose order as integers is the order of the values, with NaN above inf. */
+static double
+operand_max_abs(int dtype, const char *base, const int64_t st[4], int64_t B, int64_t H, int64_t N, int64_t E)
+{
+    uint32_t mb = 0;
+    double md = 0;
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t i = 0; i < N; i++) {
+                int64_t o = b * st[0] + h * st[1] + i * st[2];
+                if (dtype == TN_DTYPE_F32 && st[3] == 1) {
+                    const uint32_t *u = (const uint32_t *)(const void *)((const float *)(const void *)base + o);
+                    for (int64_t e = 0; e < E; e++) {
+                        uint32_t a = u[e] & 0x7fffffffu;
+                        mb = a > mb ? a : mb;
+                    }
+                    continue;
+                }
+                for (int64_t e = 0; e < E; e++) {
+                    double x = fabs(tn_load_float(dtype, base, o + e * st[3]));
+                    md = x > md || x != x ? x : md;
+                }
+            }
+    float f;
+    memcpy(&f, &mb, sizeof f);
+    return md != md || (double)f != (double)f ? NAN : md > (double)f ? md : (double)f;
+}
+
+/* Whether every float32 score of the math path is finite: q and k finite and too small for
+ * q * sqrt|scale|, k * sqrt|scale| or a sum of E products to overflow. Then causal's -inf added
+ * to a hidden key's score is -inf, and keys past a row need not be scored (they are, otherwise:
+ * Note [Flash attention's causal fill]). */
+static bool
+math_scores_bounded(const sdpa_job *j)
+{
+    double mq = operand_max_abs(j->dtype, j->q, j->qs, j->B, j->Hq, j->L, j->E);
+    double mk = operand_max_abs(j->dtype, j->k, j->ks, j->B, j->Hkv, j->S, j->E), sc = fabs(j->scale_d);
+    double lim = 1e37;
+    return mq * sqrt(sc) < lim && mk * sqrt(sc) < lim && mq * mk * sc * (double)(j->E + 1) < lim;
 }
 
 /* Merges the key splits of each task: weights exp(m_split - m_max). */
@@ -707,6 +754,7 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
         j.ls[2] = 1;
     }
     double work = (double)B * (double)Hq * (double)L * (double)S * (double)(E + Ev + 8);
+    j.all_keys = j.causal && nan_rows && !in_double && dtype != TN_DTYPE_F64 && !math_scores_bounded(&j);
 
     if (dtype == TN_DTYPE_F64 || in_double) {
         tn_range_fn fn = dtype == TN_DTYPE_F64 ? sdpa_double_worker_f64 : sdpa_double_worker_f32;

@@ -3187,6 +3187,8 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2, dtype=torch.float64), is_causal=True)",
     "q = torch.ones(4, 2); q[0, 0] = float('inf'); k = torch.ones(4, 2); k[0, 0] = -1.0; "
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
+    "q = torch.ones(3, 16); q[0, 0] = 1e20; k = torch.ones(200, 16); k[:3, 0] = -1e20; k[3:, 0] = 1e20; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(200, 16), is_causal=True)",  # finite, overflowing
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
