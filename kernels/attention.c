@@ -835,6 +835,7 @@ typedef struct {
     int mask_dtype, causal;
     double scale;
     char *gq, *gk, *gv;
+    int past_rows;     /* causal: visit upstream's keys past each row (bw_past_rows_matter) */
     int failed;
 } sdpa_bw_job;
 
@@ -883,7 +884,7 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
     const int f64 = j->f64, acc = f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, dt = j->dtype;
     const int64_t S = j->S, E = j->E, Ev = j->Ev, ae = f64 ? 8 : 4, es = tn_dtype_size(dt);
     char *dk = calloc((size_t)(S * E + 1), (size_t)ae), *dv = calloc((size_t)(S * Ev + 1), (size_t)ae);
-    const int64_t QB = bw_rows(j->L);
+    const int64_t QB = j->past_rows ? bw_rows(j->L) : 64;  /* 64: fewer hidden keys per causal block */
     char *sc = malloc((size_t)(QB * S + 1) * (size_t)ae), *dp = malloc((size_t)(QB * S + 1) * (size_t)ae);
     char *dq = malloc((size_t)(QB * E + 1) * (size_t)ae);
     float *mrow = malloc((size_t)(S + 1) * sizeof(float));
@@ -903,7 +904,8 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
             const char *ob = j->o + (b * j->os[0] + h * j->os[1]) * es;
             for (int64_t i0 = 0; i0 < j->L; i0 += QB) {
                 int64_t nq = j->L - i0 < QB ? j->L - i0 : QB;
-                int64_t Se = j->causal ? causal_visited_end(j->L, S, i0) : S;
+                int64_t Se = !j->causal ? S : j->past_rows ? causal_visited_end(j->L, S, i0)
+                                                           : (i0 + nq < S ? i0 + nq : S);
                 const char *qr = qb + i0 * j->qs[2] * es, *gor = gob + i0 * j->gos[2] * es;
                 if (Se <= 0) {
                     memset(dq, 0, (size_t)(nq * E * ae));
@@ -991,6 +993,21 @@ out:
     free(dsum);
 }
 
+/* Whether the keys upstream's causal blocks visit past a row (P = 0 there) can change a gradient:
+ * 0 * (dP - D), 0 * dO, 0 * K and 0 * Q are 0 unless one of grad_out, q, k, v, out is inf or NaN
+ * or dP = dO V^T or D = rowsum(dO out) can overflow. Otherwise those keys are skipped. */
+static bool
+bw_past_rows_matter(const sdpa_bw_job *j)
+{
+    double mg = operand_max_abs(j->dtype, j->go, j->gos, j->B, j->Hq, j->L, j->Ev);
+    double mq = operand_max_abs(j->dtype, j->q, j->qs, j->B, j->Hq, j->L, j->E);
+    double mk = operand_max_abs(j->dtype, j->k, j->ks, j->B, j->Hkv, j->S, j->E);
+    double mv = operand_max_abs(j->dtype, j->v, j->vs, j->B, j->Hkv, j->S, j->Ev);
+    double mo = operand_max_abs(j->dtype, j->o, j->os, j->B, j->Hq, j->L, j->Ev);
+    double lim = 1e37, n = (double)(j->Ev + 1);
+    return !(mq < lim && mk < lim && mg * mv * n < lim && mg * mo * n < lim);
+}
+
 tn_status
 tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
                  const void *grad_out, const int64_t go_strides[4], const void *q, const int64_t q_strides[4],
@@ -1028,6 +1045,7 @@ tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64
     j.causal = is_causal;
     j.scale = scale;
     j.gq = grad_q, j.gk = grad_k, j.gv = grad_v;
+    j.past_rows = is_causal && bw_past_rows_matter(&j);
     if (B * Hkv == 0)
         return TN_OK;
     tn_parallel_for(B * Hkv, 1, sdpa_bw_task, &j);

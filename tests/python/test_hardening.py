@@ -3179,6 +3179,10 @@ FUZZ_CLASSES = [
     "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.0).sum(), (q, k, v))",
     "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
     "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-1.0).sum(), (q, k, v))",
+    "q = torch.ones(1, 1, 3, 4); k = torch.ones(1, 1, 5, 4); v = torch.zeros(1, 1, 5, 4); "
+    "o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, is_causal=True); "
+    "go = torch.zeros(1, 1, 3, 4); go[0, 0, 0, 0] = float('inf'); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(go, q, k, v, o, lse, 0.0, True)",  # P = 0 times inf
     # the math path (3-D inputs) adds causal's -inf to every score: +inf or NaN there is NaN, a NaN row
     # (fuzz seed 17 of the attention overloads, #5362: scale=-1 made a hidden key's score +inf)
     "q = torch.ones(40, 16); q[0, 0] = float('inf'); k = torch.ones(40, 16); k[0, 0] = -1.0; "
