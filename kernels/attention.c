@@ -37,18 +37,36 @@
  *  - Causal is top-left aligned (key j <= query i), as torch 2.13's flash kernel: keys past the
  *    last row's limit are never visited. Fully masked rows: m stays -inf, l stays 0, and the
  *    output is 0 with logsumexp 0 (upstream sets max to 0 and sum to 1 for them).
- *  - Note [Flash attention's NaN]: a row's max ignores NaN scores without a mask (upstream's
- *    _mul_reduce_max_fusion_kernel ends in std::max, which drops a NaN second operand) and
- *    takes them with one (reduce_all over vec::maximum, which propagates NaN): there a NaN score
- *    makes its row NaN. A row whose scores are all NaN is therefore 0 without a mask, NaN with
- *    one. The causal -inf is written before the mask is added, so a NaN or +inf in the mask
- *    where causal hides the key still gives NaN (causal_visited_end: which keys upstream scores).
- *    Not matched: a +inf mask on a visible key makes the max inf and its exp(inf - inf) NaN;
- *    upstream's vectorised exp_u20 turns that NaN into a finite value in its vector lanes (only
- *    its scalar tail keeps it), so some such rows are NaN here and finite upstream (measured:
- *    4 of 60 random causal masks holding NaN/+inf, scripts/sdpa_nan_mask_sweep.py 3).
+ *  - Note [Flash attention's NaN]: with a mask a row's max takes NaN scores (reduce_all over
+ *    vec::maximum, which propagates NaN), so a NaN score makes its row NaN. Without one,
+ *    upstream's _mul_reduce_max_fusion_kernel keeps a NaN from its vector lanes and drops one
+ *    from its scalar tail (std::max): that only shows in a row whose other scores are -inf (0,
+ *    or NaN); which keys are in the lanes is the build's width, ours the portable build's
+ *    (vector_lanes_end). The causal -inf is written before the mask is added, so a NaN or +inf
+ *    in the mask where causal hides the key still gives NaN (causal_visited_end: which keys
+ *    upstream scores).
+ *    Upstream's answer depends on its CPU in two ways, and ours is that of its portable build
+ *    (ATEN_CPU_CAPABILITY=default; tests/python/fuzz_artefacts.py attention_cpu_capability):
+ *    the width above (8 floats / 4 doubles; AVX512 builds 16 / 8), and exp: a +inf score (mask,
+ *    or Note [Flash attention's causal fill]) makes the max inf and its exp(inf - inf) NaN, which
+ *    the AVX2 and AVX512 builds' exp_u20 (vec256/vec512_float.h) turns into exp(88.7) ~ 3.4e38 in
+ *    vector lanes (its clamp takes NaN as the bound) while their scalar tail and the portable
+ *    build (exp_u20 is std::exp) keep NaN. Reproducing exp_u20 would reproduce one CPU's answer
+ *    (and exp_u20's 20 ulp everywhere else). Measured: scripts/sdpa_nan_mask_sweep.py 3 differs
+ *    from AVX512 upstream in 4 of 60 rows and from the portable build in none of the 54 it
+ *    computes (it refuses bfloat16 past 512 keys: pack_vnni2 needs AVX512).
  * The L×S score matrix never exists: a task holds ROWS×512 scores at a time.
  */
+
+/* Note [Flash attention's causal fill]
+ * Upstream's flash kernel writes causal's -inf into the raw scores q·k of the last key block a
+ * row visits (keys past the row, up to causal_visited_end) and only then multiplies by the scale
+ * (in the accumulate type: float for float32/half, so a scale below FLT_MIN is 0), with the mask
+ * added after. So a negative scale makes those keys +inf and a zero or NaN scale makes them NaN:
+ * either makes the row NaN (exp(inf - inf), exp(NaN)), while keys past that block, never
+ * scored, stay out. The math path adds its causal mask's -inf to every score after the scaling:
+ * a +inf or NaN score there is NaN, and a NaN makes its row NaN (_safe_softmax), so it scores
+ * every key. */
 
 enum {
     KV_BLOCK = 512,       /* keys per block, upstream's kvSplitSize */
@@ -87,8 +105,8 @@ row_max__avx2(const float *s, int64_t n)
 {
     __m256 m = _mm256_set1_ps(-INFINITY);
     int64_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
+    for (; j + 8 <= n; j += 8)  /* maxps gives its second operand when one is NaN: NaN skipped */
+        m = _mm256_max_ps(_mm256_loadu_ps(s + j), m);
     float t[8];
     _mm256_storeu_ps(t, m);
     float r = row_max__scalar(s + j, n - j);
@@ -159,6 +177,20 @@ causal_visited_end(int64_t L, int64_t S, int64_t i)
     return end < S ? end : S;
 }
 
+/* Note [Flash attention's NaN]: upstream's row max without a mask keeps a NaN score from its
+ * vector lanes (vec::maximum) and drops one from the scalar tail (std::max); which keys are in
+ * the lanes depends on its build's width. Ours is the portable build's (ATEN_CPU_CAPABILITY=default,
+ * also AVX2's): `width` accumulate-type elements (8 floats, 4 doubles) from the start of the key
+ * block at n0 (blocks of min(512, S) keys), that is keys [n0, n0 + returned) of the block. AVX512
+ * builds have twice the width: a row whose scores are all NaN or -inf can be 0 there and NaN here
+ * (tests/python/fuzz_artefacts.py attention_cpu_capability). */
+static int64_t
+vector_lanes_end(int64_t S, int64_t n0, int64_t width)
+{
+    int64_t kv = S < KV_BLOCK ? S : KV_BLOCK, full = S - n0 < kv ? S - n0 : kv;
+    return full / width * width;
+}
+
 /* s[j] += mask[j] (float masks, converted to f32 as upstream does) or s[j] = -inf where a bool
  * mask is false, for j < n with mask element stride ms. */
 static void
@@ -217,6 +249,10 @@ typedef struct {
     int nan_rows;      /* the math path's softmax: a NaN score makes its row NaN (tn_sdpa_math) */
     float scale;       /* f32 family: as upstream, the scale in the accumulate type */
     double scale_d;    /* f64 */
+    /* the score of a key causal hides in the last key block a row visits: -inf, or for the flash
+     * kernel -inf times the scale (Note [Flash attention's causal fill]) */
+    float cfill;
+    double cfill_d;
     char *out;
     void *lse;
     int64_t qb;        /* query positions per task */
@@ -225,6 +261,7 @@ typedef struct {
     int64_t split_len; /* keys per split, a multiple of KV_BLOCK */
     int64_t rows_max;  /* G * qb */
     float *partial;    /* nsplit > 1: per (task, split, row): Ev accumulators, then m, l */
+    int all_keys;      /* causal math path: a hidden key's score may be +inf or NaN (math_scores_bounded) */
     int failed;
 } sdpa_job;
 
@@ -337,22 +374,28 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
         for (int64_t r = 0; r < R; r++) {
             int64_t h = t->hkv * j->G + r / t->nq, i = t->i0 + r % t->nq;
             float *s = bf->sbuf + r * KV_BLOCK;
-            /* Note [Flash attention's NaN]: causal's -inf first, then the mask added to it (a NaN
-             * or +inf mask there makes NaN), as upstream's kernel orders them */
+            /* Note [Flash attention's NaN]: causal's fill first (Note [Flash attention's causal
+             * fill]), then the mask added to it (a NaN or +inf mask there makes NaN), as
+             * upstream's kernel orders them */
             if (j->causal && n0 + kb - 1 > i)
                 for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
-                    s[q] = -INFINITY;
+                    s[q] = j->nan_rows ? s[q] - INFINITY : j->cfill;
             if (j->mask)
                 mask_row(j->mask_dtype,
                          j->mask + (t->b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + n0 * j->ms[3]) *
                                        tn_dtype_size(j->mask_dtype),
                          j->ms[3], kb, s);
-            if (j->causal && j->mask)
+            if (j->causal && (j->mask || j->cfill != -INFINITY))
                 for (int64_t q = causal_visited_end(j->L, j->S, i) - n0; q < kb; q++)
                     if (q >= 0)
                         s[q] = -INFINITY;  /* never scored upstream */
             float bmax = row_max(s, kb);
             for (int64_t q = 0; (j->nan_rows || j->mask) && bmax == bmax && q < kb; q++)
+                if (s[q] != s[q])
+                    bmax = NAN;
+            /* Note [Flash attention's NaN]: without a mask, only NaN in the vector lanes counts */
+            for (int64_t q = 0, vend = vector_lanes_end(j->S, n0, 8); !j->nan_rows && !j->mask &&
+                                                                       bmax == -INFINITY && q < kb && q < vend; q++)
                 if (s[q] != s[q])
                     bmax = NAN;
             float mnew = bf->m[r] > bmax ? bf->m[r] : bmax;
@@ -396,9 +439,10 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
 static int64_t
 task_key_end(const sdpa_job *j, const task_rows *t)
 {
-    if (!j->causal)
+    if (!j->causal || j->all_keys)  /* Note [Flash attention's causal fill]: the math path's keys */
         return j->S;
-    if (j->mask && t->nq > 0)  /* Note [Flash attention's NaN]: the mask reaches keys causal hides */
+    /* Note [Flash attention's NaN]: the mask, or a fill other than -inf, reaches keys causal hides */
+    if ((j->mask || j->cfill != -INFINITY) && t->nq > 0)
         return causal_visited_end(j->L, j->S, t->i0 + t->nq - 1);
     int64_t end = t->i0 + t->nq;
     return end < j->S ? end : j->S;
@@ -442,6 +486,52 @@ sdpa_worker(void *ctx, int64_t begin, int64_t end)
         }
     }
     bufs_free(&bf);
+}
+
+/* Whether every float32 score of the math path is finite: q and k finite and too small for
+ * q * sqrt|scale|, k * sqrt|scale| or a sum of E products to overflow. Then causal's -inf added
+ * to a hidden key's score is -inf, and keys past a row need not be scored (they are, otherwise:
+ * Note [Flash attention's causal fill]). */
+/* The largest |x| of a [B, H, N, E] operand (NaN when one is NaN): float32 by the bits of |x|,
+ * whose order as integers is the order of the values, with NaN above inf. */
+static double
+operand_max_abs(int dtype, const char *base, const int64_t st[4], int64_t B, int64_t H, int64_t N, int64_t E)
+{
+    uint32_t mb = 0;
+    double md = 0;
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t i = 0; i < N; i++) {
+                int64_t o = b * st[0] + h * st[1] + i * st[2];
+                if (dtype == TN_DTYPE_F32 && st[3] == 1) {
+                    const uint32_t *u = (const uint32_t *)(const void *)((const float *)(const void *)base + o);
+                    for (int64_t e = 0; e < E; e++) {
+                        uint32_t a = u[e] & 0x7fffffffu;
+                        mb = a > mb ? a : mb;
+                    }
+                    continue;
+                }
+                for (int64_t e = 0; e < E; e++) {
+                    double x = fabs(tn_load_float(dtype, base, o + e * st[3]));
+                    md = x > md || x != x ? x : md;
+                }
+            }
+    float f;
+    memcpy(&f, &mb, sizeof f);
+    return md != md || (double)f != (double)f ? NAN : md > (double)f ? md : (double)f;
+}
+
+/* Whether every float32 score of the math path is finite: q and k finite and too small for
+ * q * sqrt|scale|, k * sqrt|scale| or a sum of E products to overflow. Then causal's -inf added
+ * to a hidden key's score is -inf, and keys past a row need not be scored (they are, otherwise:
+ * Note [Flash attention's causal fill]). */
+static bool
+math_scores_bounded(const sdpa_job *j)
+{
+    double mq = operand_max_abs(j->dtype, j->q, j->qs, j->B, j->Hq, j->L, j->E);
+    double mk = operand_max_abs(j->dtype, j->k, j->ks, j->B, j->Hkv, j->S, j->E), sc = fabs(j->scale_d);
+    double lim = 1e37;
+    return mq * sqrt(sc) < lim && mk * sqrt(sc) < lim && mq * mk * sc * (double)(j->E + 1) < lim;
 }
 
 /* Merges the key splits of each task: weights exp(m_split - m_max). */
@@ -489,6 +579,13 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
 /* ---- in double: per query row, two passes over its S scores ----
  * float64 always; float32 through tn_sdpa_in_double (the products of float32 values are exact in
  * double, so each output is the double answer rounded once). */
+
+/* Note [Math path scores in float64]
+ * Upstream's math path (_scaled_dot_product_attention_math) scales before its matmul: q by
+ * sqrt|scale| (0 - sqrt|scale| for a negative scale) and k by sqrt|scale|, each rounded; its flash
+ * kernel scales the dot product after. Scores of 1e5 round an ulp of 1.5e-11 apart between the
+ * two, which exp turns into relative differences of 1e-11 in the output, past float64's
+ * comparison tolerance: float64 math-path scores are formed upstream's way. */
 
 /* Note [Float32 scores that overflow]
  * In double a float32 score never overflows; upstream's float32 kernels form it in float: the flash
@@ -545,21 +642,27 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
             const T *k = (const T *)j->k + b * j->ks[0] + hk * j->ks[1];                          \
             const T *v = (const T *)j->v + b * j->vs[0] + hk * j->vs[1];                          \
             double m = -INFINITY;                                                                 \
+            double sq = sqrt(fabs(j->scale_d)), qf = j->scale_d < 0 ? 0.0 - sq : sq;              \
             /* the keys upstream scores (and adds the mask to): Note [Flash attention's NaN] */     \
-            int64_t scored = j->causal && j->mask ? causal_visited_end(j->L, j->S, i) : j->S;     \
+            int64_t scored = j->causal && (j->mask || j->cfill_d != -INFINITY)                    \
+                                 ? causal_visited_end(j->L, j->S, i) : j->S;                      \
             for (int64_t s = 0; s < j->S; s++) {                                                  \
                 double d = 0.0;                                                                   \
+                /* Note [Math path scores in float64]: q * -+sqrt|scale| times k * sqrt|scale| */  \
+                int sqrt_scaled = sizeof(T) == 8 && j->nan_rows;                                  \
                 for (int64_t e = 0; e < j->E; e++)                                                \
-                    d += (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]];        \
+                    d += sqrt_scaled ? ((double)q[e * j->qs[3]] * qf) *                           \
+                                           ((double)k[s * j->ks[2] + e * j->ks[3]] * sq)          \
+                                     : (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]]; \
                 double ov;  /* See Note [Float32 scores that overflow] */                         \
                 if (sizeof(T) == 4 && f32_score_overflow((const float *)q, j->qs[3],                  \
                                                          (const float *)k + s * j->ks[2], j->ks[3],   \
                                                          j->E, d, j->scale_d, j->nan_rows, &ov))      \
                     d = ov;                                                                       \
-                else                                                                              \
+                else if (!sqrt_scaled)                                                            \
                     d *= j->scale_d;                                                              \
-                if (j->causal && s > i)  /* Note [Flash attention's NaN] */                     \
-                    d = -INFINITY;                                                                \
+                if (j->causal && s > i)  /* Note [Flash attention's causal fill] */             \
+                    d = j->nan_rows ? d - INFINITY : s < scored ? j->cfill_d : -INFINITY;         \
                 if (j->mask && s < scored) {                                                      \
                     const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
                                                 s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
@@ -573,6 +676,12 @@ f32_score_overflow(const float *q, int64_t qst, const float *k, int64_t kst, int
                 }                                                                                 \
                 sc[s] = d;                                                                        \
                 m = d > m || ((j->nan_rows || j->mask) && d != d) ? d : m;                        \
+            }                                                                                     \
+            /* Note [Flash attention's NaN]: without a mask, only NaN in the vector lanes counts */ \
+            for (int64_t s = 0; !j->nan_rows && !j->mask && m == -INFINITY && s < j->S; s++) {    \
+                int64_t n0 = s / (j->S < KV_BLOCK ? j->S : KV_BLOCK) * (j->S < KV_BLOCK ? j->S : KV_BLOCK); \
+                if (sc[s] != sc[s] && s - n0 < vector_lanes_end(j->S, n0, sizeof(T) == 8 ? 4 : 8))  \
+                    m = NAN;                                                                      \
             }                                                                                     \
             double l = 0.0;                                                                       \
             for (int64_t e = 0; e < j->Ev; e++)                                                   \
@@ -628,6 +737,9 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
         .mask_dtype = mask_dtype, .causal = is_causal != 0, .nan_rows = nan_rows, .scale = (float)scale,
         .scale_d = scale, .out = out, .lse = logsumexp,
     };
+    /* Note [Flash attention's causal fill]: the math path's causal mask is -inf after scaling */
+    j.cfill = nan_rows ? -INFINITY : -INFINITY * j.scale;
+    j.cfill_d = nan_rows ? -INFINITY : -INFINITY * (dtype == TN_DTYPE_F64 ? scale : (double)j.scale);
     memcpy(j.qs, q_strides, sizeof j.qs);
     memcpy(j.ks, k_strides, sizeof j.ks);
     memcpy(j.vs, v_strides, sizeof j.vs);
@@ -642,6 +754,7 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
         j.ls[2] = 1;
     }
     double work = (double)B * (double)Hq * (double)L * (double)S * (double)(E + Ev + 8);
+    j.all_keys = j.causal && nan_rows && !in_double && dtype != TN_DTYPE_F64 && !math_scores_bounded(&j);
 
     if (dtype == TN_DTYPE_F64 || in_double) {
         tn_range_fn fn = dtype == TN_DTYPE_F64 ? sdpa_double_worker_f64 : sdpa_double_worker_f32;
@@ -698,12 +811,21 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
  * Note [Flash attention gradient]
  * A task is (batch, kv head): it owns float (double for f64) accumulators for that kv head's
  * grad_k (S x E) and grad_v (S x Ev) and walks the query heads of its group in blocks of
- * BW_ROWS query positions. Per block it rebuilds the scores with one GEMM, P from the saved
- * logsumexp, then four GEMMs (tn_gemm_f32acc_serial; plain loops for f64): grad_v += P^T dO,
- * dP = dO V^T, grad_q = scale dS K, grad_k += scale dS^T Q. Causal blocks stop at their last
- * row's key. Upstream's kernel blocks queries and keys differently, so sums round in another
- * order: the results are compared under the derived tolerance. */
-enum { BW_ROWS = 64 };
+ * upstream's query positions (bw_rows). Per block it rebuilds the scores with one GEMM, P from
+ * the saved logsumexp, then four GEMMs (tn_gemm_f32acc_serial; plain loops for f64): grad_v +=
+ * P^T dO, dP = dO V^T, grad_q = scale dS K, grad_k += scale dS^T Q. Causal blocks stop where
+ * upstream's do (causal_visited_end). Upstream's kernel blocks keys differently, so sums round
+ * in another order: the results are compared under the derived tolerance. */
+/* Query positions per block: upstream's q_split_size (32, 64 or 256 by L, at most L), so a causal
+ * block visits upstream's keys: up to the end of the key block holding its last row's key
+ * (causal_visited_end), with P = 0 past each row's own key, whose 0 * (dP - D) and P^T dO keep a
+ * NaN or inf there as upstream's do. */
+static int64_t
+bw_rows(int64_t L)
+{
+    int64_t qs = L >= 768 ? 256 : L >= 192 ? 64 : 32;
+    return qs < L ? qs : (L > 0 ? L : 1);
+}
 
 typedef struct {
     int dtype, f64;
@@ -713,6 +835,7 @@ typedef struct {
     int mask_dtype, causal;
     double scale;
     char *gq, *gk, *gv;
+    int past_rows;     /* causal: visit upstream's keys past each row (bw_past_rows_matter) */
     int failed;
 } sdpa_bw_job;
 
@@ -728,6 +851,18 @@ static tn_status
 bw_gemm(int f64, int64_t m, int64_t n, int64_t kk, int a_dt, const void *a, int64_t a_sm, int64_t a_sk, int b_dt,
         const void *b, int64_t b_sk, int64_t b_sn, void *c, int64_t ldc, double alpha, double beta)
 {
+    if (alpha == 0.0) {
+        /* BLAS's rule, which upstream's cpublas::gemm keeps: C = beta C, A and B not read (so a
+         * zero scale gives zero gradients even from NaN scores) */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t jj = 0; jj < n; jj++) {
+                if (f64)
+                    ((double *)c)[i * ldc + jj] = beta == 0.0 ? 0.0 : beta * ((double *)c)[i * ldc + jj];
+                else
+                    ((float *)c)[i * ldc + jj] = beta == 0.0 ? 0.0f : (float)beta * ((float *)c)[i * ldc + jj];
+            }
+        return TN_OK;
+    }
     if (!f64)
         return tn_gemm_f32acc_serial(m, n, kk, a_dt, a, a_sm, a_sk, b_dt, b, b_sk, b_sn, c, ldc, (float)alpha,
                                      (float)beta);
@@ -749,10 +884,11 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
     const int f64 = j->f64, acc = f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, dt = j->dtype;
     const int64_t S = j->S, E = j->E, Ev = j->Ev, ae = f64 ? 8 : 4, es = tn_dtype_size(dt);
     char *dk = calloc((size_t)(S * E + 1), (size_t)ae), *dv = calloc((size_t)(S * Ev + 1), (size_t)ae);
-    char *sc = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae), *dp = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae);
-    char *dq = malloc((size_t)(BW_ROWS * E + 1) * (size_t)ae);
+    const int64_t QB = j->past_rows ? bw_rows(j->L) : 64;  /* 64: fewer hidden keys per causal block */
+    char *sc = malloc((size_t)(QB * S + 1) * (size_t)ae), *dp = malloc((size_t)(QB * S + 1) * (size_t)ae);
+    char *dq = malloc((size_t)(QB * E + 1) * (size_t)ae);
     float *mrow = malloc((size_t)(S + 1) * sizeof(float));
-    double *dsum = malloc(BW_ROWS * sizeof(double));
+    double *dsum = malloc((size_t)QB * sizeof(double));
     if (!dk || !dv || !sc || !dp || !dq || !mrow || !dsum) {
         j->failed = 1;
         goto out;
@@ -766,9 +902,10 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
             const char *qb = j->q + (b * j->qs[0] + h * j->qs[1]) * es;
             const char *gob = j->go + (b * j->gos[0] + h * j->gos[1]) * es;
             const char *ob = j->o + (b * j->os[0] + h * j->os[1]) * es;
-            for (int64_t i0 = 0; i0 < j->L; i0 += BW_ROWS) {
-                int64_t nq = j->L - i0 < BW_ROWS ? j->L - i0 : BW_ROWS;
-                int64_t Se = j->causal ? (i0 + nq < S ? i0 + nq : S) : S;
+            for (int64_t i0 = 0; i0 < j->L; i0 += QB) {
+                int64_t nq = j->L - i0 < QB ? j->L - i0 : QB;
+                int64_t Se = !j->causal ? S : j->past_rows ? causal_visited_end(j->L, S, i0)
+                                                           : (i0 + nq < S ? i0 + nq : S);
                 const char *qr = qb + i0 * j->qs[2] * es, *gor = gob + i0 * j->gos[2] * es;
                 if (Se <= 0) {
                     memset(dq, 0, (size_t)(nq * E * ae));
@@ -856,6 +993,21 @@ out:
     free(dsum);
 }
 
+/* Whether the keys upstream's causal blocks visit past a row (P = 0 there) can change a gradient:
+ * 0 * (dP - D), 0 * dO, 0 * K and 0 * Q are 0 unless one of grad_out, q, k, v, out is inf or NaN
+ * or dP = dO V^T or D = rowsum(dO out) can overflow. Otherwise those keys are skipped. */
+static bool
+bw_past_rows_matter(const sdpa_bw_job *j)
+{
+    double mg = operand_max_abs(j->dtype, j->go, j->gos, j->B, j->Hq, j->L, j->Ev);
+    double mq = operand_max_abs(j->dtype, j->q, j->qs, j->B, j->Hq, j->L, j->E);
+    double mk = operand_max_abs(j->dtype, j->k, j->ks, j->B, j->Hkv, j->S, j->E);
+    double mv = operand_max_abs(j->dtype, j->v, j->vs, j->B, j->Hkv, j->S, j->Ev);
+    double mo = operand_max_abs(j->dtype, j->o, j->os, j->B, j->Hq, j->L, j->Ev);
+    double lim = 1e37, n = (double)(j->Ev + 1);
+    return !(mq < lim && mk < lim && mg * mv * n < lim && mg * mo * n < lim);
+}
+
 tn_status
 tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
                  const void *grad_out, const int64_t go_strides[4], const void *q, const int64_t q_strides[4],
@@ -893,6 +1045,7 @@ tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64
     j.causal = is_causal;
     j.scale = scale;
     j.gq = grad_q, j.gk = grad_k, j.gv = grad_v;
+    j.past_rows = is_causal && bw_past_rows_matter(&j);
     if (B * Hkv == 0)
         return TN_OK;
     tn_parallel_for(B * Hkv, 1, sdpa_bw_task, &j);

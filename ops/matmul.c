@@ -1321,10 +1321,19 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
             goto fail_mask;
         }
     }
+    /* Upstream checks nothing further: its kernel takes B, L, H, E from query's (transposed) sizes
+     * and S from value's, reads every operand through the strides of its first three dims with
+     * rows of E contiguous elements, and allocates the gradients in query's, key's and value's
+     * shapes. So a 5-D operand, a logsumexp with a trailing dim, a grad_out or out of another
+     * shape (a last dim shorter than E reads the next row, a smaller tensor reads past its
+     * memory) give whatever that memory holds. Refused by name (measured: 5-D operands, a 4-D
+     * logsumexp, fuzz seed 6 #644494). */
     for (int i = 0; i < 5; i++) {
         if (t4[i]->ndim != 4) {
-            PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "
-                                                "query, key, value and out must be 4-D [B, H, L, E]");
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "torchnative refuses _scaled_dot_product_flash_attention_for_cpu_backward with grad_out, "
+                            "query, key, value or out not 4-D [B, H, L, E] (upstream's kernel reads them as 4-D "
+                            "unchecked)");
             goto fail_mask;
         }
     }
@@ -1336,9 +1345,10 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
         grad_out->sizes[2] != L || grad_out->sizes[3] != Ev || out->sizes[0] != B || out->sizes[1] != Hq ||
         out->sizes[2] != L || out->sizes[3] != Ev || logsumexp->ndim != 3 || logsumexp->sizes[0] != B ||
         logsumexp->sizes[1] != Hq || logsumexp->sizes[2] != L) {
-        PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: the shapes of "
-                                            "grad_out, query, key, value, out and logsumexp do not fit together "
-                                            "(as the forward made them)");
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "torchnative refuses _scaled_dot_product_flash_attention_for_cpu_backward with shapes of "
+                        "grad_out, query, key, value, out and logsumexp that do not fit together as the forward "
+                        "made them (upstream's kernel reads them by query's and value's sizes unchecked)");
         goto fail_mask;
     }
     int meta = query->device == TN_DEVICE_META || key->device == TN_DEVICE_META ||

@@ -663,3 +663,75 @@ Test(attention, sdpa_in_double_rounds_the_float64_answer_once)
                                    NULL, 0, 1.0, NULL, NULL, NULL, NULL, 0),
                  TN_ERR_DTYPE);
 }
+
+Test(attention, sdpa_causal_fill_is_scaled)
+{
+    /* Note [Flash attention's causal fill]: the flash kernel's causal -inf is scaled with the scores:
+     * a negative or zero scale makes every row with a hidden key in its last block NaN; the last
+     * row (no hidden key) and the math path's rows stay finite. S = 40 puts NaN scores in the AVX2
+     * row max's lanes, which must not empty it. */
+    enum { L = 3, E = 4 };
+    for (int d = 0; d < 2; d++) {
+        int dt = d ? TN_DTYPE_F64 : TN_DTYPE_F32;
+        for (int S = 3; S <= 40; S += 37) {
+            for (int z = 0; z < 2; z++) {
+                double scale = z ? 0.0 : -1.0;
+                char q[L * E * 8], k[40 * E * 8], v[40 * E * 8], o[L * E * 8];
+                double lse[L];
+                for (int i = 0; i < L * E; i++)
+                    put_elem(dt, q, i, rng_unit());
+                for (int i = 0; i < S * E; i++) {
+                    put_elem(dt, k, i, rng_unit());
+                    put_elem(dt, v, i, rng_unit());
+                }
+                int64_t st[4] = {L * E, L * E, E, 1}, kst[4] = {S * E, S * E, E, 1};
+                cr_assert_eq(tn_sdpa(dt, 1, 1, 1, L, S, E, E, q, st, k, kst, v, kst, NULL, 0, NULL, 1, scale, o,
+                                     st, lse, NULL), TN_OK);
+                for (int i = 0; i < L; i++)
+                    for (int e = 0; e < E; e++) {
+                        double x = get_elem(dt, o, i * E + e);
+                        cr_assert(i + 1 < S ? isnan(x) : isfinite(x), "dtype %d S %d scale %g out[%d][%d] = %g", dt,
+                                  S, scale, i, e, x);
+                    }
+                cr_assert_eq(tn_sdpa_math(dt, 1, 1, 1, L, S, E, E, q, st, k, kst, v, kst, NULL, 0, NULL, 1, scale, o,
+                                          st), TN_OK);
+                for (int i = 0; i < L * E; i++)
+                    cr_assert(isfinite(get_elem(dt, o, i)), "math dtype %d S %d scale %g", dt, S, scale);
+            }
+        }
+    }
+}
+
+Test(attention, sdpa_all_nan_row_takes_nan_from_vector_lanes)
+{
+    /* Note [Flash attention's NaN]: without a mask a row of NaN scores is 0 when the NaN are in
+     * the scalar tail of upstream's portable build (fewer than 8 floats / 4 doubles in the block),
+     * NaN from there on; flash kernel (S = 300, float32) and the double loops alike */
+    for (int d = 0; d < 2; d++) {
+        int dt = d ? TN_DTYPE_F64 : TN_DTYPE_F32, w = d ? 4 : 8;
+        int sizes[3] = {w - 1, w, 300};
+        for (int c = 0; c < 3; c++) {
+            int S = sizes[c];
+            enum { L = 2, E = 2 };
+            static char q[L * E * 8], k[300 * E * 8], v[300 * E * 8], o[L * E * 8];
+            double lse[L];
+            for (int i = 0; i < L; i++) {
+                put_elem(dt, q, i * E, INFINITY);
+                put_elem(dt, q, i * E + 1, 1.0);
+            }
+            for (int i = 0; i < S; i++) {
+                put_elem(dt, k, i * E, 0.0);  /* inf * 0: every score NaN */
+                put_elem(dt, k, i * E + 1, rng_unit());
+                put_elem(dt, v, i * E, rng_unit());
+                put_elem(dt, v, i * E + 1, rng_unit());
+            }
+            int64_t st[4] = {L * E, L * E, E, 1}, kst[4] = {S * E, S * E, E, 1};
+            cr_assert_eq(tn_sdpa(dt, 1, 1, 1, L, S, E, E, q, st, k, kst, v, kst, NULL, 0, NULL, 0, 0.5, o, st, lse,
+                                 NULL), TN_OK);
+            for (int i = 0; i < L * E; i++) {
+                double x = get_elem(dt, o, i);
+                cr_assert(S < w ? x == 0.0 : isnan(x), "dtype %d S %d out[%d] = %g", dt, S, i, x);
+            }
+        }
+    }
+}

@@ -907,6 +907,49 @@ def attention_float64_closer(kind, code, op, ours, up, tol):
             "upstream's distance from it (value.derived)")
 
 
+def _upstream_portable(code):
+    """Upstream's result for the call under its portable build (ATEN_CPU_CAPABILITY=default, read
+    by each child upstream interpreter at its first kernel), cached apart from its native answers
+    (the snippet is marked)."""
+    import os
+    from isolated import upstream_results
+    old = os.environ.get("ATEN_CPU_CAPABILITY")
+    os.environ["ATEN_CPU_CAPABILITY"] = "default"
+    try:
+        return upstream_results([code + "; _capability = 'default'"], timeout=60.0)[0]
+    finally:
+        if old is None:
+            del os.environ["ATEN_CPU_CAPABILITY"]
+        else:
+            os.environ["ATEN_CPU_CAPABILITY"] = old
+
+
+def attention_cpu_capability(kind, code, op, ours, up, tol):
+    """Attention whose answer upstream's own builds disagree on (Note [Flash attention's NaN],
+    kernels/attention.c): its AVX2 and AVX512 flash kernels take exp in vector lanes with exp_u20,
+    whose clamp makes the NaN of exp(inf - inf) (a +inf score: a mask, or causal's fill under a
+    negative scale) a finite 3.4e38 where the scalar tail keeps NaN, and its row max without a
+    mask keeps a NaN score only from its vector lanes (a row of NaN and -inf scores is 0 or NaN
+    by the width: 16 floats / 8 doubles on AVX512, 8 / 4 on AVX2 and the portable build). Ours is
+    the portable build's: explained when upstream's answer for the same call under
+    ATEN_CPU_CAPABILITY=default is ours and its native answer is the one compared (both rerun on
+    upstream), within tol."""
+    if kind != "value" or not _ATTENTION.fullmatch(name(op)):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if not to or not _same_but_values(to, tu) or any(t.device.type == "meta" for t in inputs(code).values()):
+        return None
+    from isolated import upstream_results
+    native, portable = upstream_results([code], timeout=60.0)[0], _upstream_portable(code)
+    tn, tp = (tensors(r) if "ok" in r else [] for r in (native, portable))
+    # upstream's native answer is `up`, its portable one ours, and the two builds disagree
+    if len(tn) != len(tu) or not all(_same_values(x, y, tol) for x, y in zip(tn, tu)) or len(tp) != len(to) \
+            or not all(x["shape"] == y["shape"] and _same_values(x, y, tol) for x, y in zip(to, tp)):
+        return None
+    return ("attention whose answer upstream's CPU builds disagree on (exp_u20 of NaN, the row max's vector width): "
+            "ours is its portable build's (ATEN_CPU_CAPABILITY=default, rerun)")
+
+
 def _differs(p, q, tol):
     """Whether two elements of a description differ as the comparison (fuzz._same) sees them."""
     if type(p) is not type(q):
@@ -1872,8 +1915,8 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf, negative_size, extent_overflow,
-          meta_heap_symint)
+          attention_float64_closer, attention_cpu_capability, logit_eps_past_half, fft_nonfinite, gelu_inf,
+          negative_size, extent_overflow, meta_heap_symint)
 
 
 def explain(kind, code, op, ours, up, tol):

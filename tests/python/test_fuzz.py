@@ -388,6 +388,16 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", at, "F.scaled_dot_product_attention", tied, mine, tol)  # ours the farther one
     off = {"ok": {**mine["ok"], "values": mine["ok"]["values"][:3] + [3.0]}}
     assert not explain("value", at, "F.scaled_dot_product_attention", off, tied, tol)  # past 2 E of up64
+    # session 31 s31h4: a row of NaN scores (inf * 0) over 5 keys: NaN from upstream's vector lanes
+    # in its portable build (4 doubles), 0 on AVX512 (8: all in the scalar tail)
+    nr = ("a0 = torch.tensor([float('inf'), 1.0], dtype=torch.float64).reshape(1, 1, 1, 2); "
+          "a1 = torch.zeros(1, 1, 5, 2, dtype=torch.float64); a2 = torch.ones(1, 1, 5, 2, dtype=torch.float64); "
+          "out = F.scaled_dot_product_attention(a0, a1, a2)")
+    nan_row = {"ok": _t(["nan", "nan"], [1, 1, 1, 2], "torch.float64")}
+    zero_row = {"ok": _t([0.0, 0.0], [1, 1, 1, 2], "torch.float64")}
+    assert explain("value", nr, "F.scaled_dot_product_attention", nan_row, zero_row, tol)
+    # ours not the portable build's answer
+    assert not explain("value", nr, "F.scaled_dot_product_attention", zero_row, nan_row, tol)
 
     # logit, eps 0.75: -2 clamps to 0.75 (scalar clamp, upstream's contiguous path) or to 0.25 (its vector body)
     lg = "a0 = torch.tensor([-2.0], dtype=torch.float64).reshape(1, 1).expand(4, 8); out = torch.logit(a0, 0.75)"

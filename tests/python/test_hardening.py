@@ -3484,6 +3484,46 @@ FUZZ_CLASSES = [
     "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]], dtype=torch.float64); out = torch.linalg.lstsq(a0, torch.ones(2, 1, dtype=torch.float64), rcond=-1.0, driver='gelss').rank",
     "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=1e-300, driver='gelss').rank",
     "a0 = torch.tensor([[1.0, 1.0], [1.0, 1.0 + 2**-23]]); out = torch.linalg.lstsq(a0, torch.ones(2, 1), rcond=-1.0, driver='gelsy').rank",
+    # session 31 s31h4: Note [Flash attention's causal fill] (kernels/attention.c): the flash
+    # kernel writes causal's -inf before scaling, so a negative scale makes the hidden keys of a
+    # row's last block +inf, a zero one (or one below float32's range) NaN: NaN rows; keys past
+    # that block stay out, and the math path's causal mask (3-D inputs) is -inf after scaling.
+    # A NaN score no longer empties the AVX2 row max (maxps kept NaN lanes, then dropped them)
+    "a0 = torch.tensor([0.0, float('-inf'), 1e-30, -1.25, 1.0, -0.0, 2.0, 0.0], dtype=torch.float64).reshape((4, 1, 1, 2)).expand((4, 3, 4, 2)); "
+    "a1 = torch.tensor(([-1.25, 0.0, -1.25, 1e-30, -7e4, 1.0, -2.0, -2.0, -1.25, -2.0, 1e-30, -1.25] * 8)[:96], dtype=torch.float64).reshape((4, 3, 4, 2)); "
+    "a2 = torch.tensor(([2.0, float('-inf'), 0.5, 3.75, float('inf'), 0.5, -2.0, float('nan'), 2.0, -2.0, float('inf'), 0.0] * 8)[:96], dtype=torch.float64).reshape((4, 3, 4, 2)); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a0, a1, a2, dropout_p=0.0, is_causal=True, scale=-2.5)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4), torch.ones(1, 1, 200, 4), torch.ones(1, 1, 200, 4), is_causal=True, scale=0.0)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4, dtype=torch.float64), torch.ones(1, 1, 5, 4, dtype=torch.float64), torch.ones(1, 1, 5, 4, dtype=torch.float64), is_causal=True, scale=-1.0)",
+    "out = F.scaled_dot_product_attention(torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), is_causal=True, scale=-1.0)",
+    "out = F.scaled_dot_product_attention(torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), is_causal=True, scale=-1.0)",  # neighbour: math path
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.ones(1, 1, 3, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), torch.ones(1, 1, 5, 4, dtype=torch.bfloat16), is_causal=True, scale=1e-50)",
+    # a row whose scores are all NaN (inf * 0) is NaN from upstream's vector lanes on (16 floats
+    # or 8 doubles on AVX512; ours takes the portable build's 8 / 4: vector_lanes_end)
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('inf'), 1.0]]).reshape(1, 1, 1, 2), torch.zeros(1, 1, 16, 2), torch.ones(1, 1, 16, 2))",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 3, dtype=torch.float64).reshape(1, 1, 3, 2), torch.zeros(1, 1, 8, 2, dtype=torch.float64), torch.ones(1, 1, 8, 2, dtype=torch.float64), is_causal=True)",
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.tensor([[float('inf'), 1.0]] * 40).reshape(1, 1, 40, 2), torch.zeros(1, 1, 300, 2), torch.ones(1, 1, 300, 2))",
+    "out = F.scaled_dot_product_attention(torch.tensor([[float('inf'), 1.0]]).reshape(1, 1, 1, 2), torch.zeros(1, 1, 7, 2), torch.ones(1, 1, 7, 2))",  # neighbour: tail only, 0
+    # the backward (Note [Flash attention gradient]): a zero scale's GEMMs read nothing (BLAS's alpha
+    # 0: zero grad_q and grad_k), a causal block visits upstream's keys (P = 0 times NaN past the row)
+    "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
+    "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.0).sum(), (q, k, v))",
+    "q = torch.ones(1, 1, 3, 4, requires_grad=True); k = torch.ones(1, 1, 5, 4, requires_grad=True); v = torch.ones(1, 1, 5, 4, requires_grad=True); "
+    "out = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-1.0).sum(), (q, k, v))",
+    "q = torch.ones(1, 1, 3, 4); k = torch.ones(1, 1, 5, 4); v = torch.zeros(1, 1, 5, 4); "
+    "o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, is_causal=True); "
+    "go = torch.zeros(1, 1, 3, 4); go[0, 0, 0, 0] = float('inf'); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(go, q, k, v, o, lse, 0.0, True)",  # P = 0 times inf
+    # the math path (3-D inputs) adds causal's -inf to every score: +inf or NaN there is NaN, a NaN row
+    # (fuzz seed 17 of the attention overloads, #5362: scale=-1 made a hidden key's score +inf)
+    "q = torch.ones(40, 16); q[0, 0] = float('inf'); k = torch.ones(40, 16); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(40, 16), is_causal=True)[:2]",
+    "q = torch.ones(4, 2, dtype=torch.float64); q[0, 0] = float('inf'); k = torch.ones(4, 2, dtype=torch.float64); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2, dtype=torch.float64), is_causal=True)",
+    "q = torch.ones(4, 2); q[0, 0] = float('inf'); k = torch.ones(4, 2); k[0, 0] = -1.0; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
+    "q = torch.ones(3, 16); q[0, 0] = 1e20; k = torch.ones(200, 16); k[:3, 0] = -1e20; k[3:, 0] = 1e20; "
+    "out = F.scaled_dot_product_attention(q, k, torch.zeros(200, 16), is_causal=True)",  # finite, overflowing
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3543,6 +3583,19 @@ FUZZ_REFUSED = {
     # slots in its BLAS loop's order (Note [bmm into an overlapping out] for bmm's, which is followed)
     "out = torch.mv(torch.arange(20.).reshape(4, 5), torch.arange(5.), out=torch.zeros(1).expand(4))",
     "out = torch.matmul(torch.arange(20.).reshape(5, 4).t(), torch.arange(5.), out=torch.zeros(1).expand(4))",
+    # --- session 31 s31h4: the flash attention backward kernel reads every operand as 4-D by
+    # query's and value's sizes unchecked (ops/matmul.c): other shapes, 5-D operands, a 4-D
+    # logsumexp are refused by name
+    "a0 = torch.tensor(([0.0, -7e4, 1.0, 2.0, -0.0, float('inf'), -2.0, 0.5, 0.5, 1.0, -2.0, 1.0] * 8)[:96], dtype=torch.float32).reshape((3, 4, 4, 2)); "
+    "a1 = torch.tensor(([1.0, 1e30, 2.0, float('nan'), 2.0, 0.5, 0.0, -2.0, 0.5, 2.0, 1e-30, 1.0] * 2)[:18], dtype=torch.float32).reshape((2, 1, 3, 3)); "
+    "a2 = torch.tensor(([1.0, 3.75, -0.0, float('-inf'), 1.0, -1.25, float('nan'), 3.75, 2.0, -0.0, 1.0, 0.5] * 2)[:18], dtype=torch.float32).reshape((2, 1, 3, 3)).requires_grad_(); "
+    "a3 = torch.tensor(([0.5, 1.0, 2.0, -2.0, 2.0, 0.0, 2.0, 1.0, 1e-30, 1.0, 1.0, -2.0] * 3)[:36], dtype=torch.float32).reshape((2, 1, 3, 6))[..., ::2]; "
+    "a4 = torch.tensor(([float('inf'), 2.0, 2.0, 0.5, 1e30, -2.0, 1e-30, float('nan'), 2.0, 3.75, float('inf'), 0.0] * 2)[:18], dtype=torch.float32).reshape((2, 1, 3, 3)); "
+    "a5 = torch.tensor(([-2.0, 1e30, -2.0, -0.0, 2.0, -7e4, 1.0, 1e-30, -1.25, -0.0, 1.0, -1.25] * 2)[:18], dtype=torch.float32).reshape((2, 1, 3, 3)); "
+    "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default(a0, a1, a2, a3, a4, a5, 0.0, True)",
+    "a = torch.ones(2, 1, 3, 4, 2); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 4), 0.0, False)",
+    "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 1), 0.0, False)",
+    "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, torch.ones(2, 3, 4), torch.zeros(2, 1, 3), 0.0, False)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 

@@ -115,6 +115,14 @@ attn("mask_2d", mask="make(({L}, {S}), torch.float32, seed=5)")
 attn("mask_4d", mask="make((2, 1, {L}, {S}), torch.float32, seed=5)")
 attn("mask_minus_inf", mask="make(({L}, {S}), torch.float32, seed=5).masked_fill(torch.arange({S}) % 3 == 0, float('-inf'))")
 attn("scale", scale=0.3)
+# Note [Flash attention's causal fill]: a negative scale makes causal rows NaN; their gradients are
+# NaN through the key block upstream visits (P = 0 past the row's key, times NaN), not past it;
+# a zero scale gives zero grad_q and grad_k (the GEMMs' alpha 0 reads nothing: BLAS's rule). Not
+# past 16 keys in float32: there the forward's logsumexp is upstream's exp_u20's on AVX2/AVX512 (inf,
+# where its portable build and float64 give NaN: Note [Flash attention's NaN])
+attn("causal_negative_scale", L=20, S=36, causal=True, scale=-0.5)
+attn("zero_scale", scale="0.0")
+attn("causal_zero_scale", L=20, S=36, causal=True, scale="0.0")
 # float64 has no more precise reference (its float64 rerun is itself): the bound is a few ulps of the
 # largest value, which holds for the short sums of 5 queries and 6 keys, not for 32 x 36 (8 ulps)
 attn("float64", L=5, S=6, dt="float64")

@@ -66,6 +66,18 @@ for name, code in {
     "sdpa_2d_query_4d_keys_large": "out = torch.nn.functional.scaled_dot_product_attention(randn(30, 16, seed=1), randn(2, 3, 40, 16, seed=2), randn(2, 3, 40, 16, seed=3))",
     "sdpa_4d_query_3d_keys": "out = torch.nn.functional.scaled_dot_product_attention(randn(2, 3, 5, 8, seed=1), randn(3, 6, 8, seed=2), randn(3, 6, 8, seed=3))",
     "sdpa_above_double_work_mask": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 2, 24, 16, seed=1), randn(1, 2, 40, 16, seed=2), randn(1, 2, 40, 16, seed=3), attn_mask=randn(24, 40, seed=4))",
+    # Note [Flash attention's causal fill] (kernels/attention.c): the flash kernel scales causal's
+    # -inf with the scores, so a negative scale makes the hidden keys of a row's last block +inf
+    # and a zero one NaN (NaN rows); the math path's causal -inf is added after scaling
+    "sdpa_causal_negative_scale_f64": "out = torch.nn.functional.scaled_dot_product_attention(randn(2, 3, 5, 4, seed=1).double(), randn(2, 3, 5, 4, seed=2).double(), randn(2, 3, 5, 4, seed=3).double(), is_causal=True, scale=-0.5)",
+    "sdpa_causal_negative_scale_small_f32_flash_op": "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(randn(1, 2, 5, 4, seed=1), randn(1, 2, 7, 4, seed=2), randn(1, 2, 7, 4, seed=3), is_causal=True, scale=-2.0)",
+    "sdpa_causal_negative_scale_bf16": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 2, 6, 4, seed=1).bfloat16(), randn(1, 2, 6, 4, seed=2).bfloat16(), randn(1, 2, 6, 4, seed=3).bfloat16(), is_causal=True, scale=-1.0)",
+    "sdpa_causal_zero_scale_above_double_work": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 2, 40, 16, seed=1), randn(1, 2, 40, 16, seed=2), randn(1, 2, 40, 16, seed=3), is_causal=True, scale=0.0)",
+    # Note [Math path scores in float64]: scores of 1e5, scaled before the matmul as upstream's math
+    # path (fuzz: the attention overloads, seed 19 #29113)
+    "sdpa_math_f64_scaled_before_matmul": "out = torch.nn.functional.scaled_dot_product_attention(torch.tensor([0.5, 0.0, 1.0, 2.0, 0.5, 1.0, float('-inf'), float('nan'), 0.5, -0.0, 1.0, 1e30], dtype=torch.float64).reshape((3, 2, 2)), torch.tensor([2.0, -7e4, 3.75, -7e4, 2.0, 2.0, -7e4, float('inf'), 1e30, 1e-30, float('-inf'), 3.75], dtype=torch.float64).reshape((3, 2, 2)), torch.tensor([-7e4, 2.0, -0.0, 0.5, 0.5, -7e4, -2.0, float('-inf'), -1.25, -1.25, 1.0, 3.75], dtype=torch.float64).reshape((3, 2, 2)))",
+    "sdpa_math_f64_negative_scale_large_scores": "out = torch.nn.functional.scaled_dot_product_attention(randn(2, 5, 8, seed=1).double() * 300, randn(2, 6, 8, seed=2).double() * 300, randn(2, 6, 8, seed=3).double(), scale=-0.37)",
+    "sdpa_causal_negative_scale_math_3d": "out = torch.nn.functional.scaled_dot_product_attention(randn(3, 5, 4, seed=1), randn(3, 5, 4, seed=2), randn(3, 5, 4, seed=3), is_causal=True, scale=-0.5)",
 }.items():
     CASES[name] = {"code": code, **D}
 IA = "(arange(4, 5, dtype=torch.int64) - 7)"
