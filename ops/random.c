@@ -1122,47 +1122,6 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
     return (PyObject *)out;
 }
 
-/* Note [Factories' out= sizes]: rand.out, randn.out, randint.out, normal.float_float_out (and
- * zeros.out, ones.out, full.out, which fill) are out.resize_(size) and then the in-place sampler
- * upstream. resize_ does not refuse a negative size: it computes the element count as uint64 in
- * order, "numel: integer multiplication overflow" when that overflows ([3, -1]), else it keeps the
- * shape ([3, 0, -1] holds 0 elements); then the sampler runs: rand's uniform_ dispatches its bounds
- * check over the floating dtypes ("check_uniform_bounds" not implemented for 'Byte') even with no
- * element. torchnative makes no tensor of a negative size, so what upstream keeps is refused by
- * name. */
-int
-tn_out_check_factory_size(tn_out_call *c)
-{
-    int si = tn_schema_param(c->s, "size");
-    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device == TN_DEVICE_META || si < 0 ||
-        c->args[si].tag != TN_V_INTLIST)
-        return 0;
-    const tn_value *size = &c->args[si];
-    int negative = 0, overflow = 0;
-    uint64_t n = 1;
-    for (Py_ssize_t k = 0; k < size->n; k++) {
-        negative |= size->u.ints[k] < 0;
-        overflow |= __builtin_mul_overflow(n, (uint64_t)size->u.ints[k], &n);
-    }
-    if (!negative)
-        return 0;
-    if (overflow || n > (uint64_t)INT64_MAX) {
-        PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
-        return -1;
-    }
-    int d = c->dst->dtype;
-    if ((c->f->id == TN_OP_rand || c->f->id == TN_OP_rand__generator) && !tn_dtype_is_floating(d) &&
-        !tn_dtype_is_complex(d)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"check_uniform_bounds\" not implemented for '%s'",
-                     tn_dtype_legacy_name(d));
-        return -1;
-    }
-    tn_refuse(c->op, "of a size with a negative dimension and no element is not supported in torchnative (upstream's "
-              "resize_ keeps that shape)");
-    return -1;
-}
-
-
 /* multinomial(out=): multinomial_out checks self's dim and dtype, then that out is Long, before
  * num_samples (Distributions.cpp); on meta, meta_multinomial's out_wrapper copies with can_cast
  * instead, so meta outs keep the shared rules. */

@@ -239,7 +239,10 @@ Test(copy, unsupported_dtype)
     cr_assert_eq(tn_copy(&l, TN_DTYPE_C32, &o, TN_DTYPE_F32, &x), TN_ERR_DTYPE);
     cr_assert_eq(tn_copy(&l, TN_DTYPE_F32, &o, TN_DTYPE_QINT8, &x), TN_ERR_DTYPE);
     cr_assert_eq(tn_copy(&l, TN_DTYPE_U64, &o, TN_DTYPE_F8E5M2, &x), TN_ERR_DTYPE);
-    cr_assert_eq(tn_fill(&l, TN_DTYPE_U16, &o, integer(1)), TN_ERR_DTYPE);
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_C32, &o, integer(1)), TN_ERR_DTYPE);
+    uint16_t u = 0;  /* uint16..64 fill since session 31 */
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_U16, &u, integer(65535)), TN_OK);
+    cr_assert_eq(u, 65535);
 }
 
 /* Note [Wide conversions] in kernels/copy.c: complex64/128 and uint16/32/64, values measured on
