@@ -772,11 +772,17 @@ def _meta_checked(key):
             if self.device.type != "meta":
                 aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device)
             raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
+        fmt = _suggest_memory_format(self)
+        if m.numel() == 0:
+            # upstream's kernel allocates the output and loops over no element: an empty batch
+            # padded by 2**33 is an empty tensor, where the decomposition's index vectors span the
+            # padded extent (seed-7 #572122: 64 GB for a result of no element)
+            return aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device, memory_format=fmt)
         r = decomposition_table[op](self, *args, **kwargs)
         # upstream's kernel allocates its output dense in the input's suggested memory format; the
         # decomposition's closing .contiguous() keeps _unsafe_index's strides where contiguity
         # ignores them (an empty result: (7, 0, 1) for upstream's (7, 7, 1))
-        want = aten.empty_like(r, memory_format=_suggest_memory_format(self))
+        want = aten.empty_like(r, memory_format=fmt)
         return r if want.stride() == r.stride() else want.copy_(r)
     fn.__name__ = key
     return fn
@@ -4105,6 +4111,8 @@ def _pad_circular(self, pad):
         out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
         in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
     out_slice.copy_(in_slice)
+    if out.numel() == 0:  # upstream's end copies copy nothing; ours would walk the padded extent
+        return out
 
     def copy_within(dim, dst, src, n):
         # out[dst:dst+n] = out[src:src+n] along dim in upstream's copy_ order. The slices span

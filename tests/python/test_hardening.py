@@ -3524,6 +3524,17 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
     "q = torch.ones(3, 16); q[0, 0] = 1e20; k = torch.ones(200, 16); k[:3, 0] = -1e20; k[3:, 0] = 1e20; "
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(200, 16), is_causal=True)",  # finite, overflowing
+    # session 32 s32c: a padding of an empty batch is an empty tensor, however large the padded
+    # extent (seed-7 #572122: the replicate decomposition's index vectors took 64 GB, circular's
+    # end copies walked the padded row); a batch with elements still fails to allocate
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((0, 3, 1)); out = F.pad(a0, (2**33, 2), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 1, 1), (1, 1, 2**33, 2), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 1, 1, 1, dtype=torch.float64), (0, 0, 0, 0, 2**33, 0), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 2**33), (2**32, 2**32), mode='reflect')",
+    "out = F.pad(torch.empty(0, 3, 2**33), (2**32, 2**32), mode='circular')",
+    "out = F.pad(torch.empty(0, 3, 2**40, dtype=torch.int16), (-5, 2**20), mode='circular')",
+    "out = F.pad(torch.empty(0, 3, 1, 1).to(memory_format=torch.channels_last), (2**33, 2, 1, 1), mode='replicate')",
+    "out = F.pad(torch.empty(2, 3, 1), (2**33, 2), mode='replicate')",  # neighbour: elements to allocate
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
