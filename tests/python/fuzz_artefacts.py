@@ -1004,7 +1004,8 @@ def circular_pad_unwritten(kind, code, op, ours, up, tol):
     from elements nothing wrote, so upstream returns whatever memory held there; ours holds 0
     there (Note [Circular pad of mixed signs] in runtime/py/tn_decompose.py). Explained when every
     element that differs is one _circular_unwritten finds from a0's shape and the pads, and ours
-    holds 0 in it."""
+    holds 0 in it. A description keeps the output's first 64 values in row-major order
+    (isolated.values), the order _circular_unwritten flattens in: those are the ones compared."""
     m = re.search(r"\(a0, [(\[]([-\d, ]*)[)\]](, (?:mode=)?'circular')?\)$", code)
     if kind != "value" or not m or not (m.group(2) and name(op) == "pad" or name(op) == "_pad_circular"):
         return None
@@ -1013,7 +1014,7 @@ def circular_pad_unwritten(kind, code, op, ours, up, tol):
     if a is None or len(to) != 1 or not _same_but_values(to, tu):
         return None
     unwritten = _circular_unwritten(a.shape, [int(p) for p in m.group(1).split(",") if p.strip()])
-    if unwritten is None or len(unwritten) != len(to[0]["values"]):
+    if unwritten is None or len(unwritten) != math.prod(to[0]["shape"]) or len(to[0]["values"]) != min(len(unwritten), 64):
         return None
     differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
     if differ and all(unwritten[i] and to[0]["values"][i] in (0, False) for i in differ):

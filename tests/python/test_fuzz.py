@@ -301,6 +301,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", behind, "F.pad", p5(4.0, 4.0, 0.0, 0.0, 0.0), p5(4.0, 4.0, 7e30, 7e30, 7e30), tol)
     assert not explain("value", cp.replace("circular", "reflect"), "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0),
                        p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+    # 16 rows of 5 (seed-7 #919253): describe keeps the first 64 of the 80 values, each row [G, 1, 1, 1, 1]
+    cp16 = "a0 = torch.ones(4, 4, 3, dtype=torch.bool); out = F.pad(a0, (3, -1), mode='circular')"
+    p16 = lambda g, w=True: {"ok": _t(([g] + [w] * 4) * 12 + [g, w, w, w], [4, 4, 5], "torch.bool")}
+    assert explain("value", cp16, "F.pad", p16(False), p16(True), tol)
+    assert not explain("value", cp16, "F.pad", p16(False, False), p16(True), tol)  # written ones differ
+    assert not explain("value", cp16, "F.pad", p16(True), p16(False), tol)  # ours not 0
+    assert not explain("value", cp16, "F.pad", {"ok": {**p16(False)["ok"], "values": p16(False)["ok"]["values"][:60]}},
+                       {"ok": {**p16(True)["ok"], "values": p16(True)["ok"]["values"][:60]}}, tol)  # not the 64 described
 
     sl = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]]); out = torch.linalg.slogdet(a0)"
     sd = lambda s, l: {"ok": {"tuple": [_t([s], []), _t([l], [])]}}

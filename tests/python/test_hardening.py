@@ -3638,6 +3638,9 @@ PAD_UNWRITTEN = [
     ("out = F.pad(torch.arange(1., 69.).reshape(2, 34), (-30, 32), mode='circular')", lambda i: i % 36 >= 8),
     ("out = F.pad(torch.arange(1., 337.).reshape(2, 3, 7, 8), (-6, 1, -4, 6), mode='circular')", None),
     ("out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70), (-60, 70), mode='circular')", None),
+    # session 32 s32c: seed-7 #919253 (bool, 80 elements: the proof reads the 64 described)
+    ("a0 = torch.tensor(([True, False, False, False, True, False, False, False, False, False, False, True] * 4)[:48], "
+     "dtype=torch.bool).reshape((4, 3, 4)).transpose(-1, -2); out = F.pad(a0, (3, -1), mode='circular')", lambda i: i % 5 == 0),
 ]
 
 
