@@ -228,6 +228,19 @@ def test_each_artefact_proof_can_fail():
                        c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]), tol)
     assert not explain("value", ninf.replace("fft_rfft", "stft"), "torch.ops.aten.stft.default", c2(["-inf", "-inf"]),
                        c2(["-inf", "nan"]), tol)  # no reference
+    # seed-7 #888274: irfft's 72 bins, of which describe keeps the first 64; pocketfft's bin 11 is NaN, MKL's inf
+    import numpy as np
+    row = ([-2.0, 1.0, 3.75, -2.0, 2.0, math.inf, -0.0, -2.0, 0.0, 2.0, 1.0, 0.5] * 4)[:48]
+    irf = (f"a0 = torch.tensor({row!r}, dtype=torch.float64).reshape((3, 4, 4)).transpose(-1, -2); "
+           "out = torch.ops.aten.fft_irfft.default(a0, norm=None)").replace("inf", "float('inf')")
+    with np.errstate(all="ignore"):
+        pf = [x if math.isfinite(x) else repr(x) for x in np.fft.irfft(np.array(row).reshape(3, 4, 4).swapaxes(-1, -2)).reshape(-1)[:64].tolist()]
+    d64 = lambda v, **at: {"ok": _t([at.get(f"i{i}", x) for i, x in enumerate(v)], [3, 4, 6], "torch.float64")}  # noqa: E731
+    assert pf[11] == "nan" and explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf), d64(pf, i11="inf"), tol)
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf, i11="inf"), d64(pf), tol)  # not pocketfft's
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf, i63=pf[63] + 0.5), d64(pf, i11="inf"), tol)
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", {"ok": {**d64(pf)["ok"], "values": pf[:60]}},
+                       d64(pf, i11="inf"), tol)  # not the 64 described
 
     neg = "a0 = torch.ones(()); out = a0.expand(0, -2)"
     rej = {"exc": "RuntimeError", "msg": "negative"}
