@@ -1825,15 +1825,17 @@ def scalar_type_code_negative(kind, code, op, ours, up, tol):
 
 
 def softmax_out_order(kind, code, op, ours, up, tol):
-    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose, a step):
+    """_softmax / _log_softmax (and their backward, _softmax_backward_data's out named grad_input)
+    given out= with other strides than contiguous (a transpose, a step):
     upstream's structured kernel writes the result in row-major order into out's memory whatever
     out's strides, so reading out back permutes it, and where out is not dense it leaves elements
     unwritten that reading back shows (torch.log_softmax(out=) does neither). Explained when
     upstream's every element at index i is, with off the memory offset of i in out and n out's
     numel, ours's element at row-major position off when off < n, else out's own element at off
     before the call (never written), and out is not contiguous."""
-    m = re.search(r"out=(a\d+)\)", code)
-    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or not m:
+    m = re.search(r"(?:out|grad_input)=(a\d+)\)", code)
+    if kind != "value" or name(op) not in ("_softmax", "_log_softmax", "_softmax_backward_data",
+                                           "_log_softmax_backward_data") or not m:
         return None
     to, tu = tensors(ours), tensors(up)
     if not to or not _same_but_values(to, tu):
@@ -1863,7 +1865,8 @@ def softmax_out_order(kind, code, op, ours, up, tol):
                     return None
             elif off >= len(memory) or _differs(_described_element(memory[off]), q, tol):
                 return None
-    return "_softmax/_log_softmax with a non-contiguous out=: upstream writes its result in row-major order into out's memory"
+    return ("_softmax/_log_softmax (or backward) with a non-contiguous out=: upstream writes its result in row-major "
+            "order into out's memory")
 
 
 def _described_element(x):

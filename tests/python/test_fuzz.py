@@ -456,6 +456,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], 0.5]), tol)  # not a permutation of ours
     cont = lambda v: {"ok": {"tuple": [_t(v, [2, 2])] * 2 + [{"bool": True}]}}
     assert not explain("value", sm, "torch._log_softmax", cont(c), cont([c[0], c[2], c[1], c[3]]), tol)  # a contiguous out
+    # session 32 s32c: the backward's kernels too (_softmax_backward_data's out is grad_input=)
+    sbd = ("a0 = torch.tensor([[1.0, 2.0], [3.0, 4.0]]); a1 = torch.tensor([[0.25, 0.75], [0.5, 0.5]]); a2 = torch.empty(2, 2).t(); "
+           "r = torch._softmax_backward_data(a0, a1, 1, torch.float32, grad_input=a2); out = (r, a2, r is a2)")
+    b = [-0.1875, 0.1875, -0.25, 0.25]
+    assert explain("value", sbd, "torch._softmax_backward_data", tr(b), tr([b[0], b[2], b[1], b[3]]), tol)
+    assert not explain("value", sbd, "torch._softmax_backward_data", tr(b), tr([b[0], b[2], b[1], 0.5]), tol)
+    assert not explain("value", sbd.replace("grad_input=", "gi="), "torch._softmax_backward_data", tr(b),
+                       tr([b[0], b[2], b[1], b[3]]), tol)  # no out= named
 
     # session 30: _fft_r2c of a literal; float64 conv rounding; a stepped softmax out=; a reduced-precision
     # conv of inf against upstream's own float64; a negative boxed ScalarType; a rank-deficient QR

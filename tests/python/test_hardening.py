@@ -3535,6 +3535,14 @@ FUZZ_CLASSES = [
     "out = F.pad(torch.empty(0, 3, 2**40, dtype=torch.int16), (-5, 2**20), mode='circular')",
     "out = F.pad(torch.empty(0, 3, 1, 1).to(memory_format=torch.channels_last), (2**33, 2, 1, 1), mode='replicate')",
     "out = F.pad(torch.empty(2, 3, 1), (2**33, 2), mode='replicate')",  # neighbour: elements to allocate
+    # session 32 s32c: torch._softmax_backward_data's out is named grad_input= (upstream's binding
+    # selects the out overload on it; ours dropped it and returned a new tensor); the overlap
+    # refusals below stop at an out that repeats no element, on meta and when empty
+    "a2 = torch.zeros(2); r = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=a2); out = (r, a2, r is a2)",
+    "a2 = torch.zeros(2, dtype=torch.float64); r = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=a2); out = (r, a2)",
+    "out = torch._log_softmax_backward_data(torch.ones(2, device='meta'), torch.ones(2, device='meta'), -1, torch.float32, out=torch.empty(1, device='meta').expand(2))",
+    "out = torch._log_softmax_backward_data(torch.ones(0, 2), torch.ones(0, 2), -1, torch.float32, out=torch.zeros(1).expand(0, 2))",
+    "out = torch.log_softmax(torch.tensor([0.5, 2.0]), -1, out=torch.tensor([1.0]).expand(2))",  # softmax_out copies: overlap checked
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3607,6 +3615,16 @@ FUZZ_REFUSED = {
     "a = torch.ones(2, 1, 3, 4, 2); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 4), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 1), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, torch.ones(2, 3, 4), torch.zeros(2, 1, 3), 0.0, False)",
+    # session 32 s32c: _softmax/_log_softmax and their backward write numel elements row-major from
+    # an out='s data pointer unchecked (codegen/model.py OVERLAP_UNCHECKED_OUT): into an expanded out
+    # past its storage (seed-7 #425266), or into its storage's elements outside the view
+    "a0 = torch.tensor([0.5, 2.0], dtype=torch.float32).reshape((2,)); a1 = torch.tensor([1.0, 0.5], dtype=torch.float32).reshape((2,)); "
+    "a2 = torch.tensor([1.0], dtype=torch.float32).reshape((1,)).expand((2,)); r = torch._log_softmax_backward_data(a0, a1, -1, torch.float64, out=a2); out = (r, a2, r is a2)",
+    "b = torch.zeros(1, 6); out = (torch._log_softmax_backward_data(torch.ones(2, 3), torch.zeros(2, 3), -1, torch.float32, out=b[:, :3].expand(2, 3)), b)",
+    "out = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=torch.tensor([1.0]).expand(2))",
+    "out = torch.ops.aten._softmax_backward_data.out(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2, dtype=torch.float64), 0, torch.float64, grad_input=torch.zeros(1, dtype=torch.float64).expand(2, 2))",
+    "out = torch._log_softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
+    "out = torch._softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
