@@ -749,6 +749,30 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     return (_laid_out(r[0], fmt),) + tuple(r[1:])
 
 
+def _wrapped_pad_error(base, shape, pad):
+    """The error ReplicationPadding.cpp's meta functions raise for a padding whose sum passes int64:
+    their C++ sums wrap (two's complement), so a size that wrapped negative fails their "too small"
+    check (1d: W; 2d: H and W both; 3d: D, H and W all) or else the allocation's negative-dimension
+    check; None when nothing wrapped negative (reflection's pad-size check comes first)."""
+    if not base.startswith("replication_pad") or len(pad) % 2 or not 0 < len(pad) // 2 <= len(shape):
+        return None
+    k = len(pad) // 2
+    ins = shape[len(shape) - k:]  # (D,) H, W
+    outs = [(ins[i] + pad[2 * (k - 1 - i)] + pad[2 * (k - 1 - i) + 1] + 2**63) % 2**64 - 2**63 for i in range(k)]
+    if all(o < 1 for o in outs):
+        if k == 1:
+            return f"input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}"
+        if k == 2:
+            return f"input (H: {ins[0]}, W: {ins[1]} ) is too small. Calculated output H: {outs[0]} W: {outs[1]}"
+        return (f"input (D: {ins[0]} H: {ins[1]}, W: {ins[2]}) is too small. "
+                f"Calculated output D: {outs[0]} H: {outs[1]} W: {outs[2]}")
+    sizes = shape[:len(shape) - k] + outs
+    neg = next((s for s in sizes if s < 0), None)
+    if neg is None:
+        return None
+    return f"Trying to create tensor with negative dimension {neg}: [{', '.join(map(str, sizes))}]"
+
+
 def _meta_checked(key):
     """torch._decomp's decomposition of `key` after upstream's argument checks, run as the op's
     meta function on a meta tensor of the input's geometry (the decompositions check nothing: a
@@ -767,7 +791,8 @@ def _meta_checked(key):
         try:
             m = op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
         except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
-            raise RuntimeError(f"{base}: the padded size overflows int64 ({e})") from None
+            msg = _wrapped_pad_error(base, list(self.shape), list(args[0])) if args else None
+            raise RuntimeError(msg or f"{base}: the padded size overflows int64 ({e})") from None
         if self.dtype in unsupported:
             if self.device.type != "meta":
                 aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device)

@@ -357,6 +357,12 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",
+    # session 32 s32c: replication_pad's C++ meta sums a padding past int64 with wraparound (a
+    # neighbour of seed-7 #572122): its "too small" check, or the negative dimension's
+    "out = F.pad(torch.empty(0, 2, 3), (2**62, 2**62), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 2**62, 2**62), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 1, 1), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 1, 2, 3, dtype=torch.bool), (2**62, 2**62, 2**62, 2**62, 2**62, 2**62), mode='replicate')",
 ]
 
 
@@ -3543,6 +3549,8 @@ FUZZ_CLASSES = [
     "out = torch._log_softmax_backward_data(torch.ones(2, device='meta'), torch.ones(2, device='meta'), -1, torch.float32, out=torch.empty(1, device='meta').expand(2))",
     "out = torch._log_softmax_backward_data(torch.ones(0, 2), torch.ones(0, 2), -1, torch.float32, out=torch.zeros(1).expand(0, 2))",
     "out = torch.log_softmax(torch.tensor([0.5, 2.0]), -1, out=torch.tensor([1.0]).expand(2))",  # softmax_out copies: overlap checked
+    # a padding past int64 on meta: upstream's Python meta function's TypeError (EXACT_MESSAGES has the CPU ones)
+    "out = F.pad(torch.ones(1, 1, 1, 2, 3, device='meta'), (0, 0, 0, 0, 2**62, 2**62), mode='replicate')",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
