@@ -363,6 +363,13 @@ EXACT_MESSAGES = [
     "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 2**62, 2**62), mode='replicate')",
     "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 1, 1), mode='replicate')",
     "out = F.pad(torch.ones(1, 1, 1, 2, 3, dtype=torch.bool), (2**62, 2**62, 2**62, 2**62, 2**62, 2**62), mode='replicate')",
+    "out = torch.ops.aten.replication_pad1d_backward(torch.ones(1, 3, 4), torch.ones(1, 3, 2), [1, 2])",
+    "out = torch.ops.aten.replication_pad3d_backward(torch.ones(1, 3, 5, 4, 4), torch.ones(1, 3, 2, 2, 2), [1, 1, 1, 1, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.ones(1, 3, 6, 5), torch.ones(1, 3, 3, 3), [1, 2, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.empty(0, 3, 4, 4), torch.empty(0, 3, 2, 2), [1, 2, 1, 1])",
+    "out = torch.ops.aten.replication_pad2d_backward(torch.empty(0, 3, 2**33 + 3, 3), torch.empty(0, 3, 1, 1), [1, 1, 2**33, 2])",
+    "out = torch.ops.aten.replication_pad3d_backward(torch.empty(0, 3, 2**33 + 3, 3, 3), torch.empty(0, 3, 1, 1, 1), [1, 1, 1, 1, 2**33, 2])",
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.empty(0, 3, 4, 4, 2**34), torch.empty(0, 3, 2, 2, 2**33), [2**32, 2**32, 1, 1, 1, 2])",
 ]
 
 
@@ -3551,6 +3558,15 @@ FUZZ_CLASSES = [
     "out = torch.log_softmax(torch.tensor([0.5, 2.0]), -1, out=torch.tensor([1.0]).expand(2))",  # softmax_out copies: overlap checked
     # a padding past int64 on meta: upstream's Python meta function's TypeError (EXACT_MESSAGES has the CPU ones)
     "out = F.pad(torch.ones(1, 1, 1, 2, 3, device='meta'), (0, 0, 0, 0, 2**62, 2**62), mode='replicate')",
+    # the pads' backward of an empty batch: zeros after upstream's checks, no index over the padded
+    # extent; replication_pad2d/3d's template checks the sizes with the pads' low 32 bits; reflection's
+    # backward checks the sizes (it checked nothing)
+    "a = torch.empty(0, 3, 1, requires_grad=True); out = torch.autograd.grad(F.pad(a, (2**33, 2), mode='replicate').sum(), a)",
+    "a = torch.empty(0, 3, 2**33, requires_grad=True); out = torch.autograd.grad(F.pad(a, (2**32, 2**32), mode='reflect').sum(), a)",
+    "out = torch.ops.aten.replication_pad2d_backward(torch.arange(12.).reshape(1, 1, 3, 4), torch.ones(1, 1, 1, 2), [2**32 + 1, 1, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.empty(0, 3, 4, 2**34), torch.empty(0, 3, 2, 2**33), [2**32, 2**32, 1, 1])",
+    "out = torch.ops.aten.reflection_pad1d_backward(torch.ones(1, 3, 5), torch.ones(1, 3, 3), [1, 2])",
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 4, 4, 4), torch.ones(1, 3, 3, 3, 3), [1, 2, 1, 1, 1, 1])",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3633,6 +3649,9 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten._softmax_backward_data.out(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2, dtype=torch.float64), 0, torch.float64, grad_input=torch.zeros(1, dtype=torch.float64).expand(2, 2))",
     "out = torch._log_softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
     "out = torch._softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
+    # reflection_pad2d/3d_backward given a pad as large as the input: upstream's kernel writes past
+    # the gradient (measured: a double free; _reflection_pad_past_edge in runtime/py/tn_decompose.py)
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 9, 3, 3), torch.ones(1, 3, 3, 3, 3), [0, 0, 0, 0, 3, 3])",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
