@@ -1069,6 +1069,17 @@ prepare_binding(tn_binding *b)
             return -1;
         }
         d->out_param = (int16_t)tn_schema_param(d->sig, "out");
+        if (d->out_param < 0 && d->out >= 0) {
+            /* a single out named as the out overload names it: _softmax_backward_data's
+             * grad_input= (upstream's binding selects the out overload on that argument) */
+            tn_schema *os = tn_op_schema(tn_op_by_id(d->out));
+            for (int j = 0; os && j < os->nparams; j++) {
+                if (os->params[j].is_out) {
+                    d->out_param = (int16_t)tn_schema_param(d->sig, os->params[j].cname);
+                    break;
+                }
+            }
+        }
         d->requires_grad_param = (int16_t)tn_schema_param(d->sig, "requires_grad");
         d->map_functional = build_map(b, d, d->functional, 0);
         if (!d->map_functional)

@@ -749,6 +749,30 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     return (_laid_out(r[0], fmt),) + tuple(r[1:])
 
 
+def _wrapped_pad_error(base, shape, pad):
+    """The error ReplicationPadding.cpp's meta functions raise for a padding whose sum passes int64:
+    their C++ sums wrap (two's complement), so a size that wrapped negative fails their "too small"
+    check (1d: W; 2d: H and W both; 3d: D, H and W all) or else the allocation's negative-dimension
+    check; None when nothing wrapped negative (reflection's pad-size check comes first)."""
+    if not base.startswith("replication_pad") or len(pad) % 2 or not 0 < len(pad) // 2 <= len(shape):
+        return None
+    k = len(pad) // 2
+    ins = shape[len(shape) - k:]  # (D,) H, W
+    outs = [(ins[i] + pad[2 * (k - 1 - i)] + pad[2 * (k - 1 - i) + 1] + 2**63) % 2**64 - 2**63 for i in range(k)]
+    if all(o < 1 for o in outs):
+        if k == 1:
+            return f"input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}"
+        if k == 2:
+            return f"input (H: {ins[0]}, W: {ins[1]} ) is too small. Calculated output H: {outs[0]} W: {outs[1]}"
+        return (f"input (D: {ins[0]} H: {ins[1]}, W: {ins[2]}) is too small. "
+                f"Calculated output D: {outs[0]} H: {outs[1]} W: {outs[2]}")
+    sizes = shape[:len(shape) - k] + outs
+    neg = next((s for s in sizes if s < 0), None)
+    if neg is None:
+        return None
+    return f"Trying to create tensor with negative dimension {neg}: [{', '.join(map(str, sizes))}]"
+
+
 def _meta_checked(key):
     """torch._decomp's decomposition of `key` after upstream's argument checks, run as the op's
     meta function on a meta tensor of the input's geometry (the decompositions check nothing: a
@@ -767,16 +791,23 @@ def _meta_checked(key):
         try:
             m = op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
         except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
-            raise RuntimeError(f"{base}: the padded size overflows int64 ({e})") from None
+            msg = _wrapped_pad_error(base, list(self.shape), list(args[0])) if args else None
+            raise RuntimeError(msg or f"{base}: the padded size overflows int64 ({e})") from None
         if self.dtype in unsupported:
             if self.device.type != "meta":
                 aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device)
             raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
+        fmt = _suggest_memory_format(self)
+        if m.numel() == 0:
+            # upstream's kernel allocates the output and loops over no element: an empty batch
+            # padded by 2**33 is an empty tensor, where the decomposition's index vectors span the
+            # padded extent (seed-7 #572122: 64 GB for a result of no element)
+            return aten.empty.memory_format(m.shape, dtype=self.dtype, device=self.device, memory_format=fmt)
         r = decomposition_table[op](self, *args, **kwargs)
         # upstream's kernel allocates its output dense in the input's suggested memory format; the
         # decomposition's closing .contiguous() keeps _unsafe_index's strides where contiguity
         # ignores them (an empty result: (7, 0, 1) for upstream's (7, 7, 1))
-        want = aten.empty_like(r, memory_format=_suggest_memory_format(self))
+        want = aten.empty_like(r, memory_format=fmt)
         return r if want.stride() == r.stride() else want.copy_(r)
     fn.__name__ = key
     return fn
@@ -4105,6 +4136,8 @@ def _pad_circular(self, pad):
         out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
         in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
     out_slice.copy_(in_slice)
+    if out.numel() == 0:  # upstream's end copies copy nothing; ours would walk the padded extent
+        return out
 
     def copy_within(dim, dst, src, n):
         # out[dst:dst+n] = out[src:src+n] along dim in upstream's copy_ order. The slices span
@@ -5790,19 +5823,83 @@ def trace_backward(grad, sizes):
     return aten.index_fill(g, 0, idx, grad).view(sizes)
 
 
+def _reflection_pad2d_backward_checks(grad_output, self, padding):
+    """ReflectionPad.cpp reflection_pad2d_backward_out_template on the CPU: grad_output's width,
+    then its height, against the padded input's, and no check of the pads (the forward's meta has
+    it: _reflection_pad_past_edge)."""
+    if len(padding) != 4 or self.dim() not in (3, 4) or grad_output.dim() != self.dim():
+        return
+    pl, pr, pt, pb = padding
+    h, w = self.shape[-2], self.shape[-1]
+    for what, want, got in (("width", w + pl + pr, grad_output.shape[-1]), ("height", h + pt + pb, grad_output.shape[-2])):
+        if want != got:
+            raise RuntimeError(f"gradOutput {what} unexpected. Expected: {want}, Got: {got}")
+
+
+def _reflection_pad_past_edge(name, grad_output, self, padding):
+    """A reflection pad's backward (2d, 3d) given a pad as large as its input dim, which reflects
+    past the input's edge: upstream's kernel writes out of bounds there (measured, 2d and 3d: a
+    double free; 1d's meta refuses the pad, 2d's and 3d's checks only the sizes): no result to
+    agree with, refused by name. An empty gradient writes nothing."""
+    torch, _ = _aten()
+    k = len(padding) // 2
+    if not (self.numel() and grad_output.numel()) or self.dim() < k:
+        return
+    if any(p >= self.shape[-1 - i] for i in range(k) for p in padding[2 * i:2 * i + 2]):
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            f"aten::{name}", "with a padding as large as the input: upstream's kernel writes past the gradient's end"))
+
+
+def _empty_pad_backward(name, fn):
+    """aten.<name> (a reflection pad's backward) by fn, torch._decomp's decomposition when None,
+    after upstream's checks: 1d's and 3d's structured meta functions (run on meta tensors), 2d's
+    CPU template's own (_reflection_pad2d_backward_checks). An empty gradient is zeros: upstream's
+    kernel loops over no element, where the decomposition's index vectors span the padded extent
+    (a pad of 2**32 of an empty batch: 64 GB)."""
+    def run(grad_output, self, padding):
+        torch, aten = _aten()
+        op = getattr(aten, name).default
+        if name == "reflection_pad2d_backward":
+            _reflection_pad2d_backward_checks(grad_output, self, padding)
+        else:
+            meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")  # noqa: E731
+            op(meta(grad_output), meta(self), padding)
+        if name != "reflection_pad1d_backward":
+            _reflection_pad_past_edge(name, grad_output, self, padding)
+        if grad_output.numel() and self.numel():
+            if fn is None:
+                from torch._decomp import decomposition_table
+
+                return decomposition_table[op](grad_output, self, padding)
+            return fn(grad_output, self, padding)
+        return _in_format_of(aten.zeros(list(self.shape), dtype=grad_output.dtype), self)
+    run.__name__ = name
+    return run
+
+
 def _replication_pad_backward(grad_output, self, padding):
     """ReplicationPadding.cpp replication_padNd_backward: every output position j of a padded dim
     reads input position clamp(j - pad_left, 0, n - 1); the gradient adds, dim by dim (last dim
-    first, as padding lists them), the output gradients into the positions they read."""
+    first, as padding lists them), the output gradients into the positions they read. The size
+    checks come first, width first: 1d's meta in int64; 2d's and 3d's template reads the pads
+    into C ints (their low 32 bits) for them, while its kernel indexes with the int64 pads. An
+    empty gradient is zeros without indexing (their kernels return early: a padded extent of 2**33
+    would not be walked)."""
     torch, aten = _aten()
     k = len(padding) // 2
     names = ["width", "height", "depth"]
+    low32 = (lambda v: (v + 2**31) % 2**32 - 2**31) if k > 1 else (lambda v: v)
     g = grad_output
     for i in range(k):
         d = self.dim() - 1 - i
-        n, pl, pr = self.size(d), padding[2 * i], padding[2 * i + 1]
-        if g.size(d) != n + pl + pr:
-            raise RuntimeError(f"grad_output {names[i]} unexpected. Expected: {n + pl + pr}, Got: {g.size(d)}")
+        want = self.size(d) + low32(padding[2 * i]) + low32(padding[2 * i + 1])
+        if g.size(d) != want:
+            raise RuntimeError(f"gradOutput {names[i]} unexpected. Expected: {want}{',' if k > 1 else ''} Got: {g.size(d)}")
+    if g.numel() == 0 or self.numel() == 0:
+        return _in_format_of(aten.zeros(list(self.shape), dtype=g.dtype), self)
+    for i in range(k):
+        d = self.dim() - 1 - i
+        n, pl = self.size(d), padding[2 * i]
         idx = aten.clamp(aten.arange(g.size(d), dtype=torch.long) - pl, 0, n - 1)
         shape = list(g.shape)
         shape[d] = n
@@ -5813,8 +5910,11 @@ def _replication_pad_backward(grad_output, self, padding):
 COMPOSITIONS.update({
     "trace_backward": trace_backward, "replication_pad1d_backward": _replication_pad_backward,
     "replication_pad2d_backward": _replication_pad_backward, "replication_pad3d_backward": _replication_pad_backward,
-    "reflection_pad2d_backward": _decomp_in_format_of("reflection_pad2d_backward", 1),
-    "reflection_pad3d_backward": _decomp_in_format_of("reflection_pad3d_backward", 1),
+    "reflection_pad1d_backward": _empty_pad_backward("reflection_pad1d_backward", None),
+    "reflection_pad2d_backward": _empty_pad_backward("reflection_pad2d_backward",
+                                                     _decomp_in_format_of("reflection_pad2d_backward", 1)),
+    "reflection_pad3d_backward": _empty_pad_backward("reflection_pad3d_backward",
+                                                     _decomp_in_format_of("reflection_pad3d_backward", 1)),
     "native_batch_norm_backward": _decomp_in_format_of("native_batch_norm_backward", 1),
     "batch_norm_backward": _decomp_in_format_of("batch_norm_backward", 1),
 })

@@ -93,6 +93,17 @@ def _array(desc):
     return np.array([_num(x) for x in v]).reshape(desc["shape"])
 
 
+def _described(desc):
+    """A tensor description's values as a flat float64 (or complex) numpy array: the first
+    min(numel, 64) elements in row-major order, all that isolated.values keeps; None when the
+    description does not hold exactly those."""
+    import numpy as np
+    v = desc["values"]
+    if v is None or len(v) != min(math.prod(desc["shape"]), 64):
+        return None
+    return np.array([_num(x) for x in v])
+
+
 def _weyl_values(op, code, a, bound):
     """A check of one singular value or eigenvalue of a0's matrix b, (b, k, v) -> bool: within
     Weyl's bound of a backward-stable algorithm, (bound + n 2^-53) ||a0_b||_2, of the k-th of
@@ -549,8 +560,9 @@ def fft_nonfinite(kind, code, op, ours, up, tol):
     where which bins become inf or NaN follows the algorithm's arithmetic (Note [FFT non-finite
     lines] in kernels/fft.c), and ours places them bin for bin as a third algorithm does, numpy.fft's
     pocketfft, composed as upstream composes its transforms (_np_fft_reference): MKL differs from
-    pocketfft for some lengths (8 and 6 among the small ones). stft, istft: no reference, not
-    explained."""
+    pocketfft for some lengths (8 and 6 among the small ones). Over 64 elements, the 64 described
+    (isolated.values: the first in row-major order) are compared with the reference's first 64.
+    stft, istft: no reference, not explained."""
     if kind != "value" or not FFT.fullmatch(name(op)):
         return None
     a = inputs(code).get("a0")
@@ -559,8 +571,9 @@ def fft_nonfinite(kind, code, op, ours, up, tol):
     to, tu = tensors(ours), tensors(up)
     if _nonfinite(a):
         ref = _np_fft_call(code, op)
-        o = _array(to[0]) if len(to) == 1 else None
-        if ref is None or o is None or not _same_nonfinite(o, ref, tol * max(1.0, _finite_abs_sum(a))):
+        o = _described(to[0]) if len(to) == 1 else None
+        if (ref is None or o is None or list(ref.shape) != to[0]["shape"]
+                or not _same_nonfinite(o, ref.reshape(-1)[:o.size], tol * max(1.0, _finite_abs_sum(a)))):
             return None
         return ("an FFT of inf or NaN: which bins are inf or NaN follows the algorithm; ours places them as "
                 "numpy.fft's pocketfft does")
@@ -1004,7 +1017,8 @@ def circular_pad_unwritten(kind, code, op, ours, up, tol):
     from elements nothing wrote, so upstream returns whatever memory held there; ours holds 0
     there (Note [Circular pad of mixed signs] in runtime/py/tn_decompose.py). Explained when every
     element that differs is one _circular_unwritten finds from a0's shape and the pads, and ours
-    holds 0 in it."""
+    holds 0 in it. A description keeps the output's first 64 values in row-major order
+    (isolated.values), the order _circular_unwritten flattens in: those are the ones compared."""
     m = re.search(r"\(a0, [(\[]([-\d, ]*)[)\]](, (?:mode=)?'circular')?\)$", code)
     if kind != "value" or not m or not (m.group(2) and name(op) == "pad" or name(op) == "_pad_circular"):
         return None
@@ -1013,7 +1027,7 @@ def circular_pad_unwritten(kind, code, op, ours, up, tol):
     if a is None or len(to) != 1 or not _same_but_values(to, tu):
         return None
     unwritten = _circular_unwritten(a.shape, [int(p) for p in m.group(1).split(",") if p.strip()])
-    if unwritten is None or len(unwritten) != len(to[0]["values"]):
+    if unwritten is None or len(unwritten) != math.prod(to[0]["shape"]) or len(to[0]["values"]) != min(len(unwritten), 64):
         return None
     differ = [i for i, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
     if differ and all(unwritten[i] and to[0]["values"][i] in (0, False) for i in differ):
@@ -1811,15 +1825,17 @@ def scalar_type_code_negative(kind, code, op, ours, up, tol):
 
 
 def softmax_out_order(kind, code, op, ours, up, tol):
-    """_softmax / _log_softmax given out= with other strides than contiguous (a transpose, a step):
+    """_softmax / _log_softmax (and their backward, _softmax_backward_data's out named grad_input)
+    given out= with other strides than contiguous (a transpose, a step):
     upstream's structured kernel writes the result in row-major order into out's memory whatever
     out's strides, so reading out back permutes it, and where out is not dense it leaves elements
     unwritten that reading back shows (torch.log_softmax(out=) does neither). Explained when
     upstream's every element at index i is, with off the memory offset of i in out and n out's
     numel, ours's element at row-major position off when off < n, else out's own element at off
     before the call (never written), and out is not contiguous."""
-    m = re.search(r"out=(a\d+)\)", code)
-    if kind != "value" or name(op) not in ("_softmax", "_log_softmax") or not m:
+    m = re.search(r"(?:out|grad_input)=(a\d+)\)", code)
+    if kind != "value" or name(op) not in ("_softmax", "_log_softmax", "_softmax_backward_data",
+                                           "_log_softmax_backward_data") or not m:
         return None
     to, tu = tensors(ours), tensors(up)
     if not to or not _same_but_values(to, tu):
@@ -1849,7 +1865,8 @@ def softmax_out_order(kind, code, op, ours, up, tol):
                     return None
             elif off >= len(memory) or _differs(_described_element(memory[off]), q, tol):
                 return None
-    return "_softmax/_log_softmax with a non-contiguous out=: upstream writes its result in row-major order into out's memory"
+    return ("_softmax/_log_softmax (or backward) with a non-contiguous out=: upstream writes its result in row-major "
+            "order into out's memory")
 
 
 def _described_element(x):

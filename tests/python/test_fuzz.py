@@ -228,6 +228,19 @@ def test_each_artefact_proof_can_fail():
                        c3([["inf", 0.0], ["inf", r3], ["inf", -r3]]), tol)
     assert not explain("value", ninf.replace("fft_rfft", "stft"), "torch.ops.aten.stft.default", c2(["-inf", "-inf"]),
                        c2(["-inf", "nan"]), tol)  # no reference
+    # seed-7 #888274: irfft's 72 bins, of which describe keeps the first 64; pocketfft's bin 11 is NaN, MKL's inf
+    import numpy as np
+    row = ([-2.0, 1.0, 3.75, -2.0, 2.0, math.inf, -0.0, -2.0, 0.0, 2.0, 1.0, 0.5] * 4)[:48]
+    irf = (f"a0 = torch.tensor({row!r}, dtype=torch.float64).reshape((3, 4, 4)).transpose(-1, -2); "
+           "out = torch.ops.aten.fft_irfft.default(a0, norm=None)").replace("inf", "float('inf')")
+    with np.errstate(all="ignore"):
+        pf = [x if math.isfinite(x) else repr(x) for x in np.fft.irfft(np.array(row).reshape(3, 4, 4).swapaxes(-1, -2)).reshape(-1)[:64].tolist()]
+    d64 = lambda v, **at: {"ok": _t([at.get(f"i{i}", x) for i, x in enumerate(v)], [3, 4, 6], "torch.float64")}  # noqa: E731
+    assert pf[11] == "nan" and explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf), d64(pf, i11="inf"), tol)
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf, i11="inf"), d64(pf), tol)  # not pocketfft's
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", d64(pf, i63=pf[63] + 0.5), d64(pf, i11="inf"), tol)
+    assert not explain("value", irf, "torch.ops.aten.fft_irfft.default", {"ok": {**d64(pf)["ok"], "values": pf[:60]}},
+                       d64(pf, i11="inf"), tol)  # not the 64 described
 
     neg = "a0 = torch.ones(()); out = a0.expand(0, -2)"
     rej = {"exc": "RuntimeError", "msg": "negative"}
@@ -301,6 +314,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", behind, "F.pad", p5(4.0, 4.0, 0.0, 0.0, 0.0), p5(4.0, 4.0, 7e30, 7e30, 7e30), tol)
     assert not explain("value", cp.replace("circular", "reflect"), "F.pad", p5(0.0, 0.0, 2.0, 0.0, 2.0),
                        p5(7e30, 0.0, 2.0, 0.0, 2.0), tol)
+    # 16 rows of 5 (seed-7 #919253): describe keeps the first 64 of the 80 values, each row [G, 1, 1, 1, 1]
+    cp16 = "a0 = torch.ones(4, 4, 3, dtype=torch.bool); out = F.pad(a0, (3, -1), mode='circular')"
+    p16 = lambda g, w=True: {"ok": _t(([g] + [w] * 4) * 12 + [g, w, w, w], [4, 4, 5], "torch.bool")}
+    assert explain("value", cp16, "F.pad", p16(False), p16(True), tol)
+    assert not explain("value", cp16, "F.pad", p16(False, False), p16(True), tol)  # written ones differ
+    assert not explain("value", cp16, "F.pad", p16(True), p16(False), tol)  # ours not 0
+    assert not explain("value", cp16, "F.pad", {"ok": {**p16(False)["ok"], "values": p16(False)["ok"]["values"][:60]}},
+                       {"ok": {**p16(True)["ok"], "values": p16(True)["ok"]["values"][:60]}}, tol)  # not the 64 described
 
     sl = "a0 = torch.tensor([[1.0, 2.0], [2.0, 4.0]]); out = torch.linalg.slogdet(a0)"
     sd = lambda s, l: {"ok": {"tuple": [_t([s], []), _t([l], [])]}}
@@ -435,6 +456,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sm, "torch._log_softmax", tr(c), tr([c[0], c[2], c[1], 0.5]), tol)  # not a permutation of ours
     cont = lambda v: {"ok": {"tuple": [_t(v, [2, 2])] * 2 + [{"bool": True}]}}
     assert not explain("value", sm, "torch._log_softmax", cont(c), cont([c[0], c[2], c[1], c[3]]), tol)  # a contiguous out
+    # session 32 s32c: the backward's kernels too (_softmax_backward_data's out is grad_input=)
+    sbd = ("a0 = torch.tensor([[1.0, 2.0], [3.0, 4.0]]); a1 = torch.tensor([[0.25, 0.75], [0.5, 0.5]]); a2 = torch.empty(2, 2).t(); "
+           "r = torch._softmax_backward_data(a0, a1, 1, torch.float32, grad_input=a2); out = (r, a2, r is a2)")
+    b = [-0.1875, 0.1875, -0.25, 0.25]
+    assert explain("value", sbd, "torch._softmax_backward_data", tr(b), tr([b[0], b[2], b[1], b[3]]), tol)
+    assert not explain("value", sbd, "torch._softmax_backward_data", tr(b), tr([b[0], b[2], b[1], 0.5]), tol)
+    assert not explain("value", sbd.replace("grad_input=", "gi="), "torch._softmax_backward_data", tr(b),
+                       tr([b[0], b[2], b[1], b[3]]), tol)  # no out= named
 
     # session 30: _fft_r2c of a literal; float64 conv rounding; a stepped softmax out=; a reduced-precision
     # conv of inf against upstream's own float64; a negative boxed ScalarType; a rank-deficient QR

@@ -357,6 +357,19 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",
+    # session 32 s32c: replication_pad's C++ meta sums a padding past int64 with wraparound (a
+    # neighbour of seed-7 #572122): its "too small" check, or the negative dimension's
+    "out = F.pad(torch.empty(0, 2, 3), (2**62, 2**62), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 2**62, 2**62), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 2, 3), (2**62, 2**62, 1, 1), mode='replicate')",
+    "out = F.pad(torch.ones(1, 1, 1, 2, 3, dtype=torch.bool), (2**62, 2**62, 2**62, 2**62, 2**62, 2**62), mode='replicate')",
+    "out = torch.ops.aten.replication_pad1d_backward(torch.ones(1, 3, 4), torch.ones(1, 3, 2), [1, 2])",
+    "out = torch.ops.aten.replication_pad3d_backward(torch.ones(1, 3, 5, 4, 4), torch.ones(1, 3, 2, 2, 2), [1, 1, 1, 1, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.ones(1, 3, 6, 5), torch.ones(1, 3, 3, 3), [1, 2, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.empty(0, 3, 4, 4), torch.empty(0, 3, 2, 2), [1, 2, 1, 1])",
+    "out = torch.ops.aten.replication_pad2d_backward(torch.empty(0, 3, 2**33 + 3, 3), torch.empty(0, 3, 1, 1), [1, 1, 2**33, 2])",
+    "out = torch.ops.aten.replication_pad3d_backward(torch.empty(0, 3, 2**33 + 3, 3, 3), torch.empty(0, 3, 1, 1, 1), [1, 1, 1, 1, 2**33, 2])",
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.empty(0, 3, 4, 4, 2**34), torch.empty(0, 3, 2, 2, 2**33), [2**32, 2**32, 1, 1, 1, 2])",
 ]
 
 
@@ -3524,6 +3537,36 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
     "q = torch.ones(3, 16); q[0, 0] = 1e20; k = torch.ones(200, 16); k[:3, 0] = -1e20; k[3:, 0] = 1e20; "
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(200, 16), is_causal=True)",  # finite, overflowing
+    # session 32 s32c: a padding of an empty batch is an empty tensor, however large the padded
+    # extent (seed-7 #572122: the replicate decomposition's index vectors took 64 GB, circular's
+    # end copies walked the padded row); a batch with elements still fails to allocate
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((0, 3, 1)); out = F.pad(a0, (2**33, 2), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 1, 1), (1, 1, 2**33, 2), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 1, 1, 1, dtype=torch.float64), (0, 0, 0, 0, 2**33, 0), mode='replicate')",
+    "out = F.pad(torch.empty(0, 3, 2**33), (2**32, 2**32), mode='reflect')",
+    "out = F.pad(torch.empty(0, 3, 2**33), (2**32, 2**32), mode='circular')",
+    "out = F.pad(torch.empty(0, 3, 2**40, dtype=torch.int16), (-5, 2**20), mode='circular')",
+    "out = F.pad(torch.empty(0, 3, 1, 1).to(memory_format=torch.channels_last), (2**33, 2, 1, 1), mode='replicate')",
+    "out = F.pad(torch.empty(2, 3, 1), (2**33, 2), mode='replicate')",  # neighbour: elements to allocate
+    # session 32 s32c: torch._softmax_backward_data's out is named grad_input= (upstream's binding
+    # selects the out overload on it; ours dropped it and returned a new tensor); the overlap
+    # refusals below stop at an out that repeats no element, on meta and when empty
+    "a2 = torch.zeros(2); r = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=a2); out = (r, a2, r is a2)",
+    "a2 = torch.zeros(2, dtype=torch.float64); r = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=a2); out = (r, a2)",
+    "out = torch._log_softmax_backward_data(torch.ones(2, device='meta'), torch.ones(2, device='meta'), -1, torch.float32, out=torch.empty(1, device='meta').expand(2))",
+    "out = torch._log_softmax_backward_data(torch.ones(0, 2), torch.ones(0, 2), -1, torch.float32, out=torch.zeros(1).expand(0, 2))",
+    "out = torch.log_softmax(torch.tensor([0.5, 2.0]), -1, out=torch.tensor([1.0]).expand(2))",  # softmax_out copies: overlap checked
+    # a padding past int64 on meta: upstream's Python meta function's TypeError (EXACT_MESSAGES has the CPU ones)
+    "out = F.pad(torch.ones(1, 1, 1, 2, 3, device='meta'), (0, 0, 0, 0, 2**62, 2**62), mode='replicate')",
+    # the pads' backward of an empty batch: zeros after upstream's checks, no index over the padded
+    # extent; replication_pad2d/3d's template checks the sizes with the pads' low 32 bits; reflection's
+    # backward checks the sizes (it checked nothing)
+    "a = torch.empty(0, 3, 1, requires_grad=True); out = torch.autograd.grad(F.pad(a, (2**33, 2), mode='replicate').sum(), a)",
+    "a = torch.empty(0, 3, 2**33, requires_grad=True); out = torch.autograd.grad(F.pad(a, (2**32, 2**32), mode='reflect').sum(), a)",
+    "out = torch.ops.aten.replication_pad2d_backward(torch.arange(12.).reshape(1, 1, 3, 4), torch.ones(1, 1, 1, 2), [2**32 + 1, 1, 1, 1])",
+    "out = torch.ops.aten.reflection_pad2d_backward(torch.empty(0, 3, 4, 2**34), torch.empty(0, 3, 2, 2**33), [2**32, 2**32, 1, 1])",
+    "out = torch.ops.aten.reflection_pad1d_backward(torch.ones(1, 3, 5), torch.ones(1, 3, 3), [1, 2])",
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 4, 4, 4), torch.ones(1, 3, 3, 3, 3), [1, 2, 1, 1, 1, 1])",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3596,6 +3639,19 @@ FUZZ_REFUSED = {
     "a = torch.ones(2, 1, 3, 4, 2); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 4), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 1), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, torch.ones(2, 3, 4), torch.zeros(2, 1, 3), 0.0, False)",
+    # session 32 s32c: _softmax/_log_softmax and their backward write numel elements row-major from
+    # an out='s data pointer unchecked (codegen/model.py OVERLAP_UNCHECKED_OUT): into an expanded out
+    # past its storage (seed-7 #425266), or into its storage's elements outside the view
+    "a0 = torch.tensor([0.5, 2.0], dtype=torch.float32).reshape((2,)); a1 = torch.tensor([1.0, 0.5], dtype=torch.float32).reshape((2,)); "
+    "a2 = torch.tensor([1.0], dtype=torch.float32).reshape((1,)).expand((2,)); r = torch._log_softmax_backward_data(a0, a1, -1, torch.float64, out=a2); out = (r, a2, r is a2)",
+    "b = torch.zeros(1, 6); out = (torch._log_softmax_backward_data(torch.ones(2, 3), torch.zeros(2, 3), -1, torch.float32, out=b[:, :3].expand(2, 3)), b)",
+    "out = torch._softmax_backward_data(torch.tensor([0.5, 2.0]), torch.tensor([1.0, 0.5]), -1, torch.float32, grad_input=torch.tensor([1.0]).expand(2))",
+    "out = torch.ops.aten._softmax_backward_data.out(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2, dtype=torch.float64), 0, torch.float64, grad_input=torch.zeros(1, dtype=torch.float64).expand(2, 2))",
+    "out = torch._log_softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
+    "out = torch._softmax(torch.tensor([0.5, 2.0]), -1, False, out=torch.tensor([1.0]).expand(2))",
+    # reflection_pad2d/3d_backward given a pad as large as the input: upstream's kernel writes past
+    # the gradient (measured: a double free; _reflection_pad_past_edge in runtime/py/tn_decompose.py)
+    "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 9, 3, 3), torch.ones(1, 3, 3, 3, 3), [0, 0, 0, 0, 3, 3])",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
@@ -3627,6 +3683,9 @@ PAD_UNWRITTEN = [
     ("out = F.pad(torch.arange(1., 69.).reshape(2, 34), (-30, 32), mode='circular')", lambda i: i % 36 >= 8),
     ("out = F.pad(torch.arange(1., 337.).reshape(2, 3, 7, 8), (-6, 1, -4, 6), mode='circular')", None),
     ("out = F.pad(torch.arange(1., 141.).reshape(1, 2, 70), (-60, 70), mode='circular')", None),
+    # session 32 s32c: seed-7 #919253 (bool, 80 elements: the proof reads the 64 described)
+    ("a0 = torch.tensor(([True, False, False, False, True, False, False, False, False, False, False, True] * 4)[:48], "
+     "dtype=torch.bool).reshape((4, 3, 4)).transpose(-1, -2); out = F.pad(a0, (3, -1), mode='circular')", lambda i: i % 5 == 0),
 ]
 
 
