@@ -3524,6 +3524,21 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(4, 2), is_causal=True)",
     "q = torch.ones(3, 16); q[0, 0] = 1e20; k = torch.ones(200, 16); k[:3, 0] = -1e20; k[3:, 0] = 1e20; "
     "out = F.scaled_dot_product_attention(q, k, torch.zeros(200, 16), is_causal=True)",  # finite, overflowing
+    # session 32 s32b: results allocated as empty_like(self) keep a dense self's strides, size-1 and
+    # empty dims too: abs of a complex self (fuzz seed 7 #688996), rad2deg / deg2rad (mul_out into
+    # empty_like); angle of a complex self resize_output()s a contiguous result, of a real one takes
+    # the unary iterator's layout; isfinite of a floating self is the product of two layouts
+    "a0 = torch.tensor([(0-1j), (-0.5+0j)], dtype=torch.complex64).reshape((2,))[..., ::2]; out = torch.ops.aten.abs.default(a0)",
+    "out = torch.abs(torch.zeros(12, dtype=torch.complex128).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.absolute(torch.zeros(6, dtype=torch.complex64).as_strided((0, 3), (1, 5)))",
+    "out = torch.abs(torch.zeros(24, dtype=torch.complex64).as_strided((4, 3), (1, 8)))",  # not dense: stride order
+    "out = torch.rad2deg(torch.arange(2.)[::2])",
+    "out = torch.deg2rad(torch.arange(12).as_strided((3, 1, 4), (4, 9, 1)))",
+    "out = torch.rad2deg(torch.zeros(6).as_strided((2, 0, 1), (1, 2, 9)))",
+    "out = torch.angle(torch.zeros(12, dtype=torch.complex64).as_strided((4, 3), (1, 4)))",
+    "out = torch.angle(torch.arange(-6., 6.).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.isfinite(torch.tensor([1., float('inf'), float('nan')] * 4).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.isfinite(torch.zeros(12, dtype=torch.complex64).as_strided((3, 1, 4), (4, 9, 1)))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
