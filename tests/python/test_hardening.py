@@ -3539,6 +3539,17 @@ FUZZ_CLASSES = [
     "out = torch.angle(torch.arange(-6., 6.).as_strided((3, 1, 4), (1, 5, 3)))",
     "out = torch.isfinite(torch.tensor([1., float('inf'), float('nan')] * 4).as_strided((3, 1, 4), (1, 5, 3)))",
     "out = torch.isfinite(torch.zeros(12, dtype=torch.complex64).as_strided((3, 1, 4), (4, 9, 1)))",
+    # session 32 s32b: Note [cumprod backward]: grad mode off takes the masked path for meta
+    # (subclass-like) arguments too, out of place (fuzz seed 7 #600290); on CPU its div_ / mul_ are
+    # in place: a wider product is refused, a float one kept where the zeros are grad's dtype
+    "a0 = torch.empty((3, 3, 3), dtype=torch.int64, device='meta'); a1 = torch.empty((3, 3, 3), dtype=torch.float32, device='meta'); "
+    "a2 = torch.empty((3, 3, 3), dtype=torch.float32, device='meta'); out = torch.ops.aten.cumprod_backward.default(a0, a1, -3, a2)",
+    "a = torch.empty(2, 3, dtype=torch.int64, device='meta'); out = torch.ops.aten.cumprod_backward.default(a, a, 1, a)",
+    "a = torch.empty(2, 3, dtype=torch.float16, device='meta'); b = torch.empty(2, 3, device='meta'); out = torch.ops.aten.cumprod_backward.default(a, b, 1, b)",
+    "i = torch.tensor([[0., 2, 2], [2, 2, 2]], dtype=torch.float16); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(torch.ones(2, 3, dtype=torch.int32), i, 1, torch.ones(2, 3, dtype=torch.float16)))()",
+    "i = torch.tensor([[0, 2, 2], [2, 2, 2]]); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(torch.ones(2, 3), i, 1, torch.ones(2, 3, dtype=torch.int64)))()",
+    "i = torch.tensor([[0, 1, 1], [1, 1, 1]], dtype=torch.bool); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(i, i, 1, i))()",
+    "a = torch.empty(2, 3, dtype=torch.int64, device='meta'); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(a, a, 1, a))()",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
