@@ -357,6 +357,20 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.as_strided_scatter(torch.ones(4), torch.ones(3), [2], [2], 1)",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.tensor(0.))",
     "out = F.scaled_dot_product_attention(torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(1, 1, 2, 4), torch.ones(2), is_causal=True)",
+    # session 32 s32b: Note [ldl_solve pivots] (fuzz seed 7 #126805): none 0 first, then none beyond
+    # LD.size(-2) in absolute value, over all pivots, B empty or not; the shape check names the shape
+    "a0 = torch.tensor(([1e-30, float('inf'), -2.0, -2.0, 2.0, 1.0, -2.0, -0.0, -0.0, float('inf'), 3.75, 0.0] * 2)[:16], dtype=torch.float32).reshape((4, 4)); "
+    "a1 = torch.tensor([2, 7, 300, 7], dtype=torch.int64).reshape((4,)); "
+    "a2 = torch.tensor(([-1.25, float('inf'), 3.75, -0.0, 0.0, -1.25, -0.0, 3.75, 0.0, 0.0, 0.0, 0.5] * 3)[:32], dtype=torch.float32).reshape((4, 8))[..., ::2]; "
+    "out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, a2)",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 4, 0], dtype=torch.int32), torch.ones(3, 2))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-4, 2, 3], dtype=torch.int32), torch.ones(3, 2))",
+    "out = torch.linalg.ldl_solve(torch.eye(1), torch.tensor([0], dtype=torch.int32), torch.ones(1, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3, dtype=torch.float64), torch.tensor([1, 2, 2**32 + 2]), torch.ones(3, 2, dtype=torch.float64))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9], dtype=torch.uint8), torch.ones(3, 0))",
+    "out = torch.linalg.ldl_solve(torch.eye(3).expand(2, 3, 3), torch.tensor([[1, 2, 3], [0, 0, 0]], dtype=torch.int32), torch.ones(3, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9, 1], dtype=torch.int32), torch.ones(3, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9], dtype=torch.int32), torch.ones(3, 1), out=torch.empty(3, 1))",
 ]
 
 
@@ -3835,3 +3849,17 @@ def test_linalg_of_nonfinite_or_empty_matrices_never_exits():
     res = run_side("ours", cases)
     bad = [(c, r) for c, r in zip(cases, res) if "crash" in r or "hang" in r]
     assert not bad, bad[:5]
+
+
+def test_ldl_solve_pivots_outside_the_matrix_are_refused():
+    """Note [ldl_solve pivots]: negative pivots whose 2x2 block LAPACK's sytrs would take past the
+    matrix's last row (walking forward) or first row (walking back) end upstream's process (heap
+    corruption); ours refuses them with a RuntimeError, and accepts the in-bounds blocks."""
+    cases = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, -3], dtype=torch.int32), torch.ones(3, 2))",
+             "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, 2, 3], dtype=torch.int32), torch.ones(3, 2))",
+             "out = torch.linalg.ldl_solve(torch.eye(2).expand(2, 2, 2), torch.tensor([[1, 2], [2, -2]], dtype=torch.int32), torch.ones(2, 1))"]
+    res = run_side("ours", cases)
+    assert all(r.get("exc") == "RuntimeError" and "2x2 block" in r["msg"] for r in res), res
+    ok = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, -1, 3], dtype=torch.int32), torch.ones(3, 2))",
+          "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, -3, -3], dtype=torch.int32), torch.ones(3, 2))"]
+    assert all("ok" in r for r in run_side("ours", ok)), run_side("ours", ok)
