@@ -3564,6 +3564,17 @@ FUZZ_CLASSES = [
     "i = torch.tensor([[0, 2, 2], [2, 2, 2]]); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(torch.ones(2, 3), i, 1, torch.ones(2, 3, dtype=torch.int64)))()",
     "i = torch.tensor([[0, 1, 1], [1, 1, 1]], dtype=torch.bool); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(i, i, 1, i))()",
     "a = torch.empty(2, 3, dtype=torch.int64, device='meta'); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(a, a, 1, a))()",
+    # session 32 s32b: index_put_ with every index None and a one-element CPU value takes upstream's
+    # masked_fill_ shortcut with an undefined mask, which raises for an empty self too (fuzz seed 7
+    # #53212); a value of other size reaches the kernel, which writes nothing into an empty self
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((4, 4, 0)); a1 = torch.tensor([1e-30], dtype=torch.float32).reshape(()).expand(()); "
+    "out = torch.ops.aten.index_put_.default(a0, [None, None], a1, accumulate=False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2, 0), [None, None], torch.ones(()), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones((), dtype=torch.int64), False)",
+    "out = torch.zeros(4, 4, 0).index_put_((), torch.tensor(1.))",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(4, 1, 1), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(()), True)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones((), device='meta'), False)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
