@@ -9,6 +9,7 @@
  */
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
+#include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
@@ -1536,8 +1537,11 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
                    (k->sizes[1] == q->sizes[1] || (gqa && k->sizes[1] && q->sizes[1] % k->sizes[1] == 0)) &&
                    q->sizes[3] == k->sizes[3] && q->sizes[3] == v->sizes[3] && q->strides[3] == 1 &&
                    k->strides[3] == 1 && v->strides[3] == 1 && q->sizes[2] > 0 && k->sizes[2] > 0 &&
-                   (!mask || TN_T(mask)->ndim == 2 || TN_T(mask)->ndim == 4) && dropout_p == 0.0 &&
-                   !(mask && tn_requires_grad(mask));
+                   (!mask || TN_T(mask)->ndim == 2 || TN_T(mask)->ndim == 4) && !(dropout_p > 0.0) &&
+                   !(mask && tn_requires_grad(mask)) &&
+                   (dropout_p == 0.0 || (tn_context.sdp_flash && tn_dtype_is_floating(q->dtype)));
+    /* (the gate is dropout > 0: a NaN or negative dropout_p reaches the flash kernel, which
+     * refuses it, as tn_op_scaled_dot_product_attention does) */
     if (!eligible)
         return sdpa_math(a, mask);
     /* upstream hands the flash kernel convert_boolean_attn_mask's mask */

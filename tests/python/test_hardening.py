@@ -3575,6 +3575,21 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(4, 1, 1), False)",
     "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(()), True)",
     "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones((), device='meta'), False)",
+    # session 32 s32b: sdpa's CPU choice gates flash with dropout > 0, its flash kernel takes
+    # dropout_p == 0 only: a NaN or negative dropout_p where flash is chosen is refused (fuzz seed 7
+    # #40860), with autograd too; where another gate turns flash away the math path computes
+    "a0 = torch.tensor([float('nan'), 2.0, 3.75, -1.25, 1e-30, 3.75, 0.5, 0.0, float('-inf'), -7e4, 0.5, 1e-30], dtype=torch.float64).reshape((4, 3, 1, 1))[1:]; "
+    "a1 = torch.tensor([0.5, -1.25, 1.0, -1.25, -2.0, 3.75, -1.25, 2.0, 1e-30], dtype=torch.float64).reshape((3, 3, 1, 1)); "
+    "a2 = torch.tensor([0.5, -0.0, 1.0], dtype=torch.float64).reshape((3, 1, 1, 1)).expand((3, 3, 1, 1)); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a0, a1, a2, dropout_p=float('nan'), is_causal=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, dropout_p=-0.5)",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.bfloat16); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('-inf'))",
+    "q = torch.ones(1, 2, 3, 4, requires_grad=True); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('nan'))",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.ones(3, 3, dtype=torch.bool), dropout_p=float('nan'), is_causal=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), dropout_p=float('nan'), enable_gqa=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(3, 3, requires_grad=True), dropout_p=float('nan'))",  # math
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(1, 3, 3), dropout_p=-1.0)",  # 3-D mask: math
+    "q = torch.ones(2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('nan'))",  # 3-D: math
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
