@@ -1752,9 +1752,18 @@ complex_parts(TensorObject *self, int test, int combine_)
     return r;
 }
 
-/* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
- * bool): empty_like's strides */
 static PyObject *like_self(TensorObject *self, PyObject *r);
+
+/* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
+ * bool): empty_like's strides (on meta, torch's Python empty_like's: Note [Meta _like layouts]) */
+static PyObject *
+bool_like(TensorObject *self, int like_op)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    tn_value a[6] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE, .u.i = TN_DTYPE_BOOL}, none, none, none,
+                     none};
+    return tn_call(like_op, a);
+}
 
 /* upstream's isinf of a floating self is self.abs() == inf: a comparison of the unary result
  * (r's layout) with a number, whose iterator takes the sorting path, where the strides of
@@ -1802,10 +1811,9 @@ tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
     if (tn_dtype_is_complex(self->dtype))
         return complex_parts(self, TN_OP_isinf, TN_OP_bitwise_or___Tensor);
-    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all False as x != x */
-        return like_self(self, at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self));
-    PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
+    if (tn_dtype_is_integral(self->dtype, true))
+        return bool_like(self, TN_OP_zeros_like);
+    return compared_with_number(unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL));
 }
 
 PyObject *
@@ -1813,10 +1821,9 @@ tn_op_isfinite(const tn_op *overload, TensorObject *self)
 {
     if (tn_dtype_is_complex(self->dtype))
         return complex_parts(self, TN_OP_isfinite, TN_OP_bitwise_and___Tensor);
-    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all True as x == x */
-        return like_self(self, at_2(TN_OP_eq__Tensor, (PyObject *)self, (PyObject *)self));
-    PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : finite_product(r);
+    if (tn_dtype_is_integral(self->dtype, true))
+        return bool_like(self, TN_OP_ones_like);
+    return finite_product(unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL));
 }
 /* isposinf / isneginf: upstream's meta refuses a complex self first (RuntimeError), so complex
  * dtypes are listed to reach this check */

@@ -3590,6 +3590,17 @@ FUZZ_CLASSES = [
     "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(3, 3, requires_grad=True), dropout_p=float('nan'))",  # math
     "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(1, 3, 3), dropout_p=-1.0)",  # 3-D mask: math
     "q = torch.ones(2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('nan'))",  # 3-D: math
+    # session 32 s32b: Note [Meta _like layouts]: ones_like, full_like, rand_like, randn_like of a
+    # meta self allocate through torch's Python meta empty_like (the sorted layout), as isinf /
+    # isfinite of an integral self (zeros_like / ones_like); on CPU a dense self's strides stay
+    "x = torch.empty_strided((3, 1, 4), (1, 5, 3), device='meta'); out = torch.ones_like(x)",
+    "x = torch.empty_strided((1,), (2,), dtype=torch.int64, device='meta'); out = torch.full_like(x, 2, dtype=torch.bool)",
+    "x = torch.empty_strided((2, 3, 1, 2), (6, 1, 7, 3), device='meta'); out = torch.rand_like(x)",
+    "x = torch.empty_strided((0, 3), (1, 5), device='meta'); out = torch.randn_like(x)",
+    "x = torch.empty_strided((3, 1, 4), (1, 5, 3), dtype=torch.int64, device='meta'); out = torch.isfinite(x)",
+    "x = torch.empty_strided((3, 1, 4), (4, 9, 1), dtype=torch.uint16, device='meta'); out = torch.isinf(x)",
+    "x = torch.arange(12).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x), torch.ones_like(x))",
+    "x = torch.arange(12, dtype=torch.uint32).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
