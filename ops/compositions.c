@@ -9,6 +9,7 @@
  */
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
+#include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
@@ -1536,8 +1537,11 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
                    (k->sizes[1] == q->sizes[1] || (gqa && k->sizes[1] && q->sizes[1] % k->sizes[1] == 0)) &&
                    q->sizes[3] == k->sizes[3] && q->sizes[3] == v->sizes[3] && q->strides[3] == 1 &&
                    k->strides[3] == 1 && v->strides[3] == 1 && q->sizes[2] > 0 && k->sizes[2] > 0 &&
-                   (!mask || TN_T(mask)->ndim == 2 || TN_T(mask)->ndim == 4) && dropout_p == 0.0 &&
-                   !(mask && tn_requires_grad(mask));
+                   (!mask || TN_T(mask)->ndim == 2 || TN_T(mask)->ndim == 4) && !(dropout_p > 0.0) &&
+                   !(mask && tn_requires_grad(mask)) &&
+                   (dropout_p == 0.0 || (tn_context.sdp_flash && tn_dtype_is_floating(q->dtype)));
+    /* (the gate is dropout > 0: a NaN or negative dropout_p reaches the flash kernel, which
+     * refuses it, as tn_op_scaled_dot_product_attention does) */
     if (!eligible)
         return sdpa_math(a, mask);
     /* upstream hands the flash kernel convert_boolean_attn_mask's mask */
@@ -1843,10 +1847,11 @@ PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a) { return with_correct
  * for op through the door. It serves as the kernel (run below autograd, its nested calls record
  * nothing) and as the composition that records. Without a zero in the input:
  * reversed_cumsum(output * grad) / input. With zeros and grad mode off: upstream's O(n) masked
- * path; with grad mode on: upstream's O(n^2) products omitting each element, which differentiate
- * again. Upstream's in-place steps on temporaries are out of place here and the O(n^2) slices are
- * stacked (upstream's tensor-subclass branch): the same values. Real dtypes (conj is the
- * identity); the kernel's claim refuses complex. */
+ * path (also for subclass-like arguments, meta ones among them, where its in-place div_ and mul_
+ * are out of place: the result dtypes differ); with grad mode on: upstream's O(n^2) products
+ * omitting each element, which differentiate again. The O(n^2) slices are stacked (upstream's
+ * tensor-subclass branch): the same values. Real dtypes (conj is the identity); the kernel's claim
+ * refuses complex. */
 
 static PyObject *
 flip_dim(PyObject *t, int64_t d)
@@ -1873,12 +1878,6 @@ masked_fill_s(PyObject *t, PyObject *mask, double v)
 }
 
 static PyObject *
-masked_scatter(PyObject *t, PyObject *mask, PyObject *src)
-{
-    return call(TN_OP_masked_scatter, (tn_value[]){tn_value_tensor(t), tn_value_tensor(mask), tn_value_tensor(src)});
-}
-
-static PyObject *
 slice_from(PyObject *t, int64_t d, int64_t start)
 {
     return call(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(t), tn_value_int(d), tn_value_int(start), NONE_V,
@@ -1899,18 +1898,24 @@ cat2(PyObject *a, PyObject *b, int64_t d)
     return call(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(d)});
 }
 
-/* grad mode off, a zero in the input: the O(n) masked path */
+/* grad mode off, a zero in the input: the O(n) masked path, each part put in place with where();
+ * its two divisions and products are in place (div_, mul_: a result of wider dtype than the
+ * temporary is refused as by any in-place op), out of place for subclass-like arguments */
 static PyObject *
 cumprod_backward_masked(PyObject *grad, PyObject *input, int64_t d, PyObject *output, PyObject *w,
-                        PyObject *is_zero)
+                        PyObject *is_zero, int subclass)
 {
-    PyObject *t[29] = {0}, *r = NULL;
-    /* k < z1 (mask = cumsum == 0): grad_input[mask] = (reversed_cumsum(w masked to mask) / input)[mask] */
-    if (!(t[0] = at_zeros_like(input, TN_T(grad)->dtype)) ||
+    int div = subclass ? TN_OP_div__Tensor : TN_OP_div___Tensor, mul = subclass ? TN_OP_mul__Tensor : TN_OP_mul___Tensor;
+    TensorObject *in = TN_T(input);
+    tn_ag_options go = tn_ag_options_of(grad);
+    PyObject *t[30] = {0}, *r = NULL;
+    /* k < z1 (mask = cumsum == 0): where(mask, reversed_cumsum(w masked to mask) / input,
+     * zeros(input.sizes(), grad.options())) */
+    if (!(t[0] = at_zeros(in->sizes, in->ndim, go)) ||
         !(t[1] = call(TN_OP_cumsum, (tn_value[]){tn_value_tensor(is_zero), tn_value_int(d), NONE_V})) ||
-        !(t[2] = at_ts(TN_OP_eq__Scalar, t[1], tn_value_int(0))) || !(t[3] = at_1(TN_OP_logical_not, t[2])) ||
-        !(t[4] = masked_fill_s(w, t[3], 0.0)) || !(t[5] = reversed_cumsum(t[4], d)) || !(t[6] = at_div(t[5], input)) ||
-        !(t[7] = at_2(TN_OP_masked_select, t[6], t[2])) || !(t[8] = masked_scatter(t[0], t[2], t[7])))
+        !(t[2] = at_ts(TN_OP_eq__Scalar, t[1], tn_value_int(0))) || !(t[3] = at_1(TN_OP_bitwise_not, t[2])) ||
+        !(t[4] = masked_fill_s(w, t[3], 0.0)) || !(t[5] = reversed_cumsum(t[4], d)) || !(t[6] = at_2(div, t[5], input)) ||
+        !(t[7] = at_where(t[2], t[6], t[0])))
         goto done;
     /* k = z1: first_zero_mask from the index of the first true of mask = cumsum == 1 (max's index
      * is 0 when a slice has no zero: the logical_and with mask drops it) */
@@ -1921,26 +1926,22 @@ cumprod_backward_masked(PyObject *grad, PyObject *input, int64_t d, PyObject *ou
                                                          tn_value_int(1)})) ||
         !(t[14] = at_2(TN_OP_logical_and, t[13], t[9])))
         goto done;
-    /* (z1, z2): mask & ~first_zero_mask; grad_input[z1] = sum(input.masked_fill(~mask, 1).cumprod(d)
+    /* (z1, z2): mask & ~first_zero_mask; at z1: sum(input.masked_fill(~mask, 1).cumprod(d)
      * * grad.masked_fill(cumsum != 1, 0)) * output[z1 - 1] (1 where z1 == 0) */
     if (!(t[15] = at_1(TN_OP_bitwise_not, t[14])) || !(t[16] = at_2(TN_OP_bitwise_and__Tensor, t[9], t[15])) ||
         !(t[17] = at_1(TN_OP_bitwise_not, t[16])) || !(t[18] = masked_fill_s(input, t[17], 1.0)) ||
         !(t[19] = call(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[18]), tn_value_int(d), NONE_V})) ||
         !(t[20] = at_ts(TN_OP_ne__Scalar, t[1], tn_value_int(1))) || !(t[21] = masked_fill_s(grad, t[20], 0.0)) ||
-        !(t[22] = at_mul(t[19], t[21])) || !(t[23] = at_sum_dims(t[22], &d, 1, 1)) ||
+        !(t[22] = at_2(mul, t[19], t[21])) || !(t[23] = at_sum_dims(t[22], &d, 1, 1)) ||
         !(t[24] = call(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t[11]), tn_value_int(1), tn_value_int(1)})) || !(t[25] = at_1(TN_OP_relu, t[24])) ||
         !(t[26] = call(TN_OP_gather, (tn_value[]){tn_value_tensor(output), tn_value_int(d), tn_value_tensor(t[25]),
                                                   tn_ag_value_bool(0)})) ||
-        !(t[27] = at_ts(TN_OP_eq__Scalar, t[11], tn_value_int(0))))
+        !(t[27] = at_ts(TN_OP_eq__Scalar, t[11], tn_value_int(0))) || !(t[28] = masked_fill_s(t[26], t[27], 1.0)) ||
+        !(t[29] = at_2(mul, t[23], t[28])))
         goto done;
-    PyObject *first = masked_fill_s(t[26], t[27], 1.0);
-    PyObject *v = first ? at_mul(t[23], first) : NULL;
-    if (v && (t[28] = at_2(TN_OP_masked_select, v, t[14])))
-        r = masked_scatter(t[8], t[14], t[28]);
-    Py_XDECREF(first);
-    Py_XDECREF(v);
+    r = at_where(t[14], t[29], t[7]);
 done:
-    tn_ag_release_temps(t, 29);
+    tn_ag_release_temps(t, 30);
     return r;
 }
 
@@ -2061,13 +2062,14 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
         PyObject *rc = reversed_cumsum(w, d);
         r = rc ? at_div(rc, input) : NULL;
         Py_XDECREF(rc);
-    } else if (!tn_ag_grad_mode() && !subclass) {
-        r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
+    } else if (!tn_ag_grad_mode()) {
+        r = cumprod_backward_masked(grad, input, d, output, w, is_zero, subclass);
     } else {
         /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result
-         * has grad's dtype (a bool or integer grad stays one) */
+         * has grad's dtype (a bool or integer grad stays one); for subclass-like arguments it
+         * stacks the slices, whose dtype is the products' (grad's promoted with input's) */
         PyObject *st = cumprod_backward_omitted(grad, input, d, n);
-        r = st ? to_impl(st, TN_T(grad)->dtype, 0, NONE_V, NONE_V) : NULL;
+        r = st && !subclass ? to_impl(st, TN_T(grad)->dtype, 0, NONE_V, NONE_V) : Py_XNewRef(st);
         Py_XDECREF(st);
     }
 done:

@@ -14,6 +14,7 @@
 #include "runtime/storage.h"
 #include "runtime/tensor_methods.h"
 #include "generated/op_kernels.h"
+#include "ops/factory.h"
 #include "kernels/copy.h"
 #include "kernels/parallel.h"
 #include "kernels/range.h"
@@ -320,6 +321,31 @@ tn_op_empty_like(const tn_op *overload, TensorObject *self, int dtype, int layou
     return (PyObject *)empty_like(overload, self, dtype, layout, device, memory_format);
 }
 
+/* Note [Meta _like layouts]
+ * Upstream's ones_like, full_like, rand_like and randn_like allocate with at::empty_like, which
+ * for a meta self is torch's Python meta function (the door's meta path, as for empty_like
+ * itself): self's stride order made dense by the elementwise sort, size-1 and empty dims
+ * included, where the CPU kernel keeps a dense self's own strides. clone and _to_copy keep
+ * them on meta too (their meta functions are the kernels'), so only these go through the door. */
+TensorObject *
+tn_like_empty(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+              int memory_format)
+{
+    int dev;
+    if (self->device != TN_DEVICE_META || resolve_device(device, self->device, &dev) < 0 || dev != TN_DEVICE_META)
+        return empty_like(overload, self, dtype, layout, device, memory_format);
+    tn_value none = {.tag = TN_V_NONE}, a[6] = {tn_value_tensor((PyObject *)self), none, none, none, none, none};
+    if (dtype >= 0)
+        a[1] = (tn_value){.tag = TN_V_DTYPE, .u.i = dtype};
+    if (layout >= 0)
+        a[2] = (tn_value){.tag = TN_V_LAYOUT, .u.i = layout};
+    if (device)
+        a[3] = *device;
+    if (memory_format >= 0)
+        a[5] = (tn_value){.tag = TN_V_MEMFMT, .u.i = memory_format};
+    return (TensorObject *)tn_call(TN_OP_empty_like, a);
+}
+
 PyObject *
 tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
                  int pin_memory, int memory_format)
@@ -333,7 +359,7 @@ tn_op_ones_like(const tn_op *overload, TensorObject *self, int dtype, int layout
                 int pin_memory, int memory_format)
 {
     tn_value one = tn_value_int(1);
-    return filled(overload, empty_like(overload, self, dtype, layout, device, memory_format), &one);
+    return filled(overload, tn_like_empty(overload, self, dtype, layout, device, memory_format), &one);
 }
 
 PyObject *
@@ -341,7 +367,7 @@ tn_op_full_like(const tn_op *overload, TensorObject *self, const tn_value *fill_
                 const tn_value *device,
                 int pin_memory, int memory_format)
 {
-    return filled(overload, empty_like(overload, self, dtype, layout, device, memory_format), fill_value);
+    return filled(overload, tn_like_empty(overload, self, dtype, layout, device, memory_format), fill_value);
 }
 
 static TensorObject *

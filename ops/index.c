@@ -339,8 +339,8 @@ fail:
  * index_put works on its own fresh copy (no caller sees that write as in-place). */
 /* upstream's canDispatchToMaskedFill: without accumulate, one bool/uint8 mask on self's device
  * (None for the other dims) and a one-element CPU value is self.masked_fill_(mask, value.item()),
- * which converts the value to self's dtype. 1 with *out set (or -1 with the error) when it applies,
- * 0 when not. */
+ * which converts the value to self's dtype; with every index None it fails. 1 with *out set (or -1
+ * with the error) when it applies, 0 when not. */
 static int
 index_put_as_masked_fill(TensorObject *self, tn_tensors indices, TensorObject *values, PyObject **out)
 {
@@ -373,8 +373,15 @@ index_put_as_masked_fill(TensorObject *self, tn_tensors indices, TensorObject *v
         }
         num_ind += m->ndim;
     }
-    if (!mask)
+    if (!mask && self->device == TN_DEVICE_META)
         return 0;
+    if (!mask) {
+        /* every index None (or none given): upstream goes on with the undefined mask, whose
+         * unsqueeze or masked_fill_ raises, an empty self or not */
+        PyErr_SetString(PyExc_RuntimeError, "index_put_: every index is None, at least one must be a tensor "
+                                            "(upstream: masked_fill_ of an undefined mask)");
+        return -1;
+    }
     PyObject *m = Py_NewRef(mask);
     for (int64_t i = num_ind; i < self->ndim && m; i++)
         TN_SETREF(m, tn_call(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(m), tn_value_int(-1)}));

@@ -8,6 +8,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/tensor_iter.h"
 #include "runtime/dtype.h"
+#include "runtime/size.h"
 #include "generated/op_kernels.h"
 #include "kernels/linalg.h"
 
@@ -1134,6 +1135,47 @@ fail:
     return NULL;
 }
 
+/* Note [ldl_solve pivots]: upstream checks the pivots it is given once the shapes are (on CPU, B
+ * empty or not): first that none is 0, then that none exceeds LD.size(-2) in absolute value, each
+ * over all of them. LAPACK's sytrs reads a negative pivot as the first row of a 2x2 block walking
+ * forward and as its last walking back, so a negative last pivot, or a first one that the
+ * backward walk reaches as a block's end, takes it outside the matrix: upstream's process aborts
+ * there (heap corruption), ours refuses such pivots by name. */
+static int
+check_ldl_pivots(const tn_op *overload, TensorObject *pivots, int64_t n)
+{
+    if (pivots->numel == 0)
+        return 0;
+    TensorObject *p = new_contiguous(pivots->ndim, pivots->sizes, TN_DTYPE_I64, pivots->device);
+    if (!p || copy_expanded(overload, p, pivots) < 0) {
+        Py_XDECREF((PyObject *)p);
+        return -1;
+    }
+    const int64_t *v = (const int64_t *)tn_tensor_data(p);
+    bool zero = false, large = false, outside = false;
+    for (int64_t i = 0; i < p->numel; i++) {
+        zero |= v[i] == 0;
+        large |= v[i] > n || v[i] < -n;
+    }
+    for (int64_t b = 0; !zero && !large && b < p->numel / n; b++) {
+        const int64_t *q = v + b * n;
+        for (int64_t k = 0; k < n; k += q[k] > 0 ? 1 : 2)
+            outside |= q[k] < 0 && k == n - 1;
+        for (int64_t k = n - 1; k >= 0; k -= q[k] > 0 ? 1 : 2)
+            outside |= q[k] < 0 && k == 0;
+    }
+    Py_DECREF((PyObject *)p);
+    if (zero || large || outside) {
+        PyErr_Format(PyExc_RuntimeError, "%s. Did you properly pass the result of ldl_factor?",
+                     zero ? "Pivots given to ldl_solve must all satisfy |pivot| >= 1"
+                     : large ? "Pivots given to ldl_solve must all satisfy |pivot| <= LD.size(-2)"
+                             : "torch.linalg.ldl_solve: negative pivots (a 2x2 block) would reach past the matrix's "
+                               "first or last row");
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pivots, TensorObject *B, bool hermitian)
 {
@@ -1161,7 +1203,10 @@ tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pi
     for (int d = 0; same && d < pivots->ndim; d++)
         same = pivots->sizes[d] == LD->sizes[d];
     if (!same) {
-        PyErr_Format(PyExc_RuntimeError, "%s: Expected LD.shape[:-1] and pivots.shape to be the same", api);
+        char got[256];
+        tn_format_sizes(got, sizeof got, pivots->ndim, pivots->sizes);
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots "
+                     "with shape %s instead", api, got);
         return NULL;
     }
     if (!tn_dtype_is_integral(pivots->dtype, false)) {
@@ -1176,6 +1221,8 @@ tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pi
     if (broadcast_rhs(B, LD, &nd, shape) < 0)
         return NULL;
     int dev = device_of(LD, B);
+    if (dev != TN_DEVICE_META && check_ldl_pivots(overload, pivots, n) < 0)
+        return NULL;
     TensorObject *X = new_batched(nd, shape, B->dtype, dev, true), *L = NULL, *p = NULL;
     if (!X || copy_expanded(overload, X, B) < 0)
         goto fail;

@@ -9,6 +9,7 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "runtime/tls.h"
+#include "runtime/context.h"
 #include "generated/op_kernels.h"
 #include "generated/autograd_helpers.h"
 #include "runtime/autograd.h"
@@ -1150,6 +1151,17 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
      * size(-2), come before the chosen path's causal check */
     if (tn_sdpa_flash_mask_check(query, key, value, attn_mask, dropout_p, enable_gqa) < 0)
         return NULL;
+    /* its dropout gate (check_for_dropout) turns flash away for dropout > 0, and its flash kernel
+     * accepts dropout_p == 0 only: a NaN or negative dropout_p passes the one and fails the other,
+     * so where every other gate chooses flash (a floating dtype, no mask requiring grad, flash
+     * enabled; the backend order is not read on CPU) that kernel refuses it */
+    if (!(dropout_p == 0.0) && !(dropout_p > 0.0) && tn_context.sdp_flash && tn_dtype_is_floating(query->dtype) &&
+        !(attn_mask && tn_requires_grad((PyObject *)attn_mask)) &&
+        flash_eligible(query, key, value, attn_mask, 0.0, enable_gqa)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0");
+        return NULL;
+    }
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;

@@ -1614,6 +1614,30 @@ tn_op_negative(const tn_op *overload, TensorObject *self)
     return tn_op_neg(overload, self);
 }
 
+/* r, computed by the iterator, in the layout of empty_like(self) in r's dtype: upstream's abs of
+ * a complex self writes into empty_like(self, real dtype) (UnaryOps.cpp
+ * unary_op_impl_with_complex_to_float), whose strides are self's own for a dense self, those of
+ * size-1 and empty dims included, and self's stride order made dense otherwise; the iterator's
+ * layout differs in both (contiguous strides for size-1 dims, the operands' order for r) */
+static PyObject *
+empty_like_layout(const tn_op *overload, TensorObject *self, PyObject *r)
+{
+    if (!r)
+        return NULL;
+    tn_value none = {.tag = TN_V_NONE}, like[6] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE}, none,
+                                                   none, none, none};
+    like[1].u.i = TN_T(r)->dtype;
+    PyObject *out = tn_call(TN_OP_empty_like, like);
+    if (out && !memcmp(TN_T(out)->strides, TN_T(r)->strides, sizeof(int64_t) * (size_t)self->ndim)) {
+        Py_DECREF(out);
+        return r;
+    }
+    if (out && self->device != TN_DEVICE_META && tn_copy_into(overload, TN_T(out), TN_T(r)) < 0)
+        Py_CLEAR(out);
+    Py_DECREF(r);
+    return out;
+}
+
 PyObject *
 tn_op_abs(const tn_op *overload, TensorObject *self)
 {
@@ -1624,7 +1648,7 @@ tn_op_abs(const tn_op *overload, TensorObject *self)
     PyObject *r = im ? at_2(TN_OP_hypot, re, im) : NULL;
     Py_XDECREF(re);
     Py_XDECREF(im);
-    return r;
+    return empty_like_layout(overload, self, r);
 }
 
 PyObject *
@@ -1728,9 +1752,18 @@ complex_parts(TensorObject *self, int test, int combine_)
     return r;
 }
 
-/* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
- * bool): empty_like's strides */
 static PyObject *like_self(TensorObject *self, PyObject *r);
+
+/* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
+ * bool): empty_like's strides (on meta, torch's Python empty_like's: Note [Meta _like layouts]) */
+static PyObject *
+bool_like(TensorObject *self, int like_op)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    tn_value a[6] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE, .u.i = TN_DTYPE_BOOL}, none, none, none,
+                     none};
+    return tn_call(like_op, a);
+}
 
 /* upstream's isinf of a floating self is self.abs() == inf: a comparison of the unary result
  * (r's layout) with a number, whose iterator takes the sorting path, where the strides of
@@ -1749,15 +1782,38 @@ compared_with_number(PyObject *r)
     return r;
 }
 
+/* upstream's isfinite of a floating self is (self == self) * (self.abs() != inf): the product of
+ * a result in the unary op's layout (r's) and one in compared_with_number's, whose iterator lays
+ * its output out from both (the two differ only in the strides of size-1 and empty dims, and
+ * where they differ the sorting path decides) */
+static PyObject *
+finite_product(PyObject *r)
+{
+    if (!r || !tn_tensor_check(r))
+        return r;
+    TensorObject *t = TN_T(r);
+    int64_t unary_st[TN_MAX_NDIM], number_st[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    memcpy(unary_st, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    tn_geom ins[2] = {tn_geom_of(t), {0, NULL, NULL}};
+    tn_elementwise_strides(t->ndim, t->sizes, 2, ins, number_st);
+    tn_geom both[2] = {{t->ndim, t->sizes, unary_st}, {t->ndim, t->sizes, number_st}};
+    tn_elementwise_strides(t->ndim, t->sizes, 2, both, strides);
+    for (int d = 0; t->numel > 0 && d < t->ndim; d++)
+        if (t->sizes[d] > 1 && strides[d] != t->strides[d])
+            return r;  /* only r's geometry changes, never its data */
+    if (tn_tensor_set_geometry(t, t->ndim, t->sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
 PyObject *
 tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
     if (tn_dtype_is_complex(self->dtype))
         return complex_parts(self, TN_OP_isinf, TN_OP_bitwise_or___Tensor);
-    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all False as x != x */
-        return like_self(self, at_2(TN_OP_ne__Tensor, (PyObject *)self, (PyObject *)self));
-    PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
+    if (tn_dtype_is_integral(self->dtype, true))
+        return bool_like(self, TN_OP_zeros_like);
+    return compared_with_number(unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL));
 }
 
 PyObject *
@@ -1765,10 +1821,9 @@ tn_op_isfinite(const tn_op *overload, TensorObject *self)
 {
     if (tn_dtype_is_complex(self->dtype))
         return complex_parts(self, TN_OP_isfinite, TN_OP_bitwise_and___Tensor);
-    if (tn_dtype_is_barebones_unsigned(self->dtype))  /* no unary kernel: all True as x == x */
-        return like_self(self, at_2(TN_OP_eq__Tensor, (PyObject *)self, (PyObject *)self));
-    PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
+    if (tn_dtype_is_integral(self->dtype, true))
+        return bool_like(self, TN_OP_ones_like);
+    return finite_product(unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL));
 }
 /* isposinf / isneginf: upstream's meta refuses a complex self first (RuntimeError), so complex
  * dtypes are listed to reach this check */

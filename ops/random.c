@@ -13,6 +13,7 @@
 #include "runtime/generator.h"
 #include "runtime/tensor_methods.h"
 #include "generated/op_kernels.h"
+#include "ops/factory.h"
 #include "kernels/copy.h"
 #include "kernels/element.h"
 #include "kernels/random.h"
@@ -791,16 +792,16 @@ PyObject *
 tn_op_rand_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
                 int pin_memory, int memory_format)
 {
-    return filled_random(overload, tn_op_empty_like(overload, self, dtype, layout, device, pin_memory,
-                         memory_format), uniform01, NULL);
+    return filled_random(overload, (PyObject *)tn_like_empty(overload, self, dtype, layout, device, memory_format),
+                         uniform01, NULL);
 }
 
 PyObject *
 tn_op_randn_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
                  int pin_memory, int memory_format)
 {
-    return filled_random(overload, tn_op_empty_like(overload, self, dtype, layout, device, pin_memory,
-                         memory_format), normal01, NULL);
+    return filled_random(overload, (PyObject *)tn_like_empty(overload, self, dtype, layout, device, memory_format),
+                         normal01, NULL);
 }
 
 static PyObject *

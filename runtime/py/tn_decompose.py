@@ -4278,17 +4278,51 @@ def resize_as_(self, the_template, *, memory_format=None):
     return self.resize_(the_template.shape, memory_format=memory_format)
 
 
+def _contiguous_strides(shape):
+    """c10's contiguous strides of `shape` (a size-0 or size-1 dim counts as 1)."""
+    strides, step = [], 1
+    for n in reversed(list(shape)):
+        strides.append(step)
+        step *= max(n, 1)
+    return strides[::-1]
+
+
 def angle(self):
     """UnaryOps.cpp angle: of a complex tensor atan2(imag, real) in the real dtype; of a real
     tensor pi for negative elements, 0 otherwise, NaN kept (integers compute in the default float
     type)."""
     torch, aten = _aten()
     if self.is_complex():
-        return aten.atan2(aten.imag(self), aten.real(self))  # std::arg
+        # angle_out computes into a complex result, then resize_output()s the real one from size 0:
+        # contiguous strides whatever self's layout
+        r = aten.atan2(aten.imag(self), aten.real(self))  # std::arg
+        if list(r.stride()) == _contiguous_strides(r.shape):
+            return r
+        return aten.empty(r.shape, dtype=r.dtype, device=r.device).copy_(r)
+    # the unary iterator's result, on self promoted by .to() as its CPU iterator does: a dense
+    # self's strides, size-1 dims too, where where()'s number operands take the sorted layout
     x = self if self.dtype.is_floating_point else self.to(torch.get_default_dtype())
     pi = aten.full([], 3.141592653589793, dtype=x.dtype)
     zero = aten.full([], 0.0, dtype=x.dtype)
-    return aten.where.self(aten.isnan(x), x, aten.where.self(x < 0, pi, zero))
+    return aten.neg(x).copy_(aten.where.self(aten.isnan(x), x, aten.where.self(x < 0, pi, zero)))
+
+
+def _degrees(name, factor):
+    """UnaryOps.cpp rad2deg / deg2rad: mul_out into empty_like(self) (the default float type for an
+    integral or bool self), so the result keeps a dense self's strides, those of its size-1 and empty
+    dims too, where torch's reference takes the iterator's layout; a complex self is refused by the
+    _out after the allocation."""
+
+    def degrees(self):
+        torch, aten = _aten()
+        integral = not (self.is_floating_point() or self.is_complex())
+        r = aten.empty_like(self, dtype=torch.get_default_dtype() if integral else self.dtype)
+        if self.is_complex():
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+        return aten.mul.out(self, factor, out=r)
+
+    degrees.__name__ = name
+    return degrees
 
 
 def adaptive_avg_pool1d(self, output_size):
@@ -4472,6 +4506,8 @@ COMPOSITIONS = {
     "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
     "resize_as_": resize_as_, "adaptive_avg_pool1d": adaptive_avg_pool1d, "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
+    "rad2deg": _degrees("rad2deg", 57.295779513082320876798154814105170332405472466564),
+    "deg2rad": _degrees("deg2rad", 0.017453292519943295769236907684886127134428718885417),
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_unpool2d": _in_input_format("max_unpool2d"),
     "max_pool3d": max_pool3d, "max_pool3d_with_indices": max_pool3d_with_indices,
@@ -5439,11 +5475,11 @@ TABLE = {
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
-    "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
+    "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
-    "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
+    "pixel_unshuffle", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",

@@ -370,6 +370,20 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.replication_pad2d_backward(torch.empty(0, 3, 2**33 + 3, 3), torch.empty(0, 3, 1, 1), [1, 1, 2**33, 2])",
     "out = torch.ops.aten.replication_pad3d_backward(torch.empty(0, 3, 2**33 + 3, 3, 3), torch.empty(0, 3, 1, 1, 1), [1, 1, 1, 1, 2**33, 2])",
     "out = torch.ops.aten.reflection_pad3d_backward(torch.empty(0, 3, 4, 4, 2**34), torch.empty(0, 3, 2, 2, 2**33), [2**32, 2**32, 1, 1, 1, 2])",
+    # session 32 s32b: Note [ldl_solve pivots] (fuzz seed 7 #126805): none 0 first, then none beyond
+    # LD.size(-2) in absolute value, over all pivots, B empty or not; the shape check names the shape
+    "a0 = torch.tensor(([1e-30, float('inf'), -2.0, -2.0, 2.0, 1.0, -2.0, -0.0, -0.0, float('inf'), 3.75, 0.0] * 2)[:16], dtype=torch.float32).reshape((4, 4)); "
+    "a1 = torch.tensor([2, 7, 300, 7], dtype=torch.int64).reshape((4,)); "
+    "a2 = torch.tensor(([-1.25, float('inf'), 3.75, -0.0, 0.0, -1.25, -0.0, 3.75, 0.0, 0.0, 0.0, 0.5] * 3)[:32], dtype=torch.float32).reshape((4, 8))[..., ::2]; "
+    "out = torch.ops.aten.linalg_ldl_solve.default(a0, a1, a2)",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 4, 0], dtype=torch.int32), torch.ones(3, 2))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-4, 2, 3], dtype=torch.int32), torch.ones(3, 2))",
+    "out = torch.linalg.ldl_solve(torch.eye(1), torch.tensor([0], dtype=torch.int32), torch.ones(1, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3, dtype=torch.float64), torch.tensor([1, 2, 2**32 + 2]), torch.ones(3, 2, dtype=torch.float64))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9], dtype=torch.uint8), torch.ones(3, 0))",
+    "out = torch.linalg.ldl_solve(torch.eye(3).expand(2, 3, 3), torch.tensor([[1, 2, 3], [0, 0, 0]], dtype=torch.int32), torch.ones(3, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9, 1], dtype=torch.int32), torch.ones(3, 1))",
+    "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9], dtype=torch.int32), torch.ones(3, 1), out=torch.empty(3, 1))",
 ]
 
 
@@ -3567,6 +3581,69 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.reflection_pad2d_backward(torch.empty(0, 3, 4, 2**34), torch.empty(0, 3, 2, 2**33), [2**32, 2**32, 1, 1])",
     "out = torch.ops.aten.reflection_pad1d_backward(torch.ones(1, 3, 5), torch.ones(1, 3, 3), [1, 2])",
     "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 4, 4, 4), torch.ones(1, 3, 3, 3, 3), [1, 2, 1, 1, 1, 1])",
+    # session 32 s32b: results allocated as empty_like(self) keep a dense self's strides, size-1 and
+    # empty dims too: abs of a complex self (fuzz seed 7 #688996), rad2deg / deg2rad (mul_out into
+    # empty_like); angle of a complex self resize_output()s a contiguous result, of a real one takes
+    # the unary iterator's layout; isfinite of a floating self is the product of two layouts
+    "a0 = torch.tensor([(0-1j), (-0.5+0j)], dtype=torch.complex64).reshape((2,))[..., ::2]; out = torch.ops.aten.abs.default(a0)",
+    "out = torch.abs(torch.zeros(12, dtype=torch.complex128).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.absolute(torch.zeros(6, dtype=torch.complex64).as_strided((0, 3), (1, 5)))",
+    "out = torch.abs(torch.zeros(24, dtype=torch.complex64).as_strided((4, 3), (1, 8)))",  # not dense: stride order
+    "out = torch.rad2deg(torch.arange(2.)[::2])",
+    "out = torch.deg2rad(torch.arange(12).as_strided((3, 1, 4), (4, 9, 1)))",
+    "out = torch.rad2deg(torch.zeros(6).as_strided((2, 0, 1), (1, 2, 9)))",
+    "out = torch.angle(torch.zeros(12, dtype=torch.complex64).as_strided((4, 3), (1, 4)))",
+    "out = torch.angle(torch.arange(-6., 6.).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.isfinite(torch.tensor([1., float('inf'), float('nan')] * 4).as_strided((3, 1, 4), (1, 5, 3)))",
+    "out = torch.isfinite(torch.zeros(12, dtype=torch.complex64).as_strided((3, 1, 4), (4, 9, 1)))",
+    # session 32 s32b: Note [cumprod backward]: grad mode off takes the masked path for meta
+    # (subclass-like) arguments too, out of place (fuzz seed 7 #600290); on CPU its div_ / mul_ are
+    # in place: a wider product is refused, a float one kept where the zeros are grad's dtype
+    "a0 = torch.empty((3, 3, 3), dtype=torch.int64, device='meta'); a1 = torch.empty((3, 3, 3), dtype=torch.float32, device='meta'); "
+    "a2 = torch.empty((3, 3, 3), dtype=torch.float32, device='meta'); out = torch.ops.aten.cumprod_backward.default(a0, a1, -3, a2)",
+    "a = torch.empty(2, 3, dtype=torch.int64, device='meta'); out = torch.ops.aten.cumprod_backward.default(a, a, 1, a)",
+    "a = torch.empty(2, 3, dtype=torch.float16, device='meta'); b = torch.empty(2, 3, device='meta'); out = torch.ops.aten.cumprod_backward.default(a, b, 1, b)",
+    "i = torch.tensor([[0., 2, 2], [2, 2, 2]], dtype=torch.float16); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(torch.ones(2, 3, dtype=torch.int32), i, 1, torch.ones(2, 3, dtype=torch.float16)))()",
+    "i = torch.tensor([[0, 2, 2], [2, 2, 2]]); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(torch.ones(2, 3), i, 1, torch.ones(2, 3, dtype=torch.int64)))()",
+    "i = torch.tensor([[0, 1, 1], [1, 1, 1]], dtype=torch.bool); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(i, i, 1, i))()",
+    "a = torch.empty(2, 3, dtype=torch.int64, device='meta'); out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward.default(a, a, 1, a))()",
+    # session 32 s32b: index_put_ with every index None and a one-element CPU value takes upstream's
+    # masked_fill_ shortcut with an undefined mask, which raises for an empty self too (fuzz seed 7
+    # #53212); a value of other size reaches the kernel, which writes nothing into an empty self
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((4, 4, 0)); a1 = torch.tensor([1e-30], dtype=torch.float32).reshape(()).expand(()); "
+    "out = torch.ops.aten.index_put_.default(a0, [None, None], a1, accumulate=False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(2, 0), [None, None], torch.ones(()), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones((), dtype=torch.int64), False)",
+    "out = torch.zeros(4, 4, 0).index_put_((), torch.tensor(1.))",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(4, 1, 1), False)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones(()), True)",
+    "out = torch.ops.aten.index_put.default(torch.zeros(4, 4, 0), [None], torch.ones((), device='meta'), False)",
+    # session 32 s32b: sdpa's CPU choice gates flash with dropout > 0, its flash kernel takes
+    # dropout_p == 0 only: a NaN or negative dropout_p where flash is chosen is refused (fuzz seed 7
+    # #40860), with autograd too; where another gate turns flash away the math path computes
+    "a0 = torch.tensor([float('nan'), 2.0, 3.75, -1.25, 1e-30, 3.75, 0.5, 0.0, float('-inf'), -7e4, 0.5, 1e-30], dtype=torch.float64).reshape((4, 3, 1, 1))[1:]; "
+    "a1 = torch.tensor([0.5, -1.25, 1.0, -1.25, -2.0, 3.75, -1.25, 2.0, 1e-30], dtype=torch.float64).reshape((3, 3, 1, 1)); "
+    "a2 = torch.tensor([0.5, -0.0, 1.0], dtype=torch.float64).reshape((3, 1, 1, 1)).expand((3, 3, 1, 1)); "
+    "out = torch.ops.aten.scaled_dot_product_attention.default(a0, a1, a2, dropout_p=float('nan'), is_causal=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, dropout_p=-0.5)",
+    "q = torch.ones(1, 2, 3, 4, dtype=torch.bfloat16); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('-inf'))",
+    "q = torch.ones(1, 2, 3, 4, requires_grad=True); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('nan'))",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.ones(3, 3, dtype=torch.bool), dropout_p=float('nan'), is_causal=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, torch.ones(1, 1, 3, 4), torch.ones(1, 1, 3, 4), dropout_p=float('nan'), enable_gqa=True)",
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(3, 3, requires_grad=True), dropout_p=float('nan'))",  # math
+    "q = torch.ones(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, torch.zeros(1, 3, 3), dropout_p=-1.0)",  # 3-D mask: math
+    "q = torch.ones(2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, dropout_p=float('nan'))",  # 3-D: math
+    # session 32 s32b: Note [Meta _like layouts]: ones_like, full_like, rand_like, randn_like of a
+    # meta self allocate through torch's Python meta empty_like (the sorted layout), as isinf /
+    # isfinite of an integral self (zeros_like / ones_like); on CPU a dense self's strides stay
+    "x = torch.empty_strided((3, 1, 4), (1, 5, 3), device='meta'); out = torch.ones_like(x)",
+    "x = torch.empty_strided((1,), (2,), dtype=torch.int64, device='meta'); out = torch.full_like(x, 2, dtype=torch.bool)",
+    "x = torch.empty_strided((2, 3, 1, 2), (6, 1, 7, 3), device='meta'); out = torch.rand_like(x)",
+    "x = torch.empty_strided((0, 3), (1, 5), device='meta'); out = torch.randn_like(x)",
+    "x = torch.empty_strided((3, 1, 4), (1, 5, 3), dtype=torch.int64, device='meta'); out = torch.isfinite(x)",
+    "x = torch.empty_strided((3, 1, 4), (4, 9, 1), dtype=torch.uint16, device='meta'); out = torch.isinf(x)",
+    "x = torch.arange(12).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x), torch.ones_like(x))",
+    "x = torch.arange(12, dtype=torch.uint32).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3868,3 +3945,17 @@ def test_linalg_of_nonfinite_or_empty_matrices_never_exits():
     res = run_side("ours", cases)
     bad = [(c, r) for c, r in zip(cases, res) if "crash" in r or "hang" in r]
     assert not bad, bad[:5]
+
+
+def test_ldl_solve_pivots_outside_the_matrix_are_refused():
+    """Note [ldl_solve pivots]: negative pivots whose 2x2 block LAPACK's sytrs would take past the
+    matrix's last row (walking forward) or first row (walking back) end upstream's process (heap
+    corruption); ours refuses them with a RuntimeError, and accepts the in-bounds blocks."""
+    cases = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, -3], dtype=torch.int32), torch.ones(3, 2))",
+             "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, 2, 3], dtype=torch.int32), torch.ones(3, 2))",
+             "out = torch.linalg.ldl_solve(torch.eye(2).expand(2, 2, 2), torch.tensor([[1, 2], [2, -2]], dtype=torch.int32), torch.ones(2, 1))"]
+    res = run_side("ours", cases)
+    assert all(r.get("exc") == "RuntimeError" and "2x2 block" in r["msg"] for r in res), res
+    ok = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, -1, 3], dtype=torch.int32), torch.ones(3, 2))",
+          "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, -3, -3], dtype=torch.int32), torch.ones(3, 2))"]
+    assert all("ok" in r for r in run_side("ours", ok)), run_side("ours", ok)
