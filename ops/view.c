@@ -1147,8 +1147,16 @@ tn_op_chunk(const tn_op *overload, TensorObject *self, int64_t chunks, int64_t d
         return NULL;
     int64_t size = self->sizes[d];
     int64_t split = (size + chunks - 1) / chunks;
-    if (split == 0 && size == 0) {
+    if (split == 0 && size == 0) {  /* upstream's std::vector<int64_t> split_sizes(chunks, 0) */
+        if (chunks > TN_CXX_VECTOR_MAX(int64_t)) {
+            PyErr_SetString(PyExc_RuntimeError, TN_CXX_LENGTH_ERROR);
+            return NULL;
+        }
         int64_t *lengths = PyMem_Malloc(sizeof(int64_t) * (size_t)chunks);
+        if (!lengths) {
+            PyErr_SetString(PyExc_RuntimeError, TN_CXX_BAD_ALLOC);
+            return NULL;
+        }
         for (int64_t i = 0; i < chunks; i++)
             lengths[i] = 0;
         PyObject *r = tuple_of_slices(overload, self, d, lengths, chunks);

@@ -2175,6 +2175,35 @@ boxed_undefined_tensor(const tn_op *op, const tn_schema *schema, const call_args
     return 1;
 }
 
+/* Note [Standard exceptions on the boxed path]: a kernel's std::length_error (a std::vector past
+ * max_size(): chunk(2**63 - 1) of an empty dim) and std::bad_alloc reach Python as RuntimeError
+ * through the bindings' HANDLE_TH_ERRORS, but as ValueError and MemoryError through torch.ops,
+ * whose call is pybind11's (its standard translators). Our kernels raise the RuntimeError with
+ * the C++ what() text; the boxed path translates those two texts as pybind11 translates the types. */
+static void
+boxed_error_as_pybind(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_RuntimeError))
+        return;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyObject *text = v ? PyObject_Str(v) : NULL;
+    PyObject *as = NULL;
+    if (text && PyUnicode_CompareWithASCIIString(text, TN_CXX_LENGTH_ERROR) == 0)
+        as = PyExc_ValueError;
+    else if (text && PyUnicode_CompareWithASCIIString(text, TN_CXX_BAD_ALLOC) == 0)
+        as = PyExc_MemoryError;
+    if (as) {
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+        PyErr_SetObject(as, text);
+    } else {
+        PyErr_Restore(t, v, tb);
+    }
+    Py_XDECREF(text);
+}
+
 static PyObject *
 tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                       Py_ssize_t nkw, int *matched)
@@ -2270,6 +2299,8 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
         }
     }
     result = tn_dispatch(op, vals);
+    if (!result)
+        boxed_error_as_pybind();
     if (result && tn_tensor_check(result) && TN_T(result)->wrapped_number)  /* div_.Scalar(1.5, 2) */
         TN_SETREF(result, tn_unwrap_number(result));
     if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */

@@ -117,6 +117,13 @@ PyObject *tn_raise_refusal(const char *missing, const char *why);
  * when the result is a meta tensor (its `device` argument, else `self`'s device; either NULL). */
 int tn_refuse_pin_memory(const tn_value *pin_memory, const tn_value *device, const tn_value *self);
 
+/* What a C++ kernel's std::length_error and std::bad_alloc say: raised as RuntimeError (the
+ * bindings'), translated on the boxed path (Note [Standard exceptions on the boxed path]). A
+ * std::vector<T> holds at most PTRDIFF_MAX / sizeof(T) elements. */
+#define TN_CXX_LENGTH_ERROR "cannot create std::vector larger than max_size()"
+#define TN_CXX_BAD_ALLOC "std::bad_alloc"
+#define TN_CXX_VECTOR_MAX(T) ((int64_t)((size_t)PTRDIFF_MAX / sizeof(T)))
+
 /* torch._C._LinAlgError (torch.linalg.LinAlgError, a RuntimeError): what upstream's linalg kernels
  * raise for singular, non-positive-definite and non-converging inputs. Made by tn_linalg_error_init. */
 extern PyObject *tn_LinAlgError;

@@ -413,6 +413,18 @@ def _x_viewed(x, y, dim, name):
     return x
 
 
+def _cxx_vector(n, fill=None):
+    """ATen's std::vector of n 8-byte elements (int64_t, Tensor), as its C++ fails: past max_size()
+    std::length_error, an allocation that fails std::bad_alloc; both RuntimeError here, translated
+    on the boxed path (Note [Standard exceptions on the boxed path] in runtime/argparse.c)."""
+    if n > (2**63 - 1) // 8:
+        raise RuntimeError("cannot create std::vector larger than max_size()")
+    try:
+        return [fill] * n
+    except MemoryError:
+        raise RuntimeError("std::bad_alloc") from None
+
+
 def _wrap(dim, ndim):
     if not -max(ndim, 1) <= dim < max(ndim, 1):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, {max(ndim, 1) - 1}], "
@@ -549,7 +561,7 @@ def unsafe_chunk(self, chunks, dim=0):
     dim_size = self.size(dim)
     split_size = (dim_size + chunks - 1) // chunks
     if split_size == 0 and dim_size == 0:
-        sizes = [split_size] * chunks
+        sizes = _cxx_vector(chunks, split_size)
         sizes[-1] = split_size - (split_size * chunks - dim_size)
         return aten.unsafe_split_with_sizes(self, sizes, dim)
     return aten.unsafe_split.Tensor(self, split_size, dim)
@@ -592,10 +604,10 @@ def _tensor_split_sections(self, sections, dim):
         raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
     size = self.size(dim)
     base, extra = size // sections, size % sections
-    out, start = [], 0
+    out, start = _cxx_vector(sections), 0
     for i in range(sections):
         n = base + 1 if extra > i else base
-        out.append(_slice(self, dim, start, start + n))
+        out[i] = _slice(self, dim, start, start + n)
         start += n
     return out
 

@@ -384,6 +384,21 @@ EXACT_MESSAGES = [
     "out = torch.linalg.ldl_solve(torch.eye(3).expand(2, 3, 3), torch.tensor([[1, 2, 3], [0, 0, 0]], dtype=torch.int32), torch.ones(3, 1))",
     "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9, 1], dtype=torch.int32), torch.ones(3, 1))",
     "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, 2, 9], dtype=torch.int32), torch.ones(3, 1), out=torch.empty(3, 1))",
+    # session 32 lead: a std::vector past max_size() (length_error) or one that cannot be allocated
+    # (bad_alloc): RuntimeError through the bindings, ValueError / MemoryError through torch.ops
+    # (Note [Standard exceptions on the boxed path]); chunk of an empty dim wrote past a wrapped
+    # allocation (segfault, seed 8 #379592), tensor_split's sections looped 2**62 times
+    "out = torch.ops.aten.chunk.default(torch.tensor([]).reshape((0, 3)), 2**63 - 1)",
+    "out = torch.ops.aten.chunk(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.chunk(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.ones(0, 3).chunk(2**60)",
+    "out = torch.tensor_split(torch.ones(0, 3), 2**62)",
+    "out = torch.ops.aten.tensor_split.sections(torch.ones(0, 3), 2**62)",
+    "out = torch.tensor_split(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.ops.aten.tensor_split.sections(torch.ones(0, 3), 2**50)",
+    "out = torch.ops.aten.unsafe_chunk.default(torch.ones(0, 3), 2**63 - 1)",
+    "out = torch.unsafe_chunk(torch.ones(0, 3), 2**59)",
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(3))",  # neighbour: other RuntimeErrors stay
 ]
 
 
@@ -3644,6 +3659,23 @@ FUZZ_CLASSES = [
     "x = torch.empty_strided((3, 1, 4), (4, 9, 1), dtype=torch.uint16, device='meta'); out = torch.isinf(x)",
     "x = torch.arange(12).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x), torch.ones_like(x))",
     "x = torch.arange(12, dtype=torch.uint32).as_strided((3, 1, 4), (1, 5, 3)); out = (torch.isfinite(x), torch.isinf(x))",
+    # session 32 lead: a std::vector past max_size() (length_error) or one that cannot be allocated
+    # (bad_alloc): RuntimeError through the bindings, ValueError / MemoryError through torch.ops
+    # (Note [Standard exceptions on the boxed path]); chunk of an empty dim wrote past a wrapped
+    # allocation (segfault, seed 8 #379592), tensor_split's sections looped 2**62 times
+    "out = torch.ops.aten.chunk.default(torch.tensor([]).reshape((0, 3)), 2**63 - 1)",
+    "out = torch.ops.aten.chunk(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.chunk(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.ones(0, 3).chunk(2**60)",
+    "out = torch.chunk(torch.ones(0, 3), 5)",
+    "out = torch.tensor_split(torch.ones(0, 3), 2**62)",
+    "out = torch.ops.aten.tensor_split.sections(torch.ones(0, 3), 2**62)",
+    "out = torch.tensor_split(torch.ones(0, 3), 2**60 - 1)",
+    "out = torch.ops.aten.tensor_split.sections(torch.ones(0, 3), 2**50)",
+    "out = torch.ops.aten.unsafe_chunk.default(torch.ones(0, 3), 2**63 - 1)",
+    "out = torch.unsafe_chunk(torch.ones(0, 3), 2**59)",
+    "out = torch.unsafe_chunk(torch.ones(0, 3), 3)",
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(3))",  # neighbour: other RuntimeErrors stay
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
