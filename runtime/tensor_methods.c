@@ -149,6 +149,11 @@ m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     /* a non-leaf already requires grad: requires_grad_(True) is allowed (VariableHooks::requires_grad_) */
     if (flag == Py_True && TN_T(self)->grad_fn)
         return Py_NewRef(self);
+    /* THPVariable_requires_grad_'s own words (the requires_grad setter's name complex too) */
+    if (flag == Py_True && !tn_dtype_is_differentiable(TN_T(self)->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point dtype can require gradients");
+        return NULL;
+    }
     if (PyObject_SetAttrString(self, "requires_grad", flag) < 0)
         return NULL;
     return Py_NewRef(self);
