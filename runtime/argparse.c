@@ -2112,6 +2112,14 @@ boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
          * schema's error */
         tn_value iv;
         o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
+    } else if (p->type == TN_P_COMPLEX && PyLong_Check(o)) {
+        /* toIValue's ComplexType casts an int through a double (2**70 is (1.18e+21+0j)) */
+        double re = PyLong_AsDouble(o);
+        if (re == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return boxed_type_mismatch(op, p, o);
+        }
+        o = PyComplex_FromDoubles(re, 0.0);
     } else if (p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
         /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
          * its rows (a 0-dim one is not iterable: the schema's own error follows) */

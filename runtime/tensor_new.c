@@ -875,6 +875,11 @@ torch_range(PyObject *self, PyObject *args, PyObject *kwds)
                      "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
                      "[start, end).", 1) < 0)
         return NULL;
+    /* upstream's functional range reads the device into its TensorOptions before it converts the
+     * Scalars (torch.range(0, 2**70, device=2**100) is the device's ValueError) */
+    int dev_type, dev_index;
+    if ((!out || out == Py_None) && dev && dev != Py_None && tn_device_parse(dev, &dev_type, &dev_index) < 0)
+        return NULL;
     /* upstream's range passes r.layout(5), torch.strided when not given (Note [Out type check]) */
     if (out && out != Py_None &&
         tn_check_out_type_matches(out, dt, layout ? layout : tn_layout_objs[TN_LAYOUT_STRIDED], dev) < 0)

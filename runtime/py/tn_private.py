@@ -114,7 +114,7 @@ def tensor_new(self, *args, **kwargs):
     return legacy_tensor_new(torch.Tensor, *args, dtype=dtype, device=device)
 
 
-def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def tensor_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     import torch
 
     if isinstance(data, torch.Tensor):

@@ -376,6 +376,7 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [2**70], True)",
     "out = torch.ops.aten.cat.default([torch.ones(2)], None)",
     "out = torch.ops.aten.div.Tensor_mode(torch.ones(2), torch.ones(2), rounding_mode=5)",
+    "out = torch.range(0, 2, device=-1)",
 ]
 
 
@@ -3584,6 +3585,13 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.add.Tensor(torch.ones(2), 'x', alpha=torch.ones(2))",  # neighbour: RuntimeError both
     "out = torch.ops.aten.add.Scalar(torch.ones(2), torch.ones(2), 2**70)",  # neighbour
     "out = torch.ops.aten.add.Scalar(torch.ones(2), 2**70, 'x')",  # neighbour
+    # torch.range's functional form reads its device before its Scalars; new_tensor matches upstream's
+    # signature (data the only positional argument, no layout= or pin_memory=)
+    "out = torch.range(0, 2**70, device=2**100)",
+    "out = torch.ones(2).new_tensor([1], layout=torch.strided)",
+    "out = torch.ones(2).new_tensor([1], pin_memory=True)",
+    "out = torch.ones(2).new_tensor([1], torch.int32)",
+    "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3656,6 +3664,9 @@ FUZZ_REFUSED = {
     "a = torch.ones(2, 1, 3, 4, 2); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 4), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, a, torch.zeros(2, 1, 3, 1), 0.0, False)",
     "a = torch.ones(2, 1, 3, 4); out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(a, a, a, a, torch.ones(2, 3, 4), torch.zeros(2, 1, 3), 0.0, False)",
+    # --- session 32 s32a: a boxed complex argument takes an int through a double (2**70 converts);
+    # the TorchScript scalar ops that take it have no kernel here
+    "out = torch.ops.aten.add.complex(2**70, 1j)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
