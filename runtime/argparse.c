@@ -2112,6 +2112,11 @@ boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
          * schema's error */
         tn_value iv;
         o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
+    } else if (p->type == TN_P_DEVICE && PyUnicode_Check(o)) {
+        /* toIValue's DeviceObjType makes a c10::Device of a str: its parse error is raised there,
+         * at this argument ("Expected one of cpu, ...", "Invalid device string") */
+        int type, index;
+        o = tn_device_parse(o, &type, &index) < 0 ? NULL : tn_device_new(type, index);
     } else if (p->type == TN_P_COMPLEX && PyLong_Check(o)) {
         /* toIValue's ComplexType casts an int through a double (2**70 is (1.18e+21+0j)) */
         double re = PyLong_AsDouble(o);
@@ -2134,6 +2139,56 @@ boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
 static int boxed_number_overflows(const tn_param *p, PyObject *o);
 static int boxed_value_mismatch(const tn_op *op, const tn_param *p, PyObject *o);
 
+/* the index into a boxed call's objects of schema argument j's (positional, or its keyword's),
+ * -1 when it is not given */
+static Py_ssize_t
+boxed_arg_index(const tn_schema *schema, int j, Py_ssize_t nargs, PyObject *kwnames, Py_ssize_t nkw)
+{
+    if (j < nargs)
+        return j;
+    PyObject *name = schema->params[j].name;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyTuple_GetItem(kwnames, i) == name)
+            return nargs + i;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyUnicode_Compare(PyTuple_GetItem(kwnames, i), name) == 0)
+            return nargs + i;
+    return -1;
+}
+
+/* The first schema argument before `upto`, in upstream's order, whose object (converted as
+ * boxed_ivalue does; NULL: not yet) toIValue refuses: 1 with its error set, 0 when none is. */
+static int
+boxed_first_mismatch(const tn_op *op, const tn_schema *schema, PyObject *const *objs, Py_ssize_t nargs,
+                     PyObject *kwnames, Py_ssize_t nkw, int upto)
+{
+    for (int j = 0; j < upto && j < schema->nparams; j++) {
+        if (j < nargs && schema->params[j].kwonly)
+            return 0;  /* upstream stops at it, unconverted */
+        Py_ssize_t k = boxed_arg_index(schema, j, nargs, kwnames, nkw);
+        if (k >= 0 && objs[k] && boxed_value_mismatch(op, &schema->params[j], objs[k]))
+            return 1;
+    }
+    return 0;
+}
+
+/* The error set now is argument j's (or, for upto == nparams, the call's): an earlier argument
+ * toIValue refuses is reported instead (Note [Boxed argument order]). */
+static void
+boxed_error_after(const tn_op *op, const tn_schema *schema, PyObject *const *objs, Py_ssize_t nargs,
+                  PyObject *kwnames, Py_ssize_t nkw, int upto)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (boxed_first_mismatch(op, schema, objs, nargs, kwnames, nkw, upto)) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return;
+    }
+    PyErr_Restore(type, value, tb);
+}
+
 /* Note [Boxed argument order]: upstream's createStackForSchema counts the arguments first
  * ("expected at most N argument(s)"), then converts the positional ones in order (one given
  * where a keyword-only argument is: "takes N positional argument(s)", before it is converted),
@@ -2142,15 +2197,17 @@ static int boxed_value_mismatch(const tn_op *op, const tn_param *p, PyObject *o)
  * not use (unknown, or given positionally too: FunctionSchema::findErrorInKwargs). Each
  * conversion raises its own error at its argument: a type toIValue refuses (boxed_type_mismatch),
  * a Python int no Scalar holds (OverflowError), so the first failing argument in that order is
- * the one reported, whatever the later ones hold. Returns 1 when the arguments convert, with
+ * the one reported, whatever the later ones hold. The types are checked only on the way to an
+ * error (boxed_error_after, and where the match or a conversion fails in tn_call_boxed_ivalues):
+ * a call that converts pays for the match alone. Returns 1 when the arguments convert, with
  * ivalues[k] (k: index into args) a new reference each; 0 with the error set. */
 static int
 boxed_stack_for_schema(const tn_op *op, const tn_schema *schema, PyObject *const *args, Py_ssize_t nargs,
                        PyObject *kwnames, Py_ssize_t nkw, PyObject **ivalues)
 {
-    char q[128];
-    boxed_op_name(op, q, sizeof q);
+    char q[128];  /* upstream's schema.name(), for the errors */
     if (nargs + nkw > schema->nparams) {
+        boxed_op_name(op, q, sizeof q);
         PyErr_Format(PyExc_RuntimeError, "%s() expected at most %d argument(s) but received %zd argument(s). "
                      "Declaration: %s", q, schema->nparams, nargs + nkw, op->schema);
         return 0;
@@ -2160,33 +2217,37 @@ boxed_stack_for_schema(const tn_op *op, const tn_schema *schema, PyObject *const
     Py_ssize_t used = 0;
     for (int j = 0; j < schema->nparams; j++) {
         const tn_param *p = &schema->params[j];
-        Py_ssize_t k = -1;
-        if (j < nargs) {
-            if (p->kwonly) {
-                PyErr_Format(PyExc_RuntimeError, "%s() takes %d positional argument(s) but %zd was/were given.  "
-                             "Declaration: %s", q, j, nargs, op->schema);
-                goto fail;
-            }
-            k = j;
-        } else {
-            for (Py_ssize_t i = 0; i < nkw && k < 0; i++)
-                if (PyUnicode_Compare(PyTuple_GetItem(kwnames, i), p->name) == 0)
-                    k = nargs + i;
-            if (k < 0) {
-                if (p->optional)
-                    continue;
-                PyErr_Format(PyExc_RuntimeError, "%s() is missing value for argument '%U'. Declaration: %s", q,
-                             p->name, op->schema);
-                goto fail;
-            }
-            used++;
+        Py_ssize_t k = boxed_arg_index(schema, j, nargs, kwnames, nkw);
+        if (j < nargs && p->kwonly) {
+            boxed_op_name(op, q, sizeof q);
+            PyErr_Format(PyExc_RuntimeError, "%s() takes %d positional argument(s) but %zd was/were given.  "
+                         "Declaration: %s", q, j, nargs, op->schema);
+            goto fail_at;
         }
+        if (k < 0) {
+            if (p->optional)
+                continue;
+            boxed_op_name(op, q, sizeof q);
+            PyErr_Format(PyExc_RuntimeError, "%s() is missing value for argument '%U'. Declaration: %s", q, p->name,
+                         op->schema);
+            goto fail_at;
+        }
+        if (j >= nargs)
+            used++;
         PyObject *o = boxed_ivalue(op, p, args[k]);
         if (!o)
-            goto fail;
+            goto fail_at;
         ivalues[k] = o;
-        if (boxed_number_overflows(p, o) || boxed_value_mismatch(op, p, o))
-            goto fail;
+        if (boxed_number_overflows(p, o))
+            goto fail_at;
+        if (p->type == TN_P_DEVICE && PyLong_Check(o)) {
+            boxed_type_mismatch(op, p, o);  /* DeviceObjType takes no int (the match does) */
+            goto fail_at;
+        }
+        continue;
+    fail_at:
+        boxed_error_after(op, schema, ivalues, nargs, kwnames, nkw, j);
+        goto fail;
     }
     if (used < nkw) {
         for (Py_ssize_t i = 0; i < nkw; i++) {
@@ -2195,9 +2256,10 @@ boxed_stack_for_schema(const tn_op *op, const tn_schema *schema, PyObject *const
             for (int j = 0; j < schema->nparams && !known; j++)
                 known = PyUnicode_Compare(name, schema->params[j].name) == 0;
             if (!known) {
+                boxed_op_name(op, q, sizeof q);
                 PyErr_Format(PyExc_RuntimeError, "Unknown keyword argument '%U' for operator '%s'. Schema: %s", name,
                              q, op->schema);
-                goto fail;
+                goto fail_all;
             }
         }
         for (int j = 0; j < schema->nparams; j++) {
@@ -2205,12 +2267,14 @@ boxed_stack_for_schema(const tn_op *op, const tn_schema *schema, PyObject *const
                 if (PyUnicode_Compare(PyTuple_GetItem(kwnames, i), schema->params[j].name) == 0) {
                     PyErr_Format(PyExc_RuntimeError, "Argument '%U' specified both as positional and keyword "
                                  "argument. Schema: %s", schema->params[j].name, op->schema);
-                    goto fail;
+                    goto fail_all;
                 }
             }
         }
     }
     return 1;
+fail_all:
+    boxed_error_after(op, schema, ivalues, nargs, kwnames, nkw, schema->nparams);
 fail:
     for (Py_ssize_t k = 0; k < nargs + nkw; k++)
         Py_CLEAR(ivalues[k]);
@@ -2261,7 +2325,7 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
         return 0;
     }
     if ((p->type != TN_P_SCALAR && !(p->type == TN_P_TENSOR && p->numbers_as_tensors)) || !PyLong_Check(o) ||
-        PyBool_Check(o))
+        PyBool_Check(o) || fits_int64(o))
         return 0;
     int64_t v;
     if (tn_scalar_int_from_py(o, &v) == 0)
@@ -2386,6 +2450,12 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
         if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            /* the first argument toIValue refuses, in upstream's words (Note [Boxed argument order]) */
+            boxed_error_after(op, schema, args, nargs, kwnames, nkw, schema->nparams);
+            if (!PyErr_ExceptionMatches(PyExc_TypeError))
+                return NULL;
+        }
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
             int u = boxed_undefined_tensor(op, schema, &c);  /* Note [Undefined tensor in a boxed call] */
@@ -2429,6 +2499,12 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
             vals[j] = p->dflt;
         } else {
             rr = convert_param(p, raw[j], &vals[j], &arena, &owned);
+        }
+        if (rr < 0 && (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                       PyErr_ExceptionMatches(PyExc_OverflowError))) {
+            /* an argument up to this one that toIValue refuses, in its words (a list's element past
+             * the first: the match reads the first) */
+            boxed_error_after(op, schema, args, nargs, kwnames, nkw, j + 1);
         }
         if (rr < 0) {
             /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),

@@ -377,6 +377,10 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.cat.default([torch.ones(2)], None)",
     "out = torch.ops.aten.div.Tensor_mode(torch.ones(2), torch.ones(2), rounding_mode=5)",
     "out = torch.range(0, 2, device=-1)",
+    "out = torch.ops.aten.to.device(torch.ones(2), 'cuda:-2', 'y')",  # a device str parses at its argument
+    "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
+    "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
+    "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
 ]
 
 
