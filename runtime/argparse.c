@@ -1578,32 +1578,36 @@ invalid_arguments(const char *fname, const tn_schema *const *sigs, const char *c
     free(b.s);
 }
 
-static int
-check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
+/* Note [Out type check]: upstream's bindings of a factory's out= overload call
+ * check_out_type_matches(_r.tensor(out), _r.scalartypeOptional(dtype), _r.isNone(dtype),
+ * _r.layoutOptional(layout), _r.deviceWithDefault(device, ...), _r.isNone(device)) before any
+ * other argument is converted; its arguments are evaluated right to left (Note [Binding conversion
+ * order]), so a device that does not parse (device=2**100: ValueError) is reported before a dtype
+ * that does not match out's. Then it checks, in order, the dtype, the layout and the device type,
+ * naming dtypes and layouts as c10 prints them (Half, Int; Sparse, Strided). */
+int
+tn_check_out_type_matches(PyObject *out, PyObject *dtype, PyObject *layout, PyObject *device)
 {
-    if (!out || !is_tensor(out))
-        return 0;
-    /* upstream's bindings call check_out_type_matches for factories (dtype with layout and
-     * device); a dtype= alone (log_softmax, sum) is the op's own, checked by its out= rule */
-    int i = tn_schema_param(sig, "dtype");
-    if (i >= 0 && raw[i] && raw[i] != Py_None && (tn_schema_param(sig, "layout") >= 0 || tn_schema_param(sig, "device") >= 0)) {
-        int d = tn_dtype_from_py(raw[i]);
-        if (d < 0)
-            return -1;
-        if (d != TN_T(out)->dtype) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "dtype %s does not match dtype of out parameter (%s)", tn_dtype_name(d),
-                         tn_dtype_name(TN_T(out)->dtype));
-            return -1;
-        }
+    int dev_type = -1, dev_index, lay = -1, d = -1;
+    if (device && device != Py_None && tn_device_parse(device, &dev_type, &dev_index) < 0)
+        return -1;
+    if (layout && layout != Py_None)
+        lay = check_long(layout) ? (int)PyLong_AsLong(layout) : ((EnumValueObject *)layout)->value;
+    if (dtype && dtype != Py_None && (d = tn_dtype_from_py(dtype)) < 0)
+        return -1;
+    const TensorObject *t = TN_T(out);
+    if (d >= 0 && d != t->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "dtype %s does not match dtype of out parameter (%s)",
+                     tn_dtype_legacy_name(d), tn_dtype_legacy_name(t->dtype));
+        return -1;
     }
-    /* upstream's check_out_type_matches compares the device type too */
-    i = tn_schema_param(sig, "device");
-    if (i >= 0 && raw[i] && raw[i] != Py_None) {
-        int type, index;
-        if (tn_device_parse(raw[i], &type, &index) < 0)
-            return -1;
-        const char *want = tn_devtype_name(type), *have = TN_T(out)->device == TN_DEVICE_META ? "meta" : "cpu";
+    if (lay >= 0 && lay != TN_LAYOUT_STRIDED) {  /* every tensor of ours is strided */
+        PyErr_Format(PyExc_RuntimeError, "layout %s does not match layout of out parameter (%s)",
+                     tn_layout_legacy_name(lay), tn_layout_legacy_name(TN_LAYOUT_STRIDED));
+        return -1;
+    }
+    if (dev_type >= 0) {
+        const char *want = tn_devtype_name(dev_type), *have = t->device == TN_DEVICE_META ? "meta" : "cpu";
         if (strcmp(want, have)) {
             PyErr_Format(PyExc_RuntimeError, "device type %s does not match device type of out parameter (%s)",
                          want, have);
@@ -1613,11 +1617,28 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
     return 0;
 }
 
-static void
+static int
+check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
+{
+    if (!out || !is_tensor(out))
+        return 0;
+    /* upstream's bindings call check_out_type_matches for factories (dtype with layout and
+     * device); a dtype= alone (log_softmax, sum) is the op's own, checked by its out= rule */
+    int i = tn_schema_param(sig, "dtype"), l = tn_schema_param(sig, "layout"), v = tn_schema_param(sig, "device");
+    if (l < 0 && v < 0)
+        return 0;
+    return tn_check_out_type_matches(out, i >= 0 ? raw[i] : NULL, l >= 0 ? raw[l] : NULL, v >= 0 ? raw[v] : NULL);
+}
+
+/* requires_grad=True applied to a binding's result (upstream's TensorOptions::requires_grad, or
+ * .set_requires_grad() on an out= result): TensorImpl::set_requires_grad refuses a dtype autograd
+ * does not differentiate, after the op ran */
+static int
 set_requires_grad_result(PyObject *r, int flag)
 {
     if (r && flag && is_tensor(r))
-        TN_T(r)->requires_grad = 1;
+        return tn_tensor_set_requires_grad(TN_T(r), 1);
+    return 0;
 }
 
 PyObject *
@@ -1804,8 +1825,9 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     }
     if (result && PyList_Check(result))  /* upstream's bindings wrap a TensorList as a tuple */
         TN_SETREF(result, PyList_AsTuple(result));
+    if (result && set_requires_grad_result(result, requires_grad) < 0)
+        Py_CLEAR(result);
     if (result) {
-        set_requires_grad_result(result, requires_grad);
         int seq = use_out ? d->structseq_out : d->structseq;
         if (seq >= 0 && PyTuple_Check(result))
             result = tn_wrap_structseq(seq, result);
@@ -1858,14 +1880,112 @@ boxed_int_of_tensor(const tn_param *p, PyObject *o)
     return n;
 }
 
-/* toIValue's refusal of a value an int list cannot be made of (a c10::Error, its first line) */
-static PyObject *
-boxed_intlist_mismatch(const tn_op *op, const tn_param *p, const char *found)
+/* The type of a schema argument as upstream's messages print it (the repr_str of its fake type:
+ * a SymInt, ScalarType, Layout or MemoryFormat is an int there; Optional[...] when it takes None) */
+static const char *
+boxed_type_repr(int type)
 {
-    char q[128];
-    snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
-    PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but instead found "
-                 "type '%s'.", q, p->allow_none ? "Optional[List[int]]" : "List[int]", p->name, found);
+    switch (type) {
+    case TN_P_TENSOR: return "Tensor";
+    case TN_P_SCALAR: return "number";
+    case TN_P_INT: case TN_P_SYMINT: case TN_P_DTYPE: case TN_P_LAYOUT: case TN_P_MEMFMT: case TN_P_QSCHEME:
+        return "int";
+    case TN_P_DOUBLE: return "float";
+    case TN_P_COMPLEX: return "complex";
+    case TN_P_BOOL: return "bool";
+    case TN_P_TENSORLIST: return "List[Tensor]";
+    case TN_P_OPT_TENSORLIST: return "List[Optional[Tensor]]";
+    case TN_P_INTLIST: case TN_P_SYMINTLIST: return "List[int]";
+    case TN_P_DOUBLELIST: return "List[float]";
+    case TN_P_BOOLLIST: return "List[bool]";
+    case TN_P_SCALARLIST: return "List[number]";
+    case TN_P_GENERATOR: return "Generator";
+    case TN_P_STORAGE: return "Storage";
+    case TN_P_DEVICE: return "Device";
+    case TN_P_STREAM: return "Stream";
+    case TN_P_STRING: case TN_P_DIMNAME: return "str";
+    case TN_P_STRINGLIST: case TN_P_DIMNAMELIST: return "List[str]";
+    default: return "t";
+    }
+}
+
+/* "aten::add" of "aten::add.Tensor(...)": upstream's schema.name() in its boxed-call errors */
+static void
+boxed_op_name(const tn_op *op, char *q, size_t n)
+{
+    snprintf(q, n, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
+}
+
+/* an element an int list's IValue takes: an int64 (a bool is one), an object with __index__, a
+ * tensor (a one-element integral one, checked where it converts) */
+static int
+boxed_int_element_ok(PyObject *e)
+{
+    if (is_tensor(e))
+        return 1;
+    if (PyLong_Check(e))
+        return fits_int64(e);
+    return check_index(e);
+}
+
+/* argumentToIValue's refusal of an object toIValue cannot make the argument's IValue of (a
+ * schema_match_error, RuntimeError): formatTypeMismatchMsg, then the cast error's own words
+ * (a number's and a Tensor's caster name the object, pybind11's others its type). Returns NULL. */
+static PyObject *
+boxed_type_mismatch(const tn_op *op, const tn_param *p, PyObject *o)
+{
+    const tn_schema *schema = tn_op_schema((tn_op *)op);
+    int j = schema ? (int)(p - schema->params) : 0;
+    char q[128], type[64];
+    boxed_op_name(op, q, sizeof q);
+    snprintf(type, sizeof type, p->allow_none ? "Optional[%s]" : "%s", boxed_type_repr(p->type));
+    PyObject *found = PyType_GetName(Py_TYPE(o));
+    PyObject *details = NULL, *it = NULL;
+    if (p->type == TN_P_SYMINTLIST && !PyList_Check(o) && !PyTuple_Check(o) && !is_tensor(o) &&
+        !(it = PyObject_GetIter(o)) && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* a SymInt[] iterates the object: Python's own error (error_already_set) */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        details = PyUnicode_FromFormat("\n Python error details: TypeError: %S", value ? value : Py_None);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    } else {
+        PyErr_Clear();
+        Py_CLEAR(it);
+        /* a SymInt[], Scalar[] or Tensor?[] is made element by element: the first element that
+         * does not convert is the one its caster names (a number's and a Tensor's by str()) */
+        PyObject *cast = NULL;
+        int elementwise = p->type == TN_P_SCALARLIST || p->type == TN_P_OPT_TENSORLIST ||
+                          (p->type == TN_P_SYMINTLIST && (PyList_Check(o) || PyTuple_Check(o)));
+        PyObject *seq = elementwise && !is_tensor(o) ? PySequence_List(o) : NULL;
+        for (Py_ssize_t i = 0; seq && i < PyList_Size(seq) && !cast; i++) {
+            PyObject *e = PyList_GetItem(seq, i);
+            int ok = p->type == TN_P_SCALARLIST     ? check_scalar(e)
+                     : p->type == TN_P_OPT_TENSORLIST ? (e == Py_None || is_tensor(e))
+                                                      : boxed_int_element_ok(e);
+            if (!ok)
+                cast = Py_NewRef(e);
+        }
+        Py_XDECREF(seq);
+        PyErr_Clear();
+        if (p->type == TN_P_SCALAR || (p->type == TN_P_SCALARLIST && cast))
+            details = PyUnicode_FromFormat("\nCast error details: Cannot cast %S to number", cast ? cast : o);
+        else if (p->type == TN_P_TENSOR || (p->type == TN_P_OPT_TENSORLIST && cast))
+            details = PyUnicode_FromFormat("\nCast error details: Unable to cast %S to Tensor", cast ? cast : o);
+        else
+            details = PyUnicode_FromFormat("\nCast error details: Unable to cast Python instance of type %R to C++ "
+                                           "type '?' (#define PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug "
+                                           "mode for details)", (PyObject *)Py_TYPE(cast ? cast : o));
+        Py_XDECREF(cast);
+    }
+    Py_XDECREF(it);
+    if (found && details)
+        PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but instead found "
+                     "type '%U'.\nPosition: %d\nValue: %R\nDeclaration: %s%U", q, type, p->name, found, j, o,
+                     op->schema, details);
+    Py_XDECREF(found);
+    Py_XDECREF(details);
     return NULL;
 }
 
@@ -1881,14 +2001,13 @@ boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
         if (p->type == TN_P_INTLIST && p->size > 0 && PyLong_Check(o))
             return Py_NewRef(o);
         if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o))
-            return boxed_intlist_mismatch(op, p, PyBool_Check(o) ? "bool" : PyLong_Check(o) ? "int"
-                                                 : PyFloat_Check(o) ? "float" : "complex");
+            return boxed_type_mismatch(op, p, o);
         /* an int[] takes any other iterable but bytes and a dict (pybind11's list_caster), read
          * as the list of its items; a SymInt[] iterates the object twice (is it symbolic, then
          * its ints): a range, bytes, a dict's keys, but an iterator (a generator) is empty by the
          * second pass. What is not iterable gets the schema's own error. */
         if (p->type == TN_P_INTLIST && (PyBytes_Check(o) || PyDict_Check(o)))
-            return boxed_intlist_mismatch(op, p, PyBytes_Check(o) ? "bytes" : "dict");
+            return boxed_type_mismatch(op, p, o);
         PyObject *it = PyUnicode_Check(o) ? NULL : PyObject_GetIter(o);
         if (!it) {
             PyErr_Clear();
@@ -1908,7 +2027,7 @@ boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
     if (is_tensor(o)) {
         const TensorObject *t = TN_T(o);
         if (p->type == TN_P_SYMINTLIST && t->ndim == 0)
-            return boxed_intlist_mismatch(op, p, "Tensor");
+            return boxed_type_mismatch(op, p, o);
         if (p->type == TN_P_SYMINTLIST && t->ndim > 0 && !tn_dtype_is_floating(t->dtype) &&
             !tn_dtype_is_complex(t->dtype) && t->device != TN_DEVICE_META) {
             PyObject *l = PyObject_CallMethod(o, "tolist", NULL);
@@ -1917,7 +2036,7 @@ boxed_intlist(const tn_op *op, const tn_param *p, PyObject *o)
             return l ? l : Py_NewRef(o);
         }
         if (p->type == TN_P_INTLIST)
-            return boxed_intlist_mismatch(op, p, "Tensor");
+            return boxed_type_mismatch(op, p, o);
         return Py_NewRef(o);
     }
     if (p->type != TN_P_INTLIST)
@@ -1953,6 +2072,226 @@ tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 static PyObject *tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs,
                                        PyObject *kwnames, Py_ssize_t nkw, int *matched);
 
+/* The IValue-like object toIValue makes of o for p (Note [Boxed ints from tensors] and the
+ * notes below): a new reference, o itself when nothing changes; NULL with the error set. */
+static PyObject *
+boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
+{
+    long v = -1;
+    if (p->type == TN_P_SCALAR && is_tensor(o)) {
+        return boxed_type_mismatch(op, p, o);  /* a Tensor is no number IValue (toIValue's NumberType) */
+    } else if ((p->type == TN_P_SCALAR || p->type == TN_P_INT) && tn_dtype_check(o)) {
+        /* an int IValue, also for an int argument; a SymInt one takes only what casts to
+         * int64 (toIValue's SymIntType), which a dtype does not: the schema's error follows */
+        o = PyLong_FromLong(tn_dtype_from_py(o));
+    } else if ((p->type == TN_P_INT || p->type == TN_P_SYMINT || p->type == TN_P_DTYPE ||
+                     p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && is_tensor(o)) {
+        o = boxed_int_of_tensor(p, o);
+    } else if ((p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && PyBool_Check(o)) {
+        o = PyLong_FromLong(o == Py_True);  /* toIValue's LayoutType / MemoryFormatType: py::cast<int64_t> */
+    } else if ((p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) &&
+               o != Py_None && !PyUnicode_Check(o)) {
+        o = boxed_intlist(op, p, o);
+    } else if ((p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
+        o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
+    } else if ((p->type == TN_P_INT || p->type == TN_P_SYMINT) && is_tensor(o) && TN_T(o)->numel == 1 &&
+               TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
+        /* toIValue's IntType and SymIntType take a one-element real CPU tensor as its
+         * item<int64_t>() (a float truncates: concat(ts, torch.tensor(-1.25)) is dim -1);
+         * others, e.g. a meta or complex one, get the schema's error */
+        tn_value iv;
+        if (tn_tensor_item_value(TN_T(o), &iv) < 0) {
+            o = NULL;
+        } else if (iv.tag == TN_V_DOUBLE) {
+            if (!(iv.u.d >= -9223372036854775808.0 && iv.u.d < 9223372036854775808.0)) {
+                PyErr_SetString(PyExc_RuntimeError,
+                                "value cannot be converted to type int64_t without overflow");
+                o = NULL;
+            } else {
+                o = PyLong_FromLongLong((long long)iv.u.d);
+            }
+        } else {
+            o = PyLong_FromLongLong((long long)iv.u.i);
+        }
+    } else if (p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
+               v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
+        o = Py_NewRef(tn_dtype_objs[v]);
+    } else if (p->type == TN_P_DOUBLE && is_tensor(o) && TN_T(o)->numel == 1 &&
+               TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
+        /* toIValue's FloatType is py::cast<double>: a one-element real CPU tensor's
+         * __float__ (pad(x, p, 'constant', torch.tensor([[0.5]]))); others get the
+         * schema's error */
+        tn_value iv;
+        o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
+    } else if (p->type == TN_P_DEVICE && PyUnicode_Check(o)) {
+        /* toIValue's DeviceObjType makes a c10::Device of a str: its parse error is raised there,
+         * at this argument ("Expected one of cpu, ...", "Invalid device string") */
+        int type, index;
+        o = tn_device_parse(o, &type, &index) < 0 ? NULL : tn_device_new(type, index);
+    } else if (p->type == TN_P_COMPLEX && PyLong_Check(o)) {
+        /* toIValue's ComplexType casts an int through a double (2**70 is (1.18e+21+0j)) */
+        double re = PyLong_AsDouble(o);
+        if (re == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return boxed_type_mismatch(op, p, o);
+        }
+        o = PyComplex_FromDoubles(re, 0.0);
+    } else if (p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
+        /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
+         * its rows (a 0-dim one is not iterable: the schema's own error follows) */
+        o = PySequence_List(o);
+    } else {
+        PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
+        o = Py_NewRef(o);
+    }
+    return o;
+}
+
+static int boxed_number_overflows(const tn_param *p, PyObject *o);
+static int boxed_value_mismatch(const tn_op *op, const tn_param *p, PyObject *o);
+
+/* the index into a boxed call's objects of schema argument j's (positional, or its keyword's),
+ * -1 when it is not given */
+static Py_ssize_t
+boxed_arg_index(const tn_schema *schema, int j, Py_ssize_t nargs, PyObject *kwnames, Py_ssize_t nkw)
+{
+    if (j < nargs)
+        return j;
+    PyObject *name = schema->params[j].name;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyTuple_GetItem(kwnames, i) == name)
+            return nargs + i;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyUnicode_Compare(PyTuple_GetItem(kwnames, i), name) == 0)
+            return nargs + i;
+    return -1;
+}
+
+/* The first schema argument before `upto`, in upstream's order, whose object (converted as
+ * boxed_ivalue does; NULL: not yet) toIValue refuses: 1 with its error set, 0 when none is. */
+static int
+boxed_first_mismatch(const tn_op *op, const tn_schema *schema, PyObject *const *objs, Py_ssize_t nargs,
+                     PyObject *kwnames, Py_ssize_t nkw, int upto)
+{
+    for (int j = 0; j < upto && j < schema->nparams; j++) {
+        if (j < nargs && schema->params[j].kwonly)
+            return 0;  /* upstream stops at it, unconverted */
+        Py_ssize_t k = boxed_arg_index(schema, j, nargs, kwnames, nkw);
+        if (k >= 0 && objs[k] && boxed_value_mismatch(op, &schema->params[j], objs[k]))
+            return 1;
+    }
+    return 0;
+}
+
+/* The error set now is argument j's (or, for upto == nparams, the call's): an earlier argument
+ * toIValue refuses is reported instead (Note [Boxed argument order]). */
+static void
+boxed_error_after(const tn_op *op, const tn_schema *schema, PyObject *const *objs, Py_ssize_t nargs,
+                  PyObject *kwnames, Py_ssize_t nkw, int upto)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (boxed_first_mismatch(op, schema, objs, nargs, kwnames, nkw, upto)) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return;
+    }
+    PyErr_Restore(type, value, tb);
+}
+
+/* Note [Boxed argument order]: upstream's createStackForSchema counts the arguments first
+ * ("expected at most N argument(s)"), then converts the positional ones in order (one given
+ * where a keyword-only argument is: "takes N positional argument(s)", before it is converted),
+ * then each later schema argument from its keyword, in the schema's order ("is missing value"
+ * for one without a keyword or default), and only after all of them reports a keyword it did
+ * not use (unknown, or given positionally too: FunctionSchema::findErrorInKwargs). Each
+ * conversion raises its own error at its argument: a type toIValue refuses (boxed_type_mismatch),
+ * a Python int no Scalar holds (OverflowError), so the first failing argument in that order is
+ * the one reported, whatever the later ones hold. The types are checked only on the way to an
+ * error (boxed_error_after, and where the match or a conversion fails in tn_call_boxed_ivalues):
+ * a call that converts pays for the match alone. Returns 1 when the arguments convert, with
+ * ivalues[k] (k: index into args) a new reference each; 0 with the error set. */
+static int
+boxed_stack_for_schema(const tn_op *op, const tn_schema *schema, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *kwnames, Py_ssize_t nkw, PyObject **ivalues)
+{
+    char q[128];  /* upstream's schema.name(), for the errors */
+    if (nargs + nkw > schema->nparams) {
+        boxed_op_name(op, q, sizeof q);
+        PyErr_Format(PyExc_RuntimeError, "%s() expected at most %d argument(s) but received %zd argument(s). "
+                     "Declaration: %s", q, schema->nparams, nargs + nkw, op->schema);
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+        ivalues[k] = NULL;
+    Py_ssize_t used = 0;
+    for (int j = 0; j < schema->nparams; j++) {
+        const tn_param *p = &schema->params[j];
+        Py_ssize_t k = boxed_arg_index(schema, j, nargs, kwnames, nkw);
+        if (j < nargs && p->kwonly) {
+            boxed_op_name(op, q, sizeof q);
+            PyErr_Format(PyExc_RuntimeError, "%s() takes %d positional argument(s) but %zd was/were given.  "
+                         "Declaration: %s", q, j, nargs, op->schema);
+            goto fail_at;
+        }
+        if (k < 0) {
+            if (p->optional)
+                continue;
+            boxed_op_name(op, q, sizeof q);
+            PyErr_Format(PyExc_RuntimeError, "%s() is missing value for argument '%U'. Declaration: %s", q, p->name,
+                         op->schema);
+            goto fail_at;
+        }
+        if (j >= nargs)
+            used++;
+        PyObject *o = boxed_ivalue(op, p, args[k]);
+        if (!o)
+            goto fail_at;
+        ivalues[k] = o;
+        if (boxed_number_overflows(p, o))
+            goto fail_at;
+        if (p->type == TN_P_DEVICE && PyLong_Check(o)) {
+            boxed_type_mismatch(op, p, o);  /* DeviceObjType takes no int (the match does) */
+            goto fail_at;
+        }
+        continue;
+    fail_at:
+        boxed_error_after(op, schema, ivalues, nargs, kwnames, nkw, j);
+        goto fail;
+    }
+    if (used < nkw) {
+        for (Py_ssize_t i = 0; i < nkw; i++) {
+            PyObject *name = PyTuple_GetItem(kwnames, i);
+            int known = 0;
+            for (int j = 0; j < schema->nparams && !known; j++)
+                known = PyUnicode_Compare(name, schema->params[j].name) == 0;
+            if (!known) {
+                boxed_op_name(op, q, sizeof q);
+                PyErr_Format(PyExc_RuntimeError, "Unknown keyword argument '%U' for operator '%s'. Schema: %s", name,
+                             q, op->schema);
+                goto fail_all;
+            }
+        }
+        for (int j = 0; j < schema->nparams; j++) {
+            for (Py_ssize_t i = 0; i < nkw; i++) {
+                if (PyUnicode_Compare(PyTuple_GetItem(kwnames, i), schema->params[j].name) == 0) {
+                    PyErr_Format(PyExc_RuntimeError, "Argument '%U' specified both as positional and keyword "
+                                 "argument. Schema: %s", schema->params[j].name, op->schema);
+                    goto fail_all;
+                }
+            }
+        }
+    }
+    return 1;
+fail_all:
+    boxed_error_after(op, schema, ivalues, nargs, kwnames, nkw, schema->nparams);
+fail:
+    for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+        Py_CLEAR(ivalues[k]);
+    return 0;
+}
+
 /* As tn_call_boxed; *matched (if given) becomes 1 once the arguments fit the schema and the op
  * runs, so a caller trying overloads can tell a mismatch from the op's own error. */
 PyObject *
@@ -1967,100 +2306,13 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     /* The boxed path's IValues: a ScalarType is an int there, so a torch.dtype passes as a
      * Scalar and an int (or bool) as a ScalarType (torch.ops.aten.result_type.Scalar_Tensor(
      * torch.float32, t) promotes with the int 6) */
-    PyObject *ivalues[2 * TN_MAX_PARAMS];
-    int swapped = 0;
-    if (nargs + nkw <= 2 * TN_MAX_PARAMS) {
-        for (Py_ssize_t k = 0; k < nargs + nkw; k++) {
-            PyObject *o = args[k];
-            const tn_param *p = NULL;
-            if (k < nargs) {
-                p = k < schema->nparams ? &schema->params[k] : NULL;
-            } else {
-                PyObject *name = PyTuple_GetItem(kwnames, k - nargs);
-                for (int i = 0; i < schema->nparams && !p; i++)
-                    if (PyUnicode_Compare(name, schema->params[i].name) == 0)
-                        p = &schema->params[i];
-            }
-            long v = -1;
-            if (p && p->type == TN_P_SCALAR && is_tensor(o)) {
-                /* a Tensor is no number IValue (toIValue's NumberType): upstream's c10::Error */
-                char q[128];
-                snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
-                PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but "
-                             "instead found type 'Tensor'.", q, p->allow_none ? "Optional[number]" : "number",
-                             p->name);
-                for (Py_ssize_t j = 0; j < k; j++)
-                    Py_DECREF(ivalues[j]);
-                return NULL;
-            } else if (p && (p->type == TN_P_SCALAR || p->type == TN_P_INT) && tn_dtype_check(o)) {
-                /* an int IValue, also for an int argument; a SymInt one takes only what casts to
-                 * int64 (toIValue's SymIntType), which a dtype does not: the schema's error follows */
-                o = PyLong_FromLong(tn_dtype_from_py(o));
-            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT || p->type == TN_P_DTYPE ||
-                             p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && is_tensor(o)) {
-                o = boxed_int_of_tensor(p, o);
-            } else if (p && (p->type == TN_P_LAYOUT || p->type == TN_P_MEMFMT) && PyBool_Check(o)) {
-                o = PyLong_FromLong(o == Py_True);  /* toIValue's LayoutType / MemoryFormatType: py::cast<int64_t> */
-            } else if (p && (p->type == TN_P_INTLIST || p->type == TN_P_SYMINTLIST) &&
-                       o != Py_None && !PyUnicode_Check(o)) {
-                o = boxed_intlist(op, p, o);
-            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
-                o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
-            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && is_tensor(o) && TN_T(o)->numel == 1 &&
-                       TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
-                /* toIValue's IntType and SymIntType take a one-element real CPU tensor as its
-                 * item<int64_t>() (a float truncates: concat(ts, torch.tensor(-1.25)) is dim -1);
-                 * others, e.g. a meta or complex one, get the schema's error */
-                tn_value iv;
-                if (tn_tensor_item_value(TN_T(o), &iv) < 0) {
-                    o = NULL;
-                } else if (iv.tag == TN_V_DOUBLE) {
-                    if (!(iv.u.d >= -9223372036854775808.0 && iv.u.d < 9223372036854775808.0)) {
-                        PyErr_SetString(PyExc_RuntimeError,
-                                        "value cannot be converted to type int64_t without overflow");
-                        o = NULL;
-                    } else {
-                        o = PyLong_FromLongLong((long long)iv.u.d);
-                    }
-                } else {
-                    o = PyLong_FromLongLong((long long)iv.u.i);
-                }
-            } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
-                       v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
-                o = Py_NewRef(tn_dtype_objs[v]);
-            } else if (p && p->type == TN_P_DOUBLE && is_tensor(o) && TN_T(o)->numel == 1 &&
-                       TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
-                /* toIValue's FloatType is py::cast<double>: a one-element real CPU tensor's
-                 * __float__ (pad(x, p, 'constant', torch.tensor([[0.5]]))); others get the
-                 * schema's error */
-                tn_value iv;
-                o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
-            } else if (p && p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
-                /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
-                 * its rows (a 0-dim one is not iterable: the schema's own error follows) */
-                o = PySequence_List(o);
-            } else {
-                PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
-                o = Py_NewRef(o);
-            }
-            if (!o) {
-                for (Py_ssize_t j = 0; j < k; j++)
-                    Py_DECREF(ivalues[j]);
-                return NULL;
-            }
-            swapped |= o != args[k];
-            ivalues[k] = o;
-        }
-        if (!swapped)
-            for (Py_ssize_t k = 0; k < nargs + nkw; k++)
-                Py_DECREF(ivalues[k]);
-    }
-    PyObject *r_ = swapped ? tn_call_boxed_ivalues(op, schema, ivalues, nargs, kwnames, nkw, matched)
-                           : tn_call_boxed_ivalues(op, schema, args, nargs, kwnames, nkw, matched);
-    if (swapped)
-        for (Py_ssize_t k = 0; k < nargs + nkw; k++)
-            Py_DECREF(ivalues[k]);
-    return r_;
+    PyObject *ivalues[TN_MAX_PARAMS];
+    if (!boxed_stack_for_schema(op, schema, args, nargs, kwnames, nkw, ivalues))
+        return NULL;
+    PyObject *r = tn_call_boxed_ivalues(op, schema, ivalues, nargs, kwnames, nkw, matched);
+    for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+        Py_DECREF(ivalues[k]);
+    return r;
 }
 
 /* A Python int that no Scalar holds, bound to a Scalar or to a Tensor parameter that takes numbers
@@ -2070,8 +2322,21 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
 static int
 boxed_number_overflows(const tn_param *p, PyObject *o)
 {
+    if (p->type == TN_P_SCALARLIST && (PyList_Check(o) || PyTuple_Check(o))) {
+        /* a Scalar[]'s elements convert one by one, each a number IValue */
+        tn_param elem = *p;
+        elem.type = TN_P_SCALAR;
+        for (Py_ssize_t i = 0; i < PySequence_Size(o); i++) {
+            PyObject *e = PySequence_GetItem(o, i);
+            int r = e ? boxed_number_overflows(&elem, e) : (PyErr_Clear(), 0);
+            Py_XDECREF(e);
+            if (r)
+                return 1;
+        }
+        return 0;
+    }
     if ((p->type != TN_P_SCALAR && !(p->type == TN_P_TENSOR && p->numbers_as_tensors)) || !PyLong_Check(o) ||
-        PyBool_Check(o))
+        PyBool_Check(o) || fits_int64(o))
         return 0;
     int64_t v;
     if (tn_scalar_int_from_py(o, &v) == 0)
@@ -2082,44 +2347,54 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
     return 0;
 }
 
-/* Note [Boxed argument order]: upstream's createStackForSchema converts the positional arguments,
- * then each later schema argument from its keyword, and only after all of them reports a keyword
- * it did not use (unknown, or given positionally too). So when our match fails on a keyword, a
- * conversion that raises a class of its own (boxed_number_overflows) is reported instead, as the
- * first such argument in upstream's order, unless an earlier argument is missing or of the wrong
- * type (reported there first). Returns 1 with that error set. */
+/* argumentToIValue's refusal of the object it could not convert (Note [Boxed argument order]):
+ * check_param's types, and what toIValue refuses beyond them: an int past int64 for an int, an
+ * int list's element or a ScalarType, Layout or MemoryFormat (pybind11's int64_t caster), an int
+ * for a Device (DeviceObjType takes a torch.device or a str). 1 with the error set. */
 static int
-boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
+boxed_value_mismatch(const tn_op *op, const tn_param *p, PyObject *o)
 {
-    if (c->nargs + c->nkw > schema->nparams)
-        return 0;  /* upstream counts the arguments (positional and keyword) before converting any */
-    for (int j = 0; j < schema->nparams; j++) {
-        const tn_param *p = &schema->params[j];
-        PyObject *o = NULL;
-        if (j < c->nargs) {
-            o = c->args[j];
-        } else {
-            for (Py_ssize_t k = 0; k < c->nkw && !o; k++)
-                if (PyUnicode_Compare(PyTuple_GetItem(c->kwnames, k), p->name) == 0)
-                    o = c->kwvalues[k];
+    if (o == Py_None && (p->allow_none || p->type == TN_P_TENSOR))
+        return 0;  /* None for a Tensor: Note [Undefined tensor in a boxed call] */
+    int refused = 0;
+    switch (p->type) {
+    case TN_P_INT: case TN_P_SYMINT: case TN_P_DTYPE: case TN_P_LAYOUT: case TN_P_MEMFMT: case TN_P_QSCHEME:
+        refused = PyLong_Check(o) && !fits_int64(o);
+        break;
+    case TN_P_INTLIST: case TN_P_SYMINTLIST:
+        refused = PyLong_Check(o) && !fits_int64(o);  /* an int[N] given one int */
+        for (Py_ssize_t i = 0; (PyList_Check(o) || PyTuple_Check(o)) && i < PySequence_Size(o) && !refused; i++) {
+            PyObject *e = PySequence_GetItem(o, i);
+            refused = e && !boxed_int_element_ok(e);
+            Py_XDECREF(e);
         }
-        if (!o) {
-            if (!p->optional)
-                return 0;  /* "is missing value for argument": reported at this argument */
-            continue;
+        PyErr_Clear();
+        break;
+    case TN_P_DOUBLELIST:
+        for (Py_ssize_t i = 0; (PyList_Check(o) || PyTuple_Check(o)) && i < PySequence_Size(o) && !refused; i++) {
+            PyObject *e = PySequence_GetItem(o, i);
+            refused = e && !check_double(e);
+            Py_XDECREF(e);
         }
-        if (boxed_number_overflows(p, o))
-            return 1;
-        if (o == Py_None && p->allow_none)
-            continue;
-        overloaded_args ov = {0};
-        int ok = check_param(p, o, &ov, j);
-        if (ok <= 0) {
-            PyErr_Clear();
-            return 0;  /* this argument's type error comes first */
-        }
+        PyErr_Clear();
+        break;
+    case TN_P_DEVICE:
+        refused = PyLong_Check(o);
+        break;
+    default:
+        break;
     }
-    return 0;
+    if (!refused) {
+        overloaded_args ov = {.n = 0};
+        int ok = check_param(p, o, &ov, 0);
+        if (ok > 0)
+            return 0;
+        if (ok < 0 && !PyErr_ExceptionMatches(PyExc_TypeError))
+            return 1;
+        PyErr_Clear();
+    }
+    boxed_type_mismatch(op, p, o);
+    return 1;
 }
 
 /* Note [Undefined tensor in a boxed call]: upstream's boxed path (torch.ops.aten.X.Y) turns None
@@ -2215,14 +2490,14 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
         if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            /* the first argument toIValue refuses, in upstream's words (Note [Boxed argument order]) */
+            boxed_error_after(op, schema, args, nargs, kwnames, nkw, schema->nparams);
+            if (!PyErr_ExceptionMatches(PyExc_TypeError))
+                return NULL;
+        }
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
-            if (boxed_conversion_error_first(schema, &c)) {  /* Note [Boxed argument order] */
-                Py_XDECREF(type);
-                Py_XDECREF(value);
-                Py_XDECREF(tb);
-                return NULL;
-            }
             int u = boxed_undefined_tensor(op, schema, &c);  /* Note [Undefined tensor in a boxed call] */
             if (u != 0) {
                 if (u > 0 && matched)
@@ -2264,6 +2539,12 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
             vals[j] = p->dflt;
         } else {
             rr = convert_param(p, raw[j], &vals[j], &arena, &owned);
+        }
+        if (rr < 0 && (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                       PyErr_ExceptionMatches(PyExc_OverflowError))) {
+            /* an argument up to this one that toIValue refuses, in its words (a list's element past
+             * the first: the match reads the first) */
+            boxed_error_after(op, schema, args, nargs, kwnames, nkw, j + 1);
         }
         if (rr < 0) {
             /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),

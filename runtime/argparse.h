@@ -64,6 +64,10 @@ PyObject *tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nar
                                 int *matched);
 PyObject *tn_call_boxed_tuple(tn_op *op, PyObject *args, PyObject *kwargs);
 
+/* upstream's check_out_type_matches for a factory given out= (Note [Out type check]): dtype,
+ * layout and device (each NULL or None when not given) against out; -1 with the error set. */
+int tn_check_out_type_matches(PyObject *out, PyObject *dtype, PyObject *layout, PyObject *device);
+
 /* Convert one Python object to a boxed value of a parameter's type (the parser's converter,
  * exposed for the hand-written methods). Lists live in `arena` until tn_arena_free. */
 typedef struct tn_arena {

@@ -492,6 +492,17 @@ static PyType_Spec qscheme_spec = {"torch.qscheme", sizeof(EnumValueObject), 0,
 static const char *const layout_names[TN_NUM_LAYOUTS] = {
     "strided", "sparse_coo", "sparse_csr", "_mkldnn", "sparse_csc", "sparse_bsr", "sparse_bsc", "jagged",
 };
+/* c10's operator<<(Layout), in errors */
+static const char *const layout_legacy_names[TN_NUM_LAYOUTS] = {
+    "Strided", "Sparse", "SparseCsr", "Mkldnn", "SparseCsc", "SparseBsr", "SparseBsc", "Jagged",
+};
+
+const char *
+tn_layout_legacy_name(int layout)
+{
+    return layout >= 0 && layout < TN_NUM_LAYOUTS ? layout_legacy_names[layout] : "Unknown";
+}
+
 static const char *const memfmt_names[TN_NUM_MEMFMTS] = {
     "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
 };

@@ -64,7 +64,8 @@ tn_dtype_check(PyObject *o)
 
 const char *tn_dtype_name(int d);          /* "float32" */
 const char *tn_dtype_legacy_name(int d);   /* "Float" (for x.type(), errors) */
-const char *tn_dtype_cpp_name(int d);      /* "float", "long int": c10's TypeMeta names, in errors */
+const char *tn_dtype_cpp_name(int d);
+const char *tn_layout_legacy_name(int layout);  /* "Strided", "Sparse" (c10's Layout names, in errors) */      /* "float", "long int": c10's TypeMeta names, in errors */
 /* Accepts torch.dtype, or the Python types float/int/bool/complex as upstream does. -1 on error. */
 int tn_dtype_from_py(PyObject *o);
 

@@ -849,6 +849,17 @@ refuse_python_dispatch_class(PyTypeObject *cls, const char *what)
     return -1;
 }
 
+int
+tn_tensor_set_requires_grad(TensorObject *t, int flag)
+{
+    if (flag && !tn_dtype_is_differentiable(t->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, TN_REQUIRES_GRAD_DTYPE_MESSAGE);
+        return -1;
+    }
+    t->requires_grad = flag != 0;
+    return 0;
+}
+
 static PyObject *
 tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
 {
@@ -870,9 +881,8 @@ tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
     if (refuse_python_dispatch_class((PyTypeObject *)cls, "_make_subclass") < 0)
         return NULL;
     TensorObject *src = TN_T(data);
-    if (require_grad && !(tn_dtype_is_floating(src->dtype) || tn_dtype_is_complex(src->dtype))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "Only Tensors of floating point and complex dtype can require gradients");
+    if (require_grad && !tn_dtype_is_differentiable(src->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, TN_REQUIRES_GRAD_DTYPE_MESSAGE);
         return NULL;
     }
     /* upstream detaches: same storage, fresh autograd meta, shared version counter */

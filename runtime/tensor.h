@@ -200,6 +200,11 @@ tn_dtype_is_differentiable(int dtype)
     return tn_dtype_is_floating(dtype) || tn_dtype_is_complex(dtype);
 }
 
+/* upstream's TensorImpl::set_requires_grad: sets t's flag; requires_grad on a dtype autograd does
+ * not differentiate is a RuntimeError (-1). */
+int tn_tensor_set_requires_grad(TensorObject *t, int flag);
+#define TN_REQUIRES_GRAD_DTYPE_MESSAGE "Only Tensors of floating point and complex dtype can require gradients"
+
 /* t requires grad: a leaf with requires_grad, a tensor with history, or a differentiable view
  * of a base that requires grad (even one made in no_grad mode, as upstream's
  * DifferentiableViewMeta::requires_grad; see Note [View + in-place] in autograd.c). */

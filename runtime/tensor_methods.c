@@ -149,6 +149,11 @@ m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     /* a non-leaf already requires grad: requires_grad_(True) is allowed (VariableHooks::requires_grad_) */
     if (flag == Py_True && TN_T(self)->grad_fn)
         return Py_NewRef(self);
+    /* THPVariable_requires_grad_'s own words (the requires_grad setter's name complex too) */
+    if (flag == Py_True && !tn_dtype_is_differentiable(TN_T(self)->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point dtype can require gradients");
+        return NULL;
+    }
     if (PyObject_SetAttrString(self, "requires_grad", flag) < 0)
         return NULL;
     return Py_NewRef(self);
@@ -682,7 +687,17 @@ call_private(const char *name, PyObject *self, PyObject *const *args, Py_ssize_t
         return call_private(name, self, args, nargs, kwnames);                                     \
     }
 VIA_PRIVATE(m_new, "tensor_new")
-VIA_PRIVATE(m_new_tensor, "tensor_new_tensor")
+
+/* new_tensor matches upstream's signature first (its errors: no layout= or pin_memory=, data the
+ * only positional argument), then tensor_new_tensor builds it */
+SIGS(new_tensor_sigs, "new_tensor", 1,
+     "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, bool requires_grad=False)");
+static PyObject *
+m_new_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PARSE(new_tensor_sigs, self, raw, k);
+    return call_private("tensor_new_tensor", self, args, nargs, kwnames);
+}
 VIA_PRIVATE(m_set_, "tensor_set_")
 VIA_PRIVATE(m_map_, "tensor_map_")
 VIA_PRIVATE(m_map2_, "tensor_map2_")

@@ -580,15 +580,8 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
             return NULL;
     }
     PyObject *r = tn_tensor_from_data(data, dtype, device);
-    if (r && requires_grad) {
-        TensorObject *t = TN_T(r);
-        if (!(tn_dtype_is_floating(t->dtype) || tn_dtype_is_complex(t->dtype))) {
-            Py_DECREF(r);
-            PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
-            return NULL;
-        }
-        t->requires_grad = 1;
-    }
+    if (r && requires_grad && tn_tensor_set_requires_grad(TN_T(r), 1) < 0)
+        Py_CLEAR(r);
     return r;
 }
 
@@ -681,8 +674,8 @@ torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
         }
         r = tn_tensor_from_data(obj, dtype, device);
     }
-    if (r && requires_grad)
-        TN_T(r)->requires_grad = 1;
+    if (r && requires_grad && tn_tensor_set_requires_grad(TN_T(r), 1) < 0)
+        Py_CLEAR(r);
     return r;
 }
 
@@ -749,8 +742,8 @@ torch_frombuffer(PyObject *self, PyObject *args, PyObject *kwds)
     s->resizable = 0;
     TensorObject *t = tn_tensor_from_storage(s, 0, 1, &n, NULL, dtype);
     tn_storage_release(s);
-    if (t && requires_grad)
-        t->requires_grad = 1;
+    if (t && requires_grad && tn_tensor_set_requires_grad(t, 1) < 0)
+        Py_CLEAR(t);
     return (PyObject *)t;
 }
 
@@ -882,6 +875,15 @@ torch_range(PyObject *self, PyObject *args, PyObject *kwds)
                      "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
                      "[start, end).", 1) < 0)
         return NULL;
+    /* upstream's functional range reads the device into its TensorOptions before it converts the
+     * Scalars (torch.range(0, 2**70, device=2**100) is the device's ValueError) */
+    int dev_type, dev_index;
+    if ((!out || out == Py_None) && dev && dev != Py_None && tn_device_parse(dev, &dev_type, &dev_index) < 0)
+        return NULL;
+    /* upstream's range passes r.layout(5), torch.strided when not given (Note [Out type check]) */
+    if (out && out != Py_None &&
+        tn_check_out_type_matches(out, dt, layout ? layout : tn_layout_objs[TN_LAYOUT_STRIDED], dev) < 0)
+        return NULL;
     PyObject *torch = PyImport_ImportModule("torch._C._torchnative");
     PyObject *fn = torch ? PyObject_GetAttrString(torch, "torch_range") : NULL;
     Py_XDECREF(torch);
@@ -889,6 +891,9 @@ torch_range(PyObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     PyObject *r = PyObject_Call(fn, args, kwds);
     Py_DECREF(fn);
+    /* TensorOptions::requires_grad, or .set_requires_grad() on out: after the op ran */
+    if (r && requires_grad && tn_tensor_set_requires_grad(TN_T(r), 1) < 0)
+        Py_CLEAR(r);
     return r;
 }
 

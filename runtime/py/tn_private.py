@@ -114,7 +114,7 @@ def tensor_new(self, *args, **kwargs):
     return legacy_tensor_new(torch.Tensor, *args, dtype=dtype, device=device)
 
 
-def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def tensor_new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     import torch
 
     if isinstance(data, torch.Tensor):
@@ -129,6 +129,9 @@ def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, 
     else:
         t = torch.tensor(data, dtype=dtype or self.dtype, device=device or self.device)
     if requires_grad:
+        # the binding's TensorImpl::set_requires_grad, not requires_grad_()'s words
+        if not (t.is_floating_point() or t.is_complex()):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
@@ -290,13 +293,11 @@ def torch_range(start, end, step=1, *, out=None, dtype=None, layout=None, device
                 requires_grad=False):
     import torch
 
+    # the out= checks and requires_grad are torch_range's in runtime/tensor_new.c
     if out is not None:
         return torch.ops.aten.range.out(start, end, step, out=out)
-    r = torch.ops.aten.range.step(start, end, step, dtype=dtype, layout=layout, device=device,
-                                  pin_memory=pin_memory)
-    if requires_grad:
-        r.requires_grad_(True)
-    return r
+    return torch.ops.aten.range.step(start, end, step, dtype=dtype, layout=layout, device=device,
+                                     pin_memory=pin_memory)
 
 
 def dispatch_to_mode(func, args, kwargs):

@@ -399,6 +399,30 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.unsafe_chunk.default(torch.ones(0, 3), 2**63 - 1)",
     "out = torch.unsafe_chunk(torch.ones(0, 3), 2**59)",
     "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(3))",  # neighbour: other RuntimeErrors stay
+    # --- session 32 s32a: a factory's out= check prints c10's ScalarType and Layout names
+    "out = torch.rand([2], dtype=torch.float16, out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.zeros([2], dtype=torch.bfloat16, device='meta', out=torch.empty(0, dtype=torch.complex64))",
+    "out = torch.full([2], 1, dtype=torch.uint16, out=torch.empty(0, dtype=torch.float8_e4m3fn))",
+    "out = torch.range(0, 3, dtype=torch.bool, out=torch.empty(0))",
+    "out = torch.randn([2], layout=torch._mkldnn, out=torch.empty(0))",
+    "out = torch.ones(2, dtype=torch.int32).requires_grad_()",  # requires_grad_()'s own words
+    "out = torch.ones(2, dtype=torch.int32).new_tensor([1], requires_grad=True)",
+    # torch.ops' createStackForSchema errors, first line
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), 1)",
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), 1, 1, 1)",
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), 'x', 1)",
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), self=torch.ones(2, 2))",
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), other=torch.ones(2), self=torch.ones(2))",
+    "out = torch.ops.aten.randn.default([2], generator=5)",
+    "out = torch.ops.aten.zeros.default([2], dtype=torch.float32, device=2**100)",
+    "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [2**70], True)",
+    "out = torch.ops.aten.cat.default([torch.ones(2)], None)",
+    "out = torch.ops.aten.div.Tensor_mode(torch.ones(2), torch.ones(2), rounding_mode=5)",
+    "out = torch.range(0, 2, device=-1)",
+    "out = torch.ops.aten.to.device(torch.ones(2), 'cuda:-2', 'y')",  # a device str parses at its argument
+    "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
+    "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
+    "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
 ]
 
 
@@ -3676,6 +3700,54 @@ FUZZ_CLASSES = [
     "out = torch.unsafe_chunk(torch.ones(0, 3), 2**59)",
     "out = torch.unsafe_chunk(torch.ones(0, 3), 3)",
     "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(3))",  # neighbour: other RuntimeErrors stay
+    # --- session 32 s32a: argument order (Note [Out type check], Note [Boxed argument order]).
+    # A factory's out= check converts the device before it compares the dtype (seed 7 #157435), and
+    # checks the layout too; torch.range(out=) makes the same checks
+    "a0 = torch.empty((), dtype=torch.int32, device='meta'); r = torch.randn([2, 1], dtype=torch.float16, device=2**100, pin_memory=None, out=a0); out = (r, a0, r is a0)",
+    "out = torch.zeros([2], dtype=torch.float16, device=-1, out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.arange(5, dtype=torch.float16, device='nonsense', out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.fft.fftfreq(3, dtype=torch.float16, device=2**100, out=torch.empty(0))",
+    "out = torch.linspace(0, 1, 3, layout=torch.sparse_coo, out=torch.empty(0))",
+    "out = torch.randn([2], layout=torch.sparse_csr, out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.full([2], 1, dtype=torch.int32, layout=torch.sparse_coo, device='meta', out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.range(0, 3, dtype=torch.float16, out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.range(0, 3, device='meta', out=torch.empty(0))",
+    "out = torch.range(0, 2**70, dtype=torch.int32, out=torch.empty(0))",
+    "a0 = torch.empty(0); r = torch.range(0, 3, dtype=torch.float32, layout=torch.strided, device='cpu', out=a0); out = (r, a0, r is a0)",  # neighbour
+    # requires_grad=True on a result autograd does not differentiate (TensorImpl::set_requires_grad),
+    # functional or out=, after the op ran
+    "out = torch.zeros([2], dtype=torch.int32, requires_grad=True)",
+    "out = torch.full([2], 1, requires_grad=True)",
+    "out = torch.arange(3, requires_grad=True, out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.empty(3, requires_grad=True, out=torch.empty(0, dtype=torch.bool))",
+    "out = torch.range(0, 3, requires_grad=True, out=torch.empty(0, dtype=torch.int32))",
+    "out = torch.asarray([1], requires_grad=True)",
+    "out = torch.frombuffer(bytearray(8), dtype=torch.int32, requires_grad=True)",
+    "out = torch.zeros(2, dtype=torch.complex64, requires_grad=True).requires_grad",  # neighbour
+    "a0 = torch.empty(0); r = torch.range(0, 3, requires_grad=True, out=a0); out = (r.requires_grad, r is a0)",  # neighbour
+    # torch.ops: arguments counted, then positional ones converted in order (one where a
+    # keyword-only argument is refused before it converts: #390307), then keywords in the schema's
+    # order (#696176), so the first failing argument is the one reported
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), 1, alpha=2**70)",
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), 2**70)",
+    "out = torch.ops.aten.add.out(torch.ones(2), torch.ones(2), 2**70, out=torch.ones(2))",
+    "out = torch.ops.aten.add.Scalar(torch.ones(2), 2**70, torch.ones(2))",
+    "out = torch.ops.aten.add.Scalar(torch.ones(2), alpha=torch.ones(2), other=2**70)",
+    "out = torch.ops.aten.addmm.default(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), alpha=torch.ones(1), beta=2**70)",
+    "out = torch.ops.aten.clamp.default(torch.ones(2), 2**70, torch.ones(2))",
+    "out = torch.ops.aten.where.Scalar(torch.ones(2) > 0, 2**70, torch.ones(2))",
+    "out = torch.ops.aten.add(torch.ones(2), 2**70, torch.ones(2))",  # the packet: add.Scalar's conversion
+    "out = torch.ops.aten._foreach_add.ScalarList([torch.ones(2)], [1, 2**70])",  # a Scalar[]'s element
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), 'x', alpha=torch.ones(2))",  # neighbour: RuntimeError both
+    "out = torch.ops.aten.add.Scalar(torch.ones(2), torch.ones(2), 2**70)",  # neighbour
+    "out = torch.ops.aten.add.Scalar(torch.ones(2), 2**70, 'x')",  # neighbour
+    # torch.range's functional form reads its device before its Scalars; new_tensor matches upstream's
+    # signature (data the only positional argument, no layout= or pin_memory=)
+    "out = torch.range(0, 2**70, device=2**100)",
+    "out = torch.ones(2).new_tensor([1], layout=torch.strided)",
+    "out = torch.ones(2).new_tensor([1], pin_memory=True)",
+    "out = torch.ones(2).new_tensor([1], torch.int32)",
+    "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3761,6 +3833,9 @@ FUZZ_REFUSED = {
     # reflection_pad2d/3d_backward given a pad as large as the input: upstream's kernel writes past
     # the gradient (measured: a double free; _reflection_pad_past_edge in runtime/py/tn_decompose.py)
     "out = torch.ops.aten.reflection_pad3d_backward(torch.ones(1, 3, 9, 3, 3), torch.ones(1, 3, 3, 3, 3), [0, 0, 0, 0, 3, 3])",
+    # --- session 32 s32a: a boxed complex argument takes an int through a double (2**70 converts);
+    # the TorchScript scalar ops that take it have no kernel here
+    "out = torch.ops.aten.add.complex(2**70, 1j)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
