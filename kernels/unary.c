@@ -846,6 +846,40 @@ softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     }
 }
 
+/* Complex neg in upstream's two halves (Note [Vector body and tail] in binary.c; AVX2 chunks of
+ * 8 complex64 or 4 complex128, the input contiguous or broadcast): the vector body subtracts
+ * from zero part by part (Vectorized<c10::complex<T>>::neg), so a NaN part keeps its sign and
+ * either zero becomes +0.0; the scalar tail flips both signs (-z). */
+#define NEG_COMPLEX_ROW(NAME, T, CHUNK)                                                   \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1];                                                     \
+        int vec = s[0] == 1 && (s[1] == 1 || s[1] == 0);                                  \
+        int64_t body = vec ? n - n % (CHUNK) : 0;                                         \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            T re = x[2 * i * s[1]], im = x[2 * i * s[1] + 1];                             \
+            o[2 * i * s[0]] = i < body ? (T)0 - re : -re;                                 \
+            o[2 * i * s[0] + 1] = i < body ? (T)0 - im : -im;                             \
+        }                                                                                 \
+    }
+NEG_COMPLEX_ROW(neg_c64, float, 8)
+NEG_COMPLEX_ROW(neg_c128, double, 4)
+
+tn_status
+tn_neg_complex(int dtype, const tn_loop *l, void *out, const void *in)
+{
+    if (dtype != TN_DTYPE_C64 && dtype != TN_DTYPE_C128)
+        return TN_ERR_DTYPE;
+    int size = tn_dtype_size(dtype);
+    void *base[2] = {out, (void *)in};
+    int elsize[2] = {size, size};
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN,
+                            dtype == TN_DTYPE_C64 ? neg_c64 : neg_c128, NULL);
+}
+
 tn_status
 tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const double *p)
 {

@@ -761,6 +761,19 @@ tn_tensor_resolve_bits(TensorObject *t)
     tn_storage_release(st);
     if (!out || t->device == TN_DEVICE_META || t->numel == 0)
         return out;
+    int conj = t->conj && tn_dtype_is_complex(t->dtype);
+    if (t->neg && !conj && (t->dtype == TN_DTYPE_C64 || t->dtype == TN_DTYPE_C128)) {
+        /* upstream's neg kernel reads self: its vector body and scalar tail differ (unary.c) */
+        tn_loop l;
+        tn_geom g[2] = {tn_geom_of(out), tn_geom_of(t)};
+        tn_loop_build(&l, t->ndim, t->sizes, 2, g);
+        if (tn_kernel_error(NULL, tn_neg_complex(t->dtype, &l, tn_tensor_data(out), tn_tensor_data(t)),
+                            t->dtype) < 0) {
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+        return out;
+    }
     /* raw values first */
     TensorObject *raw = tn_tensor_from_storage(t->storage, t->offset, t->ndim, t->sizes, t->strides, t->dtype);
     if (!raw || tn_copy_into(NULL, out, raw) < 0) {
@@ -769,7 +782,6 @@ tn_tensor_resolve_bits(TensorObject *t)
         return NULL;
     }
     Py_DECREF((PyObject *)raw);
-    int conj = t->conj && tn_dtype_is_complex(t->dtype);
     if (t->neg && t->dtype == TN_DTYPE_BOOL) {
         /* _neg_view takes a bool tensor; upstream's Negative fallback then fails in its neg kernel */
         Py_DECREF((PyObject *)out);
@@ -779,7 +791,10 @@ tn_tensor_resolve_bits(TensorObject *t)
     if (conj || t->neg) {
         /* negate the imaginary parts (conj) or every element (neg), in place */
         int cplx = tn_dtype_is_complex(t->dtype);
-        int rdtype = !cplx ? t->dtype : t->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+        int rdtype = !cplx                       ? t->dtype
+                     : t->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64
+                     : t->dtype == TN_DTYPE_C64  ? TN_DTYPE_F32
+                                                 : TN_DTYPE_F16;
         int64_t rs[TN_MAX_NDIM + 1], sz[TN_MAX_NDIM + 1];
         int nd = t->ndim;
         for (int i = 0; i < nd; i++) {

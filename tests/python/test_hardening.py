@@ -3748,6 +3748,22 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).new_tensor([1], pin_memory=True)",
     "out = torch.ones(2).new_tensor([1], torch.int32)",
     "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
+    # --- session 32 s32f: complex neg as upstream's two halves (kernels/unary.c tn_neg_complex): the
+    # vector body (8 complex64 / 4 complex128 a chunk) is 0 - z, so NaN parts keep their sign and
+    # zeros become +0.0; the tail and strided inputs are -z. The parts' bits compared
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = -torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64)); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)); r.neg_(); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64)), out=torch.empty(9, dtype=torch.complex128)); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.negative(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[1:]); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64))).resolve_neg(); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[:1].expand(11)); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64))[::2]); out = torch.view_as_real(r).view(torch.int64).tolist()",  # neighbour: strided, -z throughout
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[:7]); out = torch.view_as_real(r).view(torch.int32).tolist()",  # neighbour: all tail
+    "r = torch.neg(torch.tensor([float('nan'), -0.0, 0.0, float('-nan')] * 3)); out = r.view(torch.int32).tolist()",  # neighbour: real neg flips
+    # complex32 negates both parts (its real parts were skipped and the loop ran past the storage)
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, 1.5]] * 5, dtype=torch.float16))); out = torch.view_as_real(r).view(torch.int16).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[1.0, -0.0]] * 40, dtype=torch.float16))).resolve_neg(); out = torch.view_as_real(r).view(torch.int16).tolist()",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
