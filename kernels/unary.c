@@ -849,8 +849,10 @@ softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
 /* Complex neg in upstream's two halves (Note [Vector body and tail] in binary.c; AVX2 chunks of
  * 8 complex64 or 4 complex128, the input contiguous or broadcast): the vector body subtracts
  * from zero part by part (Vectorized<c10::complex<T>>::neg), so a NaN part keeps its sign and
- * either zero becomes +0.0; the scalar tail flips both signs (-z). */
-#define NEG_COMPLEX_ROW(NAME, T, CHUNK)                                                   \
+ * either zero becomes +0.0; the scalar tail flips both signs (-z). With CONJ, -conj(z) (a tensor
+ * with both the neg and the conj bit): the body's conj() then flips the imaginary part's sign
+ * after the subtraction, the tail's -conj(z) leaves it as it was. */
+#define NEG_COMPLEX_ROW(NAME, T, CHUNK, CONJ)                                             \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \
@@ -862,22 +864,27 @@ softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
         for (int64_t i = 0; i < n; i++) {                                                 \
             T re = x[2 * i * s[1]], im = x[2 * i * s[1] + 1];                             \
             o[2 * i * s[0]] = i < body ? (T)0 - re : -re;                                 \
-            o[2 * i * s[0] + 1] = i < body ? (T)0 - im : -im;                             \
+            if (CONJ)                                                                     \
+                o[2 * i * s[0] + 1] = i < body ? -((T)0 - im) : im;                       \
+            else                                                                          \
+                o[2 * i * s[0] + 1] = i < body ? (T)0 - im : -im;                         \
         }                                                                                 \
     }
-NEG_COMPLEX_ROW(neg_c64, float, 8)
-NEG_COMPLEX_ROW(neg_c128, double, 4)
+NEG_COMPLEX_ROW(neg_c64, float, 8, 0)
+NEG_COMPLEX_ROW(neg_c128, double, 4, 0)
+NEG_COMPLEX_ROW(neg_conj_c64, float, 8, 1)
+NEG_COMPLEX_ROW(neg_conj_c128, double, 4, 1)
 
 tn_status
-tn_neg_complex(int dtype, const tn_loop *l, void *out, const void *in)
+tn_neg_complex(int dtype, int conj, const tn_loop *l, void *out, const void *in)
 {
     if (dtype != TN_DTYPE_C64 && dtype != TN_DTYPE_C128)
         return TN_ERR_DTYPE;
     int size = tn_dtype_size(dtype);
     void *base[2] = {out, (void *)in};
     int elsize[2] = {size, size};
-    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN,
-                            dtype == TN_DTYPE_C64 ? neg_c64 : neg_c128, NULL);
+    tn_row_fn fn = dtype == TN_DTYPE_C64 ? (conj ? neg_conj_c64 : neg_c64) : (conj ? neg_conj_c128 : neg_c128);
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, NULL);
 }
 
 tn_status

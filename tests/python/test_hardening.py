@@ -3764,6 +3764,12 @@ FUZZ_CLASSES = [
     # complex32 negates both parts (its real parts were skipped and the loop ran past the storage)
     "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, 1.5]] * 5, dtype=torch.float16))); out = torch.view_as_real(r).view(torch.int16).tolist()",
     "r = torch._neg_view(torch.view_as_complex(torch.tensor([[1.0, -0.0]] * 40, dtype=torch.float16))).resolve_neg(); out = torch.view_as_real(r).view(torch.int16).tolist()",
+    # both bits (-conj(z)) as upstream's neg_conj kernel: the body 0 - re and the conj()'s flip of
+    # 0 - im, the tail -re and im as it was; complex32 has no neg_conj kernel upstream
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).conj()).resolve_neg(); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.conj_physical(torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).double())); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).conj())[::2].clone(); out = torch.view_as_real(r).view(torch.int32).tolist()",  # neighbour: strided, tail form
+    "out = torch._neg_view(torch.view_as_complex(torch.tensor([[1.0, -0.0]] * 3, dtype=torch.float16)).conj()).resolve_neg()",
     # rad2deg.out / deg2rad.out (mul_out into out after the complex check) and rad2deg_ / deg2rad_
     # (the same into self) compute as upstream's, where they were refused by name
     "a0 = torch.empty(2); r = torch.rad2deg(torch.tensor([1.0, -2.0]), out=a0); out = (r, r is a0)",

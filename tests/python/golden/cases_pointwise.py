@@ -455,5 +455,6 @@ for cdt, rdt, idt in (("complex64", "float32", "int32"), ("complex128", "float64
                        "rows": f"torch.neg({z}.reshape(4, 5)[:, 1:])", "resolve_neg": f"torch._neg_view({z}).resolve_neg()",
                        "inplace": f"{z}.neg_()", "out": f"torch.neg({z}, out=torch.empty(20, dtype=torch.{cdt}))"}.items():
         CASES[f"neg_{cdt}_bits_{name}"] = f"r = {expr}; out = {bits}"
+    CASES[f"neg_conj_{cdt}_bits"] = f"r = torch._neg_view({z}.conj()).resolve_neg(); out = {bits}"
 CASES["neg_complex32_bits"] = ("z = torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, 1.5]] * 5, "
                                "dtype=torch.float16)); out = torch.view_as_real(torch.neg(z)).view(torch.int16)")
