@@ -972,6 +972,36 @@ fail_:
     return NULL;
 }
 
+/* aten::deg2rad_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_deg2rad_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)tn_node_new(&tn_kind_Deg2RadBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DiagEmbedBackward0: aten::diag_embed
  *   self: grad.diagonal(offset, dim1, dim2)
  */

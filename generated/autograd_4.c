@@ -572,6 +572,36 @@ fail_:
     return NULL;
 }
 
+/* aten::rad2deg_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_rad2deg_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)tn_node_new(&tn_kind_Rad2DegBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* RandomBackward0: aten::random_.from
  *   self: zeros_like(grad)
  */

@@ -846,6 +846,47 @@ softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     }
 }
 
+/* Complex neg in upstream's two halves (Note [Vector body and tail] in binary.c; AVX2 chunks of
+ * 8 complex64 or 4 complex128, the input contiguous or broadcast): the vector body subtracts
+ * from zero part by part (Vectorized<c10::complex<T>>::neg), so a NaN part keeps its sign and
+ * either zero becomes +0.0; the scalar tail flips both signs (-z). With CONJ, -conj(z) (a tensor
+ * with both the neg and the conj bit): the body's conj() then flips the imaginary part's sign
+ * after the subtraction, the tail's -conj(z) leaves it as it was. */
+#define NEG_COMPLEX_ROW(NAME, T, CHUNK, CONJ)                                             \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1];                                                     \
+        int vec = s[0] == 1 && (s[1] == 1 || s[1] == 0);                                  \
+        int64_t body = vec ? n - n % (CHUNK) : 0;                                         \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            T re = x[2 * i * s[1]], im = x[2 * i * s[1] + 1];                             \
+            o[2 * i * s[0]] = i < body ? (T)0 - re : -re;                                 \
+            if (CONJ)                                                                     \
+                o[2 * i * s[0] + 1] = i < body ? -((T)0 - im) : im;                       \
+            else                                                                          \
+                o[2 * i * s[0] + 1] = i < body ? (T)0 - im : -im;                         \
+        }                                                                                 \
+    }
+NEG_COMPLEX_ROW(neg_c64, float, 8, 0)
+NEG_COMPLEX_ROW(neg_c128, double, 4, 0)
+NEG_COMPLEX_ROW(neg_conj_c64, float, 8, 1)
+NEG_COMPLEX_ROW(neg_conj_c128, double, 4, 1)
+
+tn_status
+tn_neg_complex(int dtype, int conj, const tn_loop *l, void *out, const void *in)
+{
+    if (dtype != TN_DTYPE_C64 && dtype != TN_DTYPE_C128)
+        return TN_ERR_DTYPE;
+    int size = tn_dtype_size(dtype);
+    void *base[2] = {out, (void *)in};
+    int elsize[2] = {size, size};
+    tn_row_fn fn = dtype == TN_DTYPE_C64 ? (conj ? neg_conj_c64 : neg_c64) : (conj ? neg_conj_c128 : neg_c128);
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, NULL);
+}
+
 tn_status
 tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const double *p)
 {

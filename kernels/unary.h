@@ -111,5 +111,9 @@ int tn_unary_param_count(int op);
  * value=2**63-1) stores 2**63-1, which a double cannot carry) */
 tn_status tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
                      const tn_kscalar *p);
+/* out = -in (conj: -conj(in)) for complex64 / complex128 (dtype), as upstream's neg (neg_conj)
+ * kernel: loop operands 0 out, 1 in, strides in complex elements. TN_ERR_DTYPE for any other
+ * dtype. */
+tn_status tn_neg_complex(int dtype, int conj, const tn_loop *l, void *out, const void *in);
 
 #endif /* TN_KERNELS_UNARY_H */

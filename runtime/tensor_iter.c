@@ -761,6 +761,20 @@ tn_tensor_resolve_bits(TensorObject *t)
     tn_storage_release(st);
     if (!out || t->device == TN_DEVICE_META || t->numel == 0)
         return out;
+    int conj = t->conj && tn_dtype_is_complex(t->dtype);
+    if (t->neg && (t->dtype == TN_DTYPE_C64 || t->dtype == TN_DTYPE_C128)) {
+        /* upstream's neg (neg_conj) kernel reads self: its vector body and scalar tail differ
+         * (unary.c) */
+        tn_loop l;
+        tn_geom g[2] = {tn_geom_of(out), tn_geom_of(t)};
+        tn_loop_build(&l, t->ndim, t->sizes, 2, g);
+        if (tn_kernel_error(NULL, tn_neg_complex(t->dtype, conj, &l, tn_tensor_data(out), tn_tensor_data(t)),
+                            t->dtype) < 0) {
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+        return out;
+    }
     /* raw values first */
     TensorObject *raw = tn_tensor_from_storage(t->storage, t->offset, t->ndim, t->sizes, t->strides, t->dtype);
     if (!raw || tn_copy_into(NULL, out, raw) < 0) {
@@ -769,17 +783,26 @@ tn_tensor_resolve_bits(TensorObject *t)
         return NULL;
     }
     Py_DECREF((PyObject *)raw);
-    int conj = t->conj && tn_dtype_is_complex(t->dtype);
     if (t->neg && t->dtype == TN_DTYPE_BOOL) {
         /* _neg_view takes a bool tensor; upstream's Negative fallback then fails in its neg kernel */
         Py_DECREF((PyObject *)out);
         PyErr_SetString(PyExc_NotImplementedError, "\"neg_cpu\" not implemented for 'Bool'");
         return NULL;
     }
+    if (t->neg && conj && t->dtype == TN_DTYPE_C32) {
+        /* upstream's neg_conj kernel has no complex32 (neg alone and conj alone have) */
+        Py_DECREF((PyObject *)out);
+        PyErr_SetString(PyExc_NotImplementedError, "\"neg_conj_cpu\" not implemented for 'ComplexHalf'");
+        return NULL;
+    }
     if (conj || t->neg) {
-        /* negate the imaginary parts (conj) or every element (neg), in place */
+        /* negate the imaginary parts (conj) or every element (neg, a real or complex32 tensor), in
+         * place */
         int cplx = tn_dtype_is_complex(t->dtype);
-        int rdtype = !cplx ? t->dtype : t->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+        int rdtype = !cplx                       ? t->dtype
+                     : t->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64
+                     : t->dtype == TN_DTYPE_C64  ? TN_DTYPE_F32
+                                                 : TN_DTYPE_F16;
         int64_t rs[TN_MAX_NDIM + 1], sz[TN_MAX_NDIM + 1];
         int nd = t->ndim;
         for (int i = 0; i < nd; i++) {
@@ -793,7 +816,7 @@ tn_tensor_resolve_bits(TensorObject *t)
             sz[nd] = 2;                     /* neg alone: both parts */
             rs[nd] = 1;
             nd++;
-        }                                   /* both bits: -(a - bi) = -a + bi, the real parts */
+        }  /* (both bits: complex64/128 above, complex32 refused) */
         tn_loop l;
         tn_geom g[2] = {{nd, sz, rs}, {nd, sz, rs}};
         tn_loop_build(&l, nd, sz, 2, g);

@@ -4337,6 +4337,25 @@ def _degrees(name, factor):
     return degrees
 
 
+def _degrees_out(name, factor):
+    """UnaryOps.cpp rad2deg_out / deg2rad_out: a complex self refused, then mul_out(out, self,
+    factor as a wrapped number): mul's promotion (an integral or bool self computes in the default
+    float type) and its checks of out (castable dtype, no internal overlap); rad2deg_ / deg2rad_
+    are the same with out = self, so an integral self fails mul's cast."""
+
+    def degrees_out(self, *, out):
+        torch, aten = _aten()
+        if self.is_complex():
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+        return aten.mul.out(self, factor, out=out)
+
+    def degrees_(self):
+        return degrees_out(self, out=self)
+
+    degrees_out.__name__, degrees_.__name__ = f"{name}_out", f"{name}_"
+    return degrees_out, degrees_
+
+
 def adaptive_avg_pool1d(self, output_size):
     """AdaptiveAveragePooling.cpp adaptive_avg_pool1d: 2-D pooling of (N, C, 1, L)."""
     torch, aten = _aten()
@@ -4520,6 +4539,9 @@ COMPOSITIONS = {
     "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
     "rad2deg": _degrees("rad2deg", 57.295779513082320876798154814105170332405472466564),
     "deg2rad": _degrees("deg2rad", 0.017453292519943295769236907684886127134428718885417),
+    **{k: f for name, factor in (("rad2deg", 57.295779513082320876798154814105170332405472466564),
+                                 ("deg2rad", 0.017453292519943295769236907684886127134428718885417))
+       for k, f in zip((f"{name}.out", f"{name}_"), _degrees_out(name, factor))},
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_unpool2d": _in_input_format("max_unpool2d"),
     "max_pool3d": max_pool3d, "max_pool3d_with_indices": max_pool3d_with_indices,

@@ -482,6 +482,19 @@ def test_each_artefact_proof_can_fail():
     stp = lambda v: {"ok": {"tuple": [{**_t(v, [1, 2]), "stride": [4, 2]}] * 2 + [{"bool": True}]}}
     assert explain("value", st, "torch._log_softmax", stp(s2), stp([s2[0], 7.0]), tol)  # offset 2: never written
     assert not explain("value", st, "torch._log_softmax", stp(s2), stp([s2[0], 9.0]), tol)  # not out's own element
+    # session 32 s32f: over 64 elements the proof reads the 64 described; past them (and where upstream's
+    # reads skip one of ours's) the result is upstream's own answer into a contiguous out (rerun)
+    import torch
+    big = ("a0 = torch.arange(72.).reshape(8, 9).div(7); a1 = torch.empty(9, 8).t(); "
+           "r = torch._log_softmax(a0, 1, False, out=a1); out = (r, a1, r is a1)")
+    r72 = torch._log_softmax(torch.arange(72.).reshape(8, 9).div(7), 1, False).reshape(-1).tolist()
+    u72 = [r72[i // 9 + 8 * (i % 9)] for i in range(64)]  # element i at memory offset row + 8 col
+    t72 = lambda v: {"ok": {"tuple": [{**_t(v, [8, 9]), "stride": [1, 8]}] * 2 + [{"bool": True}]}}  # noqa: E731
+    assert explain("value", big, "torch._log_softmax", t72(r72[:64]), t72(u72), tol)
+    assert not explain("value", big, "torch._log_softmax", t72(r72[:64]), t72(u72[:8] + [0.5] + u72[9:]), tol)  # offset 64 is not the result's
+    assert not explain("value", big, "torch._log_softmax", t72(r72[:15] + [0.5] + r72[16:64]), t72(u72), tol)  # ours's 15th, which upstream's 64 do not read
+    assert not explain("value", big, "torch._log_softmax", t72(r72[:60]), t72(u72), tol)  # not the 64 described
+    assert not explain("value", st, "torch._log_softmax", stp([s2[0], 0.5]), stp([s2[0], 7.0]), tol)  # ours's element 1, unread upstream
     cvn = ("a0 = torch.tensor([1.0, float('-inf'), 2.0, float('inf')], dtype=torch.bfloat16).reshape(1, 1, 4); "
            "a1 = torch.tensor([1.0, 0.5, 0.0, 0.0], dtype=torch.bfloat16).reshape(1, 1, 4); out = F.conv1d(a0, a1)")
     cb = lambda v: {"ok": _t([v], [1, 1, 1], "torch.bfloat16")}  # float64: 1 - inf/2 + 2 * 0 + inf * 0 is NaN

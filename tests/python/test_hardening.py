@@ -3748,6 +3748,49 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).new_tensor([1], pin_memory=True)",
     "out = torch.ones(2).new_tensor([1], torch.int32)",
     "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
+    # --- session 32 s32f: complex neg as upstream's two halves (kernels/unary.c tn_neg_complex): the
+    # vector body (8 complex64 / 4 complex128 a chunk) is 0 - z, so NaN parts keep their sign and
+    # zeros become +0.0; the tail and strided inputs are -z. The parts' bits compared
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = -torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64)); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)); r.neg_(); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64)), out=torch.empty(9, dtype=torch.complex128)); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.negative(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[1:]); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64))).resolve_neg(); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[:1].expand(11)); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3, dtype=torch.float64))[::2]); out = torch.view_as_real(r).view(torch.int64).tolist()",  # neighbour: strided, -z throughout
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3))[:7]); out = torch.view_as_real(r).view(torch.int32).tolist()",  # neighbour: all tail
+    "r = torch.neg(torch.tensor([float('nan'), -0.0, 0.0, float('-nan')] * 3)); out = r.view(torch.int32).tolist()",  # neighbour: real neg flips
+    # complex32 negates both parts (its real parts were skipped and the loop ran past the storage)
+    "r = torch.neg(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, 1.5]] * 5, dtype=torch.float16))); out = torch.view_as_real(r).view(torch.int16).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[1.0, -0.0]] * 40, dtype=torch.float16))).resolve_neg(); out = torch.view_as_real(r).view(torch.int16).tolist()",
+    # both bits (-conj(z)) as upstream's neg_conj kernel: the body 0 - re and the conj()'s flip of
+    # 0 - im, the tail -re and im as it was; complex32 has no neg_conj kernel upstream
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).conj()).resolve_neg(); out = torch.view_as_real(r).view(torch.int32).tolist()",
+    "r = torch.conj_physical(torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).double())); out = torch.view_as_real(r).view(torch.int64).tolist()",
+    "r = torch._neg_view(torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), -1.5]] * 3)).conj())[::2].clone(); out = torch.view_as_real(r).view(torch.int32).tolist()",  # neighbour: strided, tail form
+    "out = torch._neg_view(torch.view_as_complex(torch.tensor([[1.0, -0.0]] * 3, dtype=torch.float16)).conj()).resolve_neg()",
+    # rad2deg.out / deg2rad.out (mul_out into out after the complex check) and rad2deg_ / deg2rad_
+    # (the same into self) compute as upstream's, where they were refused by name
+    "a0 = torch.empty(2); r = torch.rad2deg(torch.tensor([1.0, -2.0]), out=a0); out = (r, r is a0)",
+    "out = torch.rad2deg(torch.tensor([1, 2]), out=torch.empty(2))",
+    "out = torch.deg2rad(torch.tensor([True, False]), out=torch.empty(2, dtype=torch.float64))",
+    "out = torch.deg2rad(torch.tensor([180.0, 90.0], dtype=torch.float64), out=torch.empty(0))",
+    "out = torch.rad2deg(torch.ones(2, 3).t(), out=torch.empty(3, 2))",
+    "out = torch.ops.aten.deg2rad.out(torch.tensor([1.0]), out=torch.empty(1, dtype=torch.float16))",
+    "x = torch.tensor([1.0, 2.0]); r = x.rad2deg_(); out = (x, r is x)",
+    "out = torch.tensor([180.0, 90.0], dtype=torch.bfloat16).deg2rad_()",
+    "out = torch.ops.aten.rad2deg_.default(torch.tensor([3.0]))",
+    "x = torch.tensor([1.0, 2.0], requires_grad=True); y = x * 1; y.deg2rad_(); y.sum().backward(); out = (x.grad, y.grad_fn.name())",
+    "out = torch.rad2deg(torch.tensor([1, 2]), out=torch.empty(2, dtype=torch.int64))",  # neighbour: mul's cast check
+    "out = torch.deg2rad(torch.tensor([1.0, 2.0]), out=torch.empty(2, dtype=torch.int32))",
+    "out = torch.tensor([1, 2]).rad2deg_()",
+    "out = torch.tensor([True]).deg2rad_()",
+    "out = torch.rad2deg(torch.tensor([1 + 1j]), out=torch.empty(1, dtype=torch.complex64))",  # complex refused as upstream
+    "out = torch.tensor([1 + 1j]).deg2rad_()",
+    "out = torch.deg2rad(torch.tensor([1.0, 2.0]), out=torch.empty(1).expand(2))",  # expanded out
+    "out = torch.tensor([1.0]).expand(2).rad2deg_()",
+    "out = torch.rad2deg(torch.tensor([1.0, 2.0]), out=torch.empty(2).requires_grad_())",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past

@@ -173,6 +173,28 @@ add("clamp_min.Tensor", {"0": f"torch.clamp_min({X}, {XT})", "bcast": f"torch.cl
 add("clamp_max.Tensor", {"0": f"torch.clamp_max({X}, {XT})", "bcast": f"torch.clamp_max({XT}, randn(1, 4, seed=9))"}, exact=True)
 add("deg2rad", {"0": f"torch.deg2rad({XT} * 90)"})
 add("rad2deg", {"0": f"torch.rad2deg({XT})"})
+# session 32 s32f: rad2deg.out / deg2rad.out are mul_out(out, self, factor) after the complex check;
+# rad2deg_ / deg2rad_ the same into self (an integral self fails mul's cast)
+for _f, _x in (("rad2deg", XT), ("deg2rad", f"({XT} * 90)")):
+    add(f"{_f}.out", {"0": f"o = torch.empty(3, 4); r = torch.{_f}({_x}, out=o); out = (r, r is o)",
+                      "t_out": f"o = torch.empty(4, 3).t(); r = torch.{_f}({_x}, out=o); out = (r, r.stride(), r is o)",
+                      "resize": f"torch.{_f}({_x}, out=torch.empty(0))",
+                      "f64_out": f"torch.{_f}({_x}, out=torch.empty(3, 4, dtype=torch.float64))",
+                      "int": f"torch.{_f}(literal([1, -2, 180], torch.int64), out=torch.empty(3))",
+                      "bool": f"torch.{_f}(literal([True, False]), out=torch.empty(2, dtype=torch.float64))",
+                      "half": f"torch.{_f}({_x}.half(), out=torch.empty(3, 4, dtype=torch.float16))",
+                      "int_out": f"torch.{_f}(literal([1, 2], torch.int64), out=torch.empty(2, dtype=torch.int64))",
+                      "float_to_int_out": f"torch.{_f}({_x}, out=torch.empty(3, 4, dtype=torch.int32))",
+                      "complex": f"torch.{_f}(literal([1.0, 2.0]).to(torch.complex64), out=torch.empty(2, dtype=torch.complex64))",
+                      "expanded_out": f"torch.{_f}(literal([1.0, 2.0]), out=torch.empty(1).expand(2))"}, exact=True)
+    add(f"{_f}_", {"0": f"x = {_x}.clone(); r = x.{_f}_(); out = (x, x.stride(), r is x)",
+                   "bf16": f"x = {_x}.bfloat16(); out = x.{_f}_()",
+                   "int": f"out = literal([1, 2], torch.int64).{_f}_()",
+                   "bool": f"out = literal([True]).{_f}_()",
+                   "complex": f"out = literal([1.0, 2.0]).to(torch.complex64).{_f}_()",
+                   "expanded": f"out = literal([1.0]).expand(2).{_f}_()",
+                   "grad": f"x = {X}.clone(); requires_grad(x); y = x * 1; y.{_f}_(); y.sum().backward(); out = (x.grad, y.grad_fn.name())"},
+        exact=True)
 add("diag_embed", {"0": f"torch.diag_embed({X})", "offset": f"torch.diag_embed({XT}, offset=-1, dim1=0, dim2=2)"}, exact=True)
 add("diagonal_copy", {"0": f"torch.diagonal_copy({XT}, 1)"}, exact=True)
 add("dist", {"2": f"torch.dist({X}, {XT})", "1": f"torch.dist({X}, randn(4), p=1)", "inf": f"torch.dist({X}, {XT}, p=float('inf'))"})
@@ -1232,6 +1254,8 @@ DOOR_SAMPLES = {
                                          f"{_A}binary_cross_entropy_with_logits(a0, a1, None, pw)"),
     "deg2rad": (_S34, f"{_A}deg2rad(a0)"),
     "rad2deg": (_S34, f"{_A}rad2deg(a0)"),
+    "deg2rad_": (_S34, f"{_A}deg2rad_(a0 * 1)"),  # session 32 s32f: the in-place overloads record their node
+    "rad2deg_": (_S34, f"{_A}rad2deg_(a0 * 1)"),
     "sinc": (f"a0 = {_M((3, 4), 1)}; ", f"{_A}sinc(a0)"),
     "take": (f"a0 = {_M((3, 4), 1)}; ti = torch.tensor([[0, 5], [11, 5]]); ", f"{_A}take(a0, ti)"),
     "angle": (_S34, f"{_A}angle(a0)"),

@@ -441,3 +441,20 @@ for name, expr in {
     "sliced_empty": "torch.zeros(2, 3)[:, :0].t() + 1",
 }.items():
     CASES[f"empty_layout_{name}"] = f"r = {expr}; out = (r.shape, r.stride())"
+
+# complex neg's two halves (kernels/unary.c tn_neg_complex): the vector body (a contiguous or
+# broadcast input, AVX2 chunks of 8 complex64 / 4 complex128) computes 0 - z part by part, the
+# scalar tail and strided inputs -z; compared through the parts' bits (NaN signs, zeros)
+_NZ = ("torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, float('-nan')], [float('inf'), 1.5], "
+       "[-0.0, float('-inf')]], dtype={rd}).repeat({k}, 1))")
+for cdt, rdt, idt in (("complex64", "float32", "int32"), ("complex128", "float64", "int64")):
+    z = _NZ.format(rd=f"torch.{rdt}", k=5)
+    bits = f"torch.view_as_real(r).view(torch.{idt})"
+    for name, expr in {"contig": f"torch.neg({z})", "minus": f"-{z}", "strided": f"torch.neg({z}[::2])",
+                       "short": f"torch.neg({z}[:3])", "bcast": f"torch.neg({z}[:1].expand(13))",
+                       "rows": f"torch.neg({z}.reshape(4, 5)[:, 1:])", "resolve_neg": f"torch._neg_view({z}).resolve_neg()",
+                       "inplace": f"{z}.neg_()", "out": f"torch.neg({z}, out=torch.empty(20, dtype=torch.{cdt}))"}.items():
+        CASES[f"neg_{cdt}_bits_{name}"] = f"r = {expr}; out = {bits}"
+    CASES[f"neg_conj_{cdt}_bits"] = f"r = torch._neg_view({z}.conj()).resolve_neg(); out = {bits}"
+CASES["neg_complex32_bits"] = ("z = torch.view_as_complex(torch.tensor([[float('nan'), -0.0], [0.0, 1.5]] * 5, "
+                               "dtype=torch.float16)); out = torch.view_as_real(torch.neg(z)).view(torch.int16)")
