@@ -3748,6 +3748,56 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).new_tensor([1], pin_memory=True)",
     "out = torch.ones(2).new_tensor([1], torch.int32)",
     "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
+    # --- session 32 s32e: out= of an op with no derivative (upstream's autogradNotImplementedFallback)
+    # into a tensor that requires grad but is not a leaf runs, and the out's history becomes a node
+    # refusing at backward ("derivative for aten::zeros is not implemented", the operator's name);
+    # a leaf that requires grad, a view of one, or a view made in no_grad / by a multi-output op is
+    # refused at the call
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.zeros(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ones(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.full((3,), 2., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.arange(3., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.linspace(0, 1, 3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.eye(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.rand(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.randint(5, (3,), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.randperm(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.normal(0., 1., (3,), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.clone.out(torch.ones(3), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.zeros(4, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = torch.zeros(3); r = torch.ops.aten.clone.out(a, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # a view out that does not require grad: its base records the write (CopySlices)
+    "a = torch.ones(3, requires_grad=True); c = torch.zeros(6); b = c[:3]; r = torch.ops.aten.clone.out(a, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),) + (type(c.grad_fn).__name__,)",
+    "a = torch.ones(3, requires_grad=True); b = (a * 2)[1:]; r = torch.zeros(2, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; torch.zeros(3, out=b); out = [(type(f).__name__, i) for f, i in b.grad_fn.next_functions]",
+    "a = torch.ones(3, requires_grad=True); b = torch.zeros(3); torch.ops.aten.clone.out(a, out=b); out = [(type(f).__name__, i) for f, i in b.grad_fn.next_functions]",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; torch.ones(3, out=b); out = type((b * 3).grad_fn).__name__",
+    "a = torch.ones(3, requires_grad=True); b = a * 2\nwith torch.no_grad():\n    torch.zeros(3, out=b)\nout = (type(b.grad_fn).__name__, b._version)",  # neighbour
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros(3, out=a)",  # neighbours: refused at the call
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros(2, out=a[1:])",
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros((), out=(a * 2).unbind(0)[0])",
+    "a = torch.ones(3, requires_grad=True); b = a * 2\nwith torch.no_grad():\n    c = b[1:]\nout = torch.zeros(2, out=c)",
+    "a = torch.ones(3, requires_grad=True); out = torch.add(torch.ones(3), 1, out=a * 2)",  # a formula's out=: refused
+    # the node names the operator, not the overload
+    "a = torch.rand(3, requires_grad=True); r = torch.ops.aten.bernoulli.p(a, 0.5); b = r; out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.rand(3, requires_grad=True); r = torch.ops.aten.floor_divide.out(a, a, out=torch.zeros(3)); b = r; out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
