@@ -423,6 +423,10 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
     "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
     "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
+    # --- session 32 s32e: tensor data cannot be pinned (upstream's internal_new_from_data)
+    "out = torch.tensor(torch.ones(2), device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2), pin_memory=True)",
+    "out = torch.tensor([1.], pin_memory=True)",  # neighbour
 ]
 
 
@@ -3798,6 +3802,17 @@ FUZZ_CLASSES = [
     "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
     "a = torch.rand(3, requires_grad=True); r = torch.ops.aten.floor_divide.out(a, a, out=torch.zeros(3)); b = r; out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
     "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # --- session 32 s32e: torch.tensor for the meta device copies no data: its empty tensor takes
+    # pin_memory=True (upstream's meta factories do); tensor data cannot be pinned on any device
+    "out = torch.tensor([1.], device='meta', pin_memory=True)",
+    "out = torch.tensor(3, dtype=torch.int32, device='meta', pin_memory=True)",
+    "out = torch.tensor([[1.], [2.]], device='meta', pin_memory=True, requires_grad=True).requires_grad",
+    "out = torch.tensor([], device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2), device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2, device='meta'), pin_memory=True)",
+    "out = torch.tensor([1.], pin_memory=True)",  # neighbours: no pinned memory on cpu
+    "out = torch.tensor([1.], device='meta', pin_memory=False)",
+    "out = torch.zeros(2, device='meta', pin_memory=True)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
