@@ -427,6 +427,24 @@ EXACT_MESSAGES = [
     "out = torch.tensor(torch.ones(2), device='meta', pin_memory=True)",
     "out = torch.tensor(torch.ones(2), pin_memory=True)",
     "out = torch.tensor([1.], pin_memory=True)",  # neighbour
+    # --- session 32 s32e: the windows' window_function_checks (layout, dtype, length), with c10's
+    # TensorOptions; hann_window prints the dtype as given, the others c10::dtype_or_default's
+    "out = torch.hann_window(5, dtype=torch.int64)",
+    "out = torch.hann_window(-1, dtype=torch.int64)",
+    "out = torch.hann_window(-1)",
+    "out = torch.hann_window(5, layout=torch.sparse_coo)",
+    "out = torch.hann_window(-1, layout=torch.sparse_coo, dtype=torch.int32)",
+    "out = torch.hann_window(5, False, dtype=torch.bool)",
+    "out = torch.hann_window(0, dtype=torch.uint16, pin_memory=True)",
+    "out = torch.ops.aten.hann_window(5, dtype=torch.int64)",
+    "out = torch.ops.aten.hann_window.periodic(5, False, dtype=torch.int8, device='cpu')",
+    "out = torch.hamming_window(5, dtype=torch.int64)",
+    "out = torch.hamming_window(5, layout=torch.sparse_coo)",
+    "out = torch.ops.aten.hamming_window.periodic_alpha_beta(5, True, 1., 1., dtype=torch.int16)",
+    "out = torch.blackman_window(-1)",
+    "out = torch.bartlett_window(0, dtype=torch.int32)",
+    "out = torch.kaiser_window(5, True, 3., dtype=torch.uint8)",
+    "out = torch.kaiser_window(-3, False)",
 ]
 
 
@@ -3813,6 +3831,22 @@ FUZZ_CLASSES = [
     "out = torch.tensor([1.], pin_memory=True)",  # neighbours: no pinned memory on cpu
     "out = torch.tensor([1.], device='meta', pin_memory=False)",
     "out = torch.zeros(2, device='meta', pin_memory=True)",
+    # --- session 32 s32e: hann_window checks its dtype (upstream's window_function_checks), on the
+    # cpu; on the meta device both sides run torch._decomp's, which does not
+    "out = torch.hann_window(5, dtype=torch.int32)",
+    "out = torch.hann_window(5, False, dtype=torch.int64)",
+    "out = torch.hann_window(-1)",
+    "out = torch.hann_window(5, dtype=torch.int32, device='meta')",
+    "out = torch.hann_window(5, dtype=torch.complex64)",
+    "out = torch.hamming_window(5, dtype=torch.int32)",
+    "out = torch.blackman_window(5, layout=torch.sparse_coo)",
+    "out = torch.bartlett_window(-2)",
+    "out = torch.kaiser_window(5, dtype=torch.bool)",
+    "out = torch.hann_window(8, dtype=torch.bfloat16)",  # hamming_window's ops, bf16 as upstream's
+    "out = torch.hann_window(9)",  # neighbours
+    "out = torch.hann_window(8, False, dtype=torch.float64)",
+    "out = torch.hann_window(1)",
+    "out = torch.hann_window(0, dtype=torch.float16)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3901,6 +3935,12 @@ FUZZ_REFUSED = {
     # --- session 32 s32a: a boxed complex argument takes an int through a double (2**70 converts);
     # the TorchScript scalar ops that take it have no kernel here
     "out = torch.ops.aten.add.complex(2**70, 1j)",
+    # --- session 32 s32e: hamming/blackman/bartlett/kaiser_window check their arguments as
+    # upstream's and are refused past the checks (runtime/py/tn_decompose.py _window_refused)
+    "out = torch.hamming_window(5)",
+    "out = torch.blackman_window(4, False, dtype=torch.float64)",
+    "out = torch.bartlett_window(0)",
+    "out = torch.kaiser_window(5, True, 3.)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
