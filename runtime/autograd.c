@@ -153,6 +153,30 @@ inplace_refused(PyObject *self)
     return t->requires_grad && !t->grad_fn;
 }
 
+/* empty.out, randn.out and rand/randn.generator_out are CompositeImplicitAutograd upstream: their
+ * composite resizes out with resize_ above autograd, whose VariableType kernel refuses a tensor that
+ * requires grad ("cannot resize variables that require grad", a size it already has too), after
+ * empty_out's own checks of memory_format and the sizes. -1 with that error. */
+static int
+resizes_out_under_autograd(const tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    int empty = !strcmp(op->name, "empty") && !strcmp(op->overload, "out");
+    if (!empty && !(!strcmp(op->name, "randn") && !strcmp(op->overload, "out")) &&
+        !((!strcmp(op->name, "rand") || !strcmp(op->name, "randn")) && !strcmp(op->overload, "generator_out")))
+        return 0;
+    const tn_value *out = &args[s->nparams - 1];
+    if (out->tag != TN_V_TENSOR || !tn_requires_grad(out->u.t))
+        return 0;
+    if (empty && args[1].tag != TN_V_NONE) {
+        PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
+        return -1;
+    }
+    if (empty && args[0].tag == TN_V_INTLIST && tn_check_size_nonnegative((int)args[0].n, args[0].u.ints) < 0)
+        return -1;
+    PyErr_SetString(PyExc_RuntimeError, "cannot resize variables that require grad");
+    return -1;
+}
+
 static PyObject *
 mode_not_implemented(tn_op *op, tn_value *args)
 {
@@ -163,6 +187,8 @@ mode_not_implemented(tn_op *op, tn_value *args)
      * set_ on a leaf that requires grad is refused */
     if ((op->flags & TN_OPK_MASK) == TN_OPK_INPLACE && s->nparams > 0 && args[0].tag == TN_V_TENSOR &&
         tn_autograd_check_inplace(args[0].u.t, 1) < 0)
+        return NULL;
+    if (resizes_out_under_autograd(op, s, args) < 0)
         return NULL;
     /* an out= overload here has no derivative entry (upstream's autogradNotImplementedFallback):
      * only its out arguments are checked before the kernel, the inputs' kernel errors come first.

@@ -445,6 +445,15 @@ EXACT_MESSAGES = [
     "out = torch.bartlett_window(0, dtype=torch.int32)",
     "out = torch.kaiser_window(5, True, 3., dtype=torch.uint8)",
     "out = torch.kaiser_window(-3, False)",
+    # --- session 32 s32e: empty.out / randn.out / rand(n).generator_out are CompositeImplicitAutograd
+    # upstream: their resize_ of an out that requires grad is refused, whether a leaf or not
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a * 2, memory_format=torch.contiguous_format)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(-1, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.randn(-1, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.rand(3, generator=torch.Generator(), out=a[1:])",
+    "a = torch.ones(3, requires_grad=True); out = torch.ops.aten.randn.generator_out([3], generator=None, out=a * 2)",
 ]
 
 
