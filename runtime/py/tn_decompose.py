@@ -6319,6 +6319,18 @@ def _torchgen_out(r, out):
     return out.copy_(r)  # another device: copy_'s refusal
 
 
+def alias_copy_out(self, *, out):
+    """torchgen's out= of alias_copy (a functional kernel only): see _torchgen_out."""
+    _, aten = _aten()
+    return _torchgen_out(aten.alias_copy(self), out)
+
+
+def fill_scalar_out(self, value, *, out):
+    """torchgen's out= of fill.Scalar (a functional kernel only): see _torchgen_out."""
+    _, aten = _aten()
+    return _torchgen_out(aten.fill.Scalar(self, value), out)
+
+
 def _dot_check(self, other):
     """Blas.cpp dot_check: vectors, one dtype (c10's names), one length."""
     if self.dim() != 1 or other.dim() != 1:
@@ -6426,4 +6438,5 @@ COMPOSITIONS.update({
     "dsplit.int": _split_sections("dsplit", 2, 3), "hsplit.array": _split_indices("hsplit", None, 1),
     "vsplit.array": _split_indices("vsplit", 0, 2), "dsplit.array": _split_indices("dsplit", 2, 3),
     "diag_embed": diag_embed, "diag": diag, "diag.out": diag_out, "vdot": vdot, "isreal": isreal,
+    "alias_copy.out": alias_copy_out, "fill.Scalar_out": fill_scalar_out,
 })

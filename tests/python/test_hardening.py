@@ -3856,6 +3856,17 @@ FUZZ_CLASSES = [
     "out = torch.hann_window(8, False, dtype=torch.float64)",
     "out = torch.hann_window(1)",
     "out = torch.hann_window(0, dtype=torch.float16)",
+    # --- session 32 s32e: alias_copy.out and fill.Scalar_out, torchgen's out= of a functional kernel
+    # (out resized, its dtype exactly the result's, copied into), and into a non-leaf that requires grad
+    "out = torch.ops.aten.alias_copy.out(torch.ones(2, 3).t(), out=torch.zeros(0))",
+    "out = torch.ops.aten.alias_copy.out(torch.ones(3, dtype=torch.float64), out=torch.zeros(3))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(2, 3).t(), 2.5, out=torch.zeros(0))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(3, dtype=torch.int32), 2.5, out=torch.zeros(3))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(3), 2., out=torch.zeros(2))",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.alias_copy.out(torch.ones(3), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.fill.Scalar_out(a, 2., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
