@@ -200,7 +200,7 @@ mode_not_implemented(tn_op *op, tn_value *args)
         if (s->params[i].is_out && args[i].tag == TN_V_TENSOR)
             refused = inplace_refused(args[i].u.t);
         for (Py_ssize_t k = 0; s->params[i].is_out && args[i].tag == TN_V_TENSORLIST && k < args[i].n; k++)
-            refused |= inplace_refused(args[i].u.tensors[k]);
+            refused |= args[i].u.tensors[k] && inplace_refused(args[i].u.tensors[k]);
         if (refused) {
             PyErr_Format(PyExc_RuntimeError,
                          "%s::%s(): functions with out=... arguments don't support automatic differentiation, "

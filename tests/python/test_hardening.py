@@ -3867,6 +3867,8 @@ FUZZ_CLASSES = [
     "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
     "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.fill.Scalar_out(a, 2., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
     "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # the node's edges go to the arguments that require grad only
+    "a = torch.rand(3, requires_grad=True); r = torch.floor_divide(torch.rand(3), a * 2); out = [(type(f).__name__, i) for f, i in r.grad_fn.next_functions]",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
