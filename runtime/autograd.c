@@ -73,35 +73,42 @@ attach_not_implemented(tn_op *op, tn_value *args, int nargs, PyObject *result)
     if (op->ag_has_formula)
         snprintf(msg, sizeof msg, "derivative for %s is not implemented in torchnative (upstream differentiates it by "
                  "its derivatives.yaml formula, which torchnative does not run yet)", q);
-    else
-        snprintf(msg, sizeof msg, "derivative for %s is not implemented", q);
+    else  /* upstream's NotImplemented node names the operator, not the overload */
+        snprintf(msg, sizeof msg, "derivative for %s::%s is not implemented", op->ns ? op->ns : "aten", op->name);
+    /* edges to the arguments that require grad only (upstream's collect_next_edges of them) */
     int nnext = 0;
     for (int i = 0; i < nargs; i++)
         if (args[i].tag == TN_V_TENSOR)
-            nnext++;
+            nnext += tn_requires_grad(args[i].u.t);
         else if (args[i].tag == TN_V_TENSORLIST)
-            nnext += (int)args[i].n;
+            for (Py_ssize_t k = 0; k < args[i].n; k++)
+                nnext += args[i].u.tensors[k] && tn_requires_grad(args[i].u.tensors[k]);
     tn_node *n = op->ag_has_formula ? tn_refusal_node_new(msg, nnext) : tn_error_node_new(&tn_kind_NotImplemented, msg, nnext);
     if (!n)
         return -1;
     int j = 0, rc = 0;
     for (int i = 0; i < nargs && rc == 0; i++) {
-        if (args[i].tag == TN_V_TENSOR)
+        if (args[i].tag == TN_V_TENSOR && tn_requires_grad(args[i].u.t))
             rc = tn_node_set_next_edge(n, j++, args[i].u.t);
         else if (args[i].tag == TN_V_TENSORLIST)
             for (Py_ssize_t k = 0; k < args[i].n && rc == 0; k++)
-                rc = tn_node_set_next_edge(n, j++, args[i].u.tensors[k]);
+                if (args[i].u.tensors[k] && tn_requires_grad(args[i].u.tensors[k]))
+                    rc = tn_node_set_next_edge(n, j++, args[i].u.tensors[k]);
     }
+    /* an out= overload's results are its out arguments, written in place: their history is
+     * rebased (a view's base records the write), as upstream's rebase_history does */
+    int (*set)(PyObject *, tn_node *, int) =
+        (op->flags & TN_OPK_MASK) == TN_OPK_OUT ? tn_autograd_rebase_history_at : tn_autograd_set_history_any;
     if (rc == 0) {
         int nr = 0;
         if (tn_tensor_check(result)) {
-            rc = tn_autograd_set_history_any(result, n, nr++);
+            rc = set(result, n, nr++);
         } else if (PyTuple_Check(result) || PyList_Check(result)) {
             PyObject *seq = PySequence_Tuple(result);
             for (Py_ssize_t k = 0; seq && rc == 0 && k < PyTuple_Size(seq); k++) {
                 PyObject *o = PyTuple_GetItem(seq, k);
                 if (tn_tensor_check(o))
-                    rc = tn_autograd_set_history_any(o, n, nr++);
+                    rc = set(o, n, nr++);
             }
             Py_XDECREF(seq);
         }
@@ -131,6 +138,45 @@ mode_cia_python(tn_op *op, tn_value *args)
     return tn_dispatch_cia_python(op, args);
 }
 
+/* upstream's can_mutate_inplace under grad mode, when some argument requires grad: whether a write
+ * into `self` cannot be recorded (tn_autograd_check_inplace raises what it finds) */
+static int
+inplace_refused(PyObject *self)
+{
+    TensorObject *t = TN_T(self);
+    if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype)) {
+        if (t->view_meta != TN_VIEW_DEFAULT)
+            return 1;
+        if (tn_requires_grad(self) && !TN_T(t->base)->grad_fn)
+            return 1;
+    }
+    return t->requires_grad && !t->grad_fn;
+}
+
+/* empty.out, randn.out and rand/randn.generator_out are CompositeImplicitAutograd upstream: their
+ * composite resizes out with resize_ above autograd, whose VariableType kernel refuses a tensor that
+ * requires grad ("cannot resize variables that require grad", a size it already has too), after
+ * empty_out's own checks of memory_format and the sizes. -1 with that error. */
+static int
+resizes_out_under_autograd(const tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    int empty = !strcmp(op->name, "empty") && !strcmp(op->overload, "out");
+    if (!empty && !(!strcmp(op->name, "randn") && !strcmp(op->overload, "out")) &&
+        !((!strcmp(op->name, "rand") || !strcmp(op->name, "randn")) && !strcmp(op->overload, "generator_out")))
+        return 0;
+    const tn_value *out = &args[s->nparams - 1];
+    if (out->tag != TN_V_TENSOR || !tn_requires_grad(out->u.t))
+        return 0;
+    if (empty && args[1].tag != TN_V_NONE) {
+        PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
+        return -1;
+    }
+    if (empty && args[0].tag == TN_V_INTLIST && tn_check_size_nonnegative((int)args[0].n, args[0].u.ints) < 0)
+        return -1;
+    PyErr_SetString(PyExc_RuntimeError, "cannot resize variables that require grad");
+    return -1;
+}
+
 static PyObject *
 mode_not_implemented(tn_op *op, tn_value *args)
 {
@@ -142,11 +188,20 @@ mode_not_implemented(tn_op *op, tn_value *args)
     if ((op->flags & TN_OPK_MASK) == TN_OPK_INPLACE && s->nparams > 0 && args[0].tag == TN_V_TENSOR &&
         tn_autograd_check_inplace(args[0].u.t, 1) < 0)
         return NULL;
+    if (resizes_out_under_autograd(op, s, args) < 0)
+        return NULL;
     /* an out= overload here has no derivative entry (upstream's autogradNotImplementedFallback):
-     * only its out arguments are checked before the kernel, the inputs' kernel errors come first */
+     * only its out arguments are checked before the kernel, the inputs' kernel errors come first.
+     * An out the write could be recorded into (not a leaf that requires grad, nor a view of one,
+     * nor a view made in no_grad or by a multi-output op) gets the refusing node as its history,
+     * as an in-place op's self does: torch.zeros(3, out=a * 2) runs and fails at backward. */
     for (int i = 0; (op->flags & TN_OPK_MASK) == TN_OPK_OUT && i < s->nparams; i++) {
-        if (s->params[i].is_out && (args[i].tag == TN_V_TENSOR || args[i].tag == TN_V_TENSORLIST) &&
-            tn_value_requires_grad(&args[i])) {
+        int refused = 0;
+        if (s->params[i].is_out && args[i].tag == TN_V_TENSOR)
+            refused = inplace_refused(args[i].u.t);
+        for (Py_ssize_t k = 0; s->params[i].is_out && args[i].tag == TN_V_TENSORLIST && k < args[i].n; k++)
+            refused |= args[i].u.tensors[k] && inplace_refused(args[i].u.tensors[k]);
+        if (refused) {
             PyErr_Format(PyExc_RuntimeError,
                          "%s::%s(): functions with out=... arguments don't support automatic differentiation, "
                          "but one of the arguments requires grad.", op->ns ? op->ns : "aten", op->name);

@@ -566,10 +566,6 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
     int dtype = parse_dtype_arg(dt), device;
     if ((dt && dt != Py_None && dtype < 0) || parse_device_arg(dev, &device) < 0)
         return NULL;
-    tn_value pin_v = {.tag = TN_V_BOOL};
-    pin_v.u.i = pin;
-    if (tn_refuse_pin_memory(&pin_v, NULL, NULL))
-        return NULL;
     if (tn_tensor_check(data)) {
         if (!dev || dev == Py_None)
             device = TN_T(data)->device;
@@ -578,7 +574,18 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
                          "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                          1) < 0)
             return NULL;
+        /* upstream's internal_new_from_data, on any device */
+        if (pin) {
+            PyErr_SetString(PyExc_RuntimeError, "Can't pin tensor constructed from a variable");
+            return NULL;
+        }
     }
+    /* data for the meta device is not copied: its empty tensor takes pin_memory=True */
+    tn_value pin_v = {.tag = TN_V_BOOL}, dev_v = {.tag = TN_V_DEVICE};
+    pin_v.u.i = pin;
+    dev_v.u.i = device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
+    if (tn_refuse_pin_memory(&pin_v, &dev_v, NULL))
+        return NULL;
     PyObject *r = tn_tensor_from_data(data, dtype, device);
     if (r && requires_grad && tn_tensor_set_requires_grad(TN_T(r), 1) < 0)
         Py_CLEAR(r);

@@ -4512,7 +4512,91 @@ def normal_tensor_tensor(mean, std, *, generator=None):
     return aten.normal.Tensor_Tensor_out(mean, std, generator=generator, out=out)
 
 
+_LAYOUT_NAMES = {"torch.strided": "Strided", "torch.sparse_coo": "Sparse", "torch.sparse_csr": "SparseCsr",
+                 "torch.sparse_csc": "SparseCsc", "torch.sparse_bsr": "SparseBsr", "torch.sparse_bsc": "SparseBsc",
+                 "torch._mkldnn": "Mkldnn", "torch.jagged": "Jagged"}
+
+
+def _tensor_options_text(dtype, layout, device, pin_memory):
+    """c10's operator<< of TensorOptions built from a factory's optional arguments: an option not
+    given prints its default, marked '(default)'. torch.<factory>'s binding gives upstream's kernel
+    the default device and pin_memory (ours passes pin_memory only): a pin_memory given with no
+    device prints the device unmarked (torch.ops with pin_memory= and no device= marks it upstream)."""
+    import torch
+
+    dt = _cpp_type_name(torch.get_default_dtype()) + " (default)" if dtype is None else _cpp_type_name(dtype)
+    lay = "Strided (default)" if layout is None else _LAYOUT_NAMES.get(str(layout), str(layout))
+    if device is None:
+        dev = "cpu (default)" if pin_memory is None else "cpu"
+    else:
+        dev = str(torch.device(device))
+    pin = "false (default)" if pin_memory is None else ("true" if pin_memory else "false")
+    return (f"TensorOptions(dtype={dt}, device={dev}, layout={lay}, requires_grad=false (default), "
+            f"pinned_memory={pin}, memory_format=(nullopt))")
+
+
+def _window_function_checks(name, window_length, dtype, layout, device, pin_memory):
+    """TensorFactories.cpp window_function_checks: layout, then dtype, then length. (Not reached on
+    the meta device: hann_window is torch._decomp's there, on both sides, which checks none; the
+    other windows are refused there by name.)"""
+    import torch
+
+    if layout == torch.sparse_coo:
+        raise RuntimeError(f"{name} is not implemented for sparse types, got: "
+                           + _tensor_options_text(dtype, layout, device, pin_memory))
+    dt = torch.get_default_dtype() if dtype is None else dtype
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"{name} expects floating point dtypes, got: "
+                           + _tensor_options_text(dtype, layout, device, pin_memory))
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+
+
+def _hamming(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
+    """TensorFactories.cpp hamming_window past its checks: arange(n) * 2pi / (n - 1), cos,
+    * -beta + alpha, in place (n one more than the length when periodic, then narrowed)."""
+    torch, aten = _aten()
+    if dtype is None:
+        dtype = torch.get_default_dtype()
+    if window_length == 0:
+        return aten.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    if window_length == 1:
+        return aten.ones([1], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    n = window_length + 1 if periodic else window_length
+    window = aten.arange(n, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    window.mul_(math.pi * 2.0 / float(n - 1)).cos_().mul_(-beta).add_(alpha)
+    return window.narrow(0, 0, n - 1) if periodic else window
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp hann_window: its checks (the dtype as given), then hamming_window's
+    with alpha = beta = 0.5."""
+    _window_function_checks("hann_window", window_length, dtype, layout, device, pin_memory)
+    return _hamming(window_length, periodic, 0.5, 0.5, dtype, layout, device, pin_memory)
+
+
+def _window_refused(name):
+    """hamming/blackman/bartlett/kaiser_window: upstream's checks, then a refusal by name (their
+    compositions, run here op for op, were 1 ulp off upstream's in float32 where our cos kernel is,
+    and bartlett's float16 differs in a way not understood; kaiser's is a kernel of its own)."""
+
+    def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None, pin_memory=None):
+        import torch
+
+        if dtype is None:
+            dtype = torch.get_default_dtype()  # c10::dtype_or_default, before the checks print it
+        _window_function_checks(name, window_length, dtype, layout, device, pin_memory)
+        return NotImplemented
+
+    return window
+
+
 COMPOSITIONS = {
+    "hann_window": hann_window, "hann_window.periodic": hann_window,
+    **{f"{name}{ov}": _window_refused(name) for name, ovs in (
+        ("hamming_window", ("", ".periodic", ".periodic_alpha", ".periodic_alpha_beta")),
+        ("blackman_window", ("", ".periodic")), ("bartlett_window", ("", ".periodic")),
+        ("kaiser_window", ("", ".periodic", ".beta"))) for ov in ovs},
     "stft": stft, "normal.Tensor_Tensor": normal_tensor_tensor,
     "tile": tile, "kron": kron, "tensordot": tensordot, "tensordot.out": tensordot_out, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
@@ -5517,7 +5601,7 @@ TABLE = {
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
-    "view_copy", "hann_window", "hann_window.periodic",
+    "view_copy",
 }
 # Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
 # _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's);
@@ -6257,6 +6341,18 @@ def _torchgen_out(r, out):
     return out.copy_(r)  # another device: copy_'s refusal
 
 
+def alias_copy_out(self, *, out):
+    """torchgen's out= of alias_copy (a functional kernel only): see _torchgen_out."""
+    _, aten = _aten()
+    return _torchgen_out(aten.alias_copy(self), out)
+
+
+def fill_scalar_out(self, value, *, out):
+    """torchgen's out= of fill.Scalar (a functional kernel only): see _torchgen_out."""
+    _, aten = _aten()
+    return _torchgen_out(aten.fill.Scalar(self, value), out)
+
+
 def _dot_check(self, other):
     """Blas.cpp dot_check: vectors, one dtype (c10's names), one length."""
     if self.dim() != 1 or other.dim() != 1:
@@ -6364,4 +6460,5 @@ COMPOSITIONS.update({
     "dsplit.int": _split_sections("dsplit", 2, 3), "hsplit.array": _split_indices("hsplit", None, 1),
     "vsplit.array": _split_indices("vsplit", 0, 2), "dsplit.array": _split_indices("dsplit", 2, 3),
     "diag_embed": diag_embed, "diag": diag, "diag.out": diag_out, "vdot": vdot, "isreal": isreal,
+    "alias_copy.out": alias_copy_out, "fill.Scalar_out": fill_scalar_out,
 })

@@ -423,6 +423,37 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
     "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
     "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
+    # --- session 32 s32e: tensor data cannot be pinned (upstream's internal_new_from_data)
+    "out = torch.tensor(torch.ones(2), device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2), pin_memory=True)",
+    "out = torch.tensor([1.], pin_memory=True)",  # neighbour
+    # --- session 32 s32e: the windows' window_function_checks (layout, dtype, length), with c10's
+    # TensorOptions; hann_window prints the dtype as given, the others c10::dtype_or_default's
+    "out = torch.hann_window(5, dtype=torch.int64)",
+    "out = torch.hann_window(-1, dtype=torch.int64)",
+    "out = torch.hann_window(-1)",
+    "out = torch.hann_window(5, layout=torch.sparse_coo)",
+    "out = torch.hann_window(-1, layout=torch.sparse_coo, dtype=torch.int32)",
+    "out = torch.hann_window(5, False, dtype=torch.bool)",
+    "out = torch.hann_window(0, dtype=torch.uint16, pin_memory=True)",
+    "out = torch.ops.aten.hann_window(5, dtype=torch.int64)",
+    "out = torch.ops.aten.hann_window.periodic(5, False, dtype=torch.int8, device='cpu')",
+    "out = torch.hamming_window(5, dtype=torch.int64)",
+    "out = torch.hamming_window(5, layout=torch.sparse_coo)",
+    "out = torch.ops.aten.hamming_window.periodic_alpha_beta(5, True, 1., 1., dtype=torch.int16)",
+    "out = torch.blackman_window(-1)",
+    "out = torch.bartlett_window(0, dtype=torch.int32)",
+    "out = torch.kaiser_window(5, True, 3., dtype=torch.uint8)",
+    "out = torch.kaiser_window(-3, False)",
+    # --- session 32 s32e: empty.out / randn.out / rand(n).generator_out are CompositeImplicitAutograd
+    # upstream: their resize_ of an out that requires grad is refused, whether a leaf or not
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(3, out=a * 2, memory_format=torch.contiguous_format)",
+    "a = torch.ones(3, requires_grad=True); out = torch.empty(-1, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.randn(-1, out=a * 2)",
+    "a = torch.ones(3, requires_grad=True); out = torch.rand(3, generator=torch.Generator(), out=a[1:])",
+    "a = torch.ones(3, requires_grad=True); out = torch.ops.aten.randn.generator_out([3], generator=None, out=a * 2)",
 ]
 
 
@@ -3791,6 +3822,96 @@ FUZZ_CLASSES = [
     "out = torch.deg2rad(torch.tensor([1.0, 2.0]), out=torch.empty(1).expand(2))",  # expanded out
     "out = torch.tensor([1.0]).expand(2).rad2deg_()",
     "out = torch.rad2deg(torch.tensor([1.0, 2.0]), out=torch.empty(2).requires_grad_())",
+    # --- session 32 s32e: out= of an op with no derivative (upstream's autogradNotImplementedFallback)
+    # into a tensor that requires grad but is not a leaf runs, and the out's history becomes a node
+    # refusing at backward ("derivative for aten::zeros is not implemented", the operator's name);
+    # a leaf that requires grad, a view of one, or a view made in no_grad / by a multi-output op is
+    # refused at the call
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.zeros(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ones(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.full((3,), 2., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.arange(3., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.linspace(0, 1, 3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.eye(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.rand(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.randint(5, (3,), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.randperm(3, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.normal(0., 1., (3,), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.clone.out(torch.ones(3), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.zeros(4, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = torch.zeros(3); r = torch.ops.aten.clone.out(a, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # a view out that does not require grad: its base records the write (CopySlices)
+    "a = torch.ones(3, requires_grad=True); c = torch.zeros(6); b = c[:3]; r = torch.ops.aten.clone.out(a, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),) + (type(c.grad_fn).__name__,)",
+    "a = torch.ones(3, requires_grad=True); b = (a * 2)[1:]; r = torch.zeros(2, out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; torch.zeros(3, out=b); out = [(type(f).__name__, i) for f, i in b.grad_fn.next_functions]",
+    "a = torch.ones(3, requires_grad=True); b = torch.zeros(3); torch.ops.aten.clone.out(a, out=b); out = [(type(f).__name__, i) for f, i in b.grad_fn.next_functions]",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; torch.ones(3, out=b); out = type((b * 3).grad_fn).__name__",
+    "a = torch.ones(3, requires_grad=True); b = a * 2\nwith torch.no_grad():\n    torch.zeros(3, out=b)\nout = (type(b.grad_fn).__name__, b._version)",  # neighbour
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros(3, out=a)",  # neighbours: refused at the call
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros(2, out=a[1:])",
+    "a = torch.ones(3, requires_grad=True); out = torch.zeros((), out=(a * 2).unbind(0)[0])",
+    "a = torch.ones(3, requires_grad=True); b = a * 2\nwith torch.no_grad():\n    c = b[1:]\nout = torch.zeros(2, out=c)",
+    "a = torch.ones(3, requires_grad=True); out = torch.add(torch.ones(3), 1, out=a * 2)",  # a formula's out=: refused
+    # the node names the operator, not the overload
+    "a = torch.rand(3, requires_grad=True); r = torch.ops.aten.bernoulli.p(a, 0.5); b = r; out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.rand(3, requires_grad=True); r = torch.ops.aten.floor_divide.out(a, a, out=torch.zeros(3)); b = r; out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # --- session 32 s32e: torch.tensor for the meta device copies no data: its empty tensor takes
+    # pin_memory=True (upstream's meta factories do); tensor data cannot be pinned on any device
+    "out = torch.tensor([1.], device='meta', pin_memory=True)",
+    "out = torch.tensor(3, dtype=torch.int32, device='meta', pin_memory=True)",
+    "out = torch.tensor([[1.], [2.]], device='meta', pin_memory=True, requires_grad=True).requires_grad",
+    "out = torch.tensor([], device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2), device='meta', pin_memory=True)",
+    "out = torch.tensor(torch.ones(2, device='meta'), pin_memory=True)",
+    "out = torch.tensor([1.], pin_memory=True)",  # neighbours: no pinned memory on cpu
+    "out = torch.tensor([1.], device='meta', pin_memory=False)",
+    "out = torch.zeros(2, device='meta', pin_memory=True)",
+    # --- session 32 s32e: hann_window checks its dtype (upstream's window_function_checks), on the
+    # cpu; on the meta device both sides run torch._decomp's, which does not
+    "out = torch.hann_window(5, dtype=torch.int32)",
+    "out = torch.hann_window(5, False, dtype=torch.int64)",
+    "out = torch.hann_window(-1)",
+    "out = torch.hann_window(5, dtype=torch.int32, device='meta')",
+    "out = torch.hann_window(5, dtype=torch.complex64)",
+    "out = torch.hamming_window(5, dtype=torch.int32)",
+    "out = torch.blackman_window(5, layout=torch.sparse_coo)",
+    "out = torch.bartlett_window(-2)",
+    "out = torch.kaiser_window(5, dtype=torch.bool)",
+    "out = torch.hann_window(8, dtype=torch.bfloat16)",  # hamming_window's ops, bf16 as upstream's
+    "out = torch.hann_window(9)",  # neighbours
+    "out = torch.hann_window(8, False, dtype=torch.float64)",
+    "out = torch.hann_window(1)",
+    "out = torch.hann_window(0, dtype=torch.float16)",
+    # --- session 32 s32e: alias_copy.out and fill.Scalar_out, torchgen's out= of a functional kernel
+    # (out resized, its dtype exactly the result's, copied into), and into a non-leaf that requires grad
+    "out = torch.ops.aten.alias_copy.out(torch.ones(2, 3).t(), out=torch.zeros(0))",
+    "out = torch.ops.aten.alias_copy.out(torch.ones(3, dtype=torch.float64), out=torch.zeros(3))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(2, 3).t(), 2.5, out=torch.zeros(0))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(3, dtype=torch.int32), 2.5, out=torch.zeros(3))",
+    "out = torch.ops.aten.fill.Scalar_out(torch.ones(3), 2., out=torch.zeros(2))",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.alias_copy.out(torch.ones(3), out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    "a = torch.ones(3, requires_grad=True); b = a * 2; r = torch.ops.aten.fill.Scalar_out(a, 2., out=b); out = (r is b, b.requires_grad, type(b.grad_fn).__name__, b._version)\n"
+    "try:\n    b.sum().backward()\nexcept RuntimeError as e:\n    out += (str(e),)",
+    # the node's edges go to the arguments that require grad only
+    "a = torch.rand(3, requires_grad=True); r = torch.floor_divide(torch.rand(3), a * 2); out = [(type(f).__name__, i) for f, i in r.grad_fn.next_functions]",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -3879,6 +4000,12 @@ FUZZ_REFUSED = {
     # --- session 32 s32a: a boxed complex argument takes an int through a double (2**70 converts);
     # the TorchScript scalar ops that take it have no kernel here
     "out = torch.ops.aten.add.complex(2**70, 1j)",
+    # --- session 32 s32e: hamming/blackman/bartlett/kaiser_window check their arguments as
+    # upstream's and are refused past the checks (runtime/py/tn_decompose.py _window_refused)
+    "out = torch.hamming_window(5)",
+    "out = torch.blackman_window(4, False, dtype=torch.float64)",
+    "out = torch.bartlett_window(0)",
+    "out = torch.kaiser_window(5, True, 3.)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
