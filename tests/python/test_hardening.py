@@ -3748,6 +3748,22 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).new_tensor([1], pin_memory=True)",
     "out = torch.ones(2).new_tensor([1], torch.int32)",
     "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
+    # session 32 s32d: addmm / baddbmm / addbmm of integers take beta and alpha's 64 bits (a
+    # double rounded 2**63 - 1 to 2**63: seed 8 #961724); with no contraction self * beta wraps as
+    # upstream's mul_ (int32, int8: the scalar's low bits), above and below baddbmm's 400 cut
+    "a0 = torch.tensor(([-8, -8, -1, 2, 0, -1000, 7, 1, 300, -1000, 300, 5] * 6)[:64], dtype=torch.int64).reshape((4, 4, 4)); "
+    "a1 = torch.tensor(([-8, 5, -8, -1, 0, -1000, 300, 5, 5, -8, 0, -1] * 6)[:64], dtype=torch.int64).reshape((4, 4, 4)); "
+    "a2 = torch.tensor(([0, 7, 1, -3, 0, 5, 1, 5, -8, 1, 0, 0] * 6)[:64], dtype=torch.int64).reshape((4, 4, 4)); "
+    "out = torch.ops.aten.baddbmm.default(a0, a1, a2, beta=2**63 - 1)",
+    "a = torch.arange(-50, 50).reshape(1, 10, 10); out = torch.baddbmm(a, a, a, alpha=2**62 + 1)",
+    "a = torch.arange(-4, 5).reshape(3, 3); out = torch.addmm(a, a, a, beta=-2**63, alpha=2**53 + 1)",
+    "a = torch.arange(-4, 5).reshape(3, 3); out = torch.addbmm(a, a.expand(2, 3, 3), a.expand(2, 3, 3), beta=2**63 - 1, alpha=-(2**60) - 3)",
+    "a = torch.arange(-4, 5).reshape(3, 3); out = torch.addmm(a, a[:, :0], a[:0], beta=2**63 - 1)",
+    "a = torch.arange(-4, 5, dtype=torch.int32).reshape(3, 3); out = torch.addmm(a, a[:, :0], a[:0], beta=2**62 + 3)",
+    "a = torch.arange(-4, 5, dtype=torch.int8).reshape(1, 3, 3); out = torch.baddbmm(a, a[..., :0], a[:, :0], beta=-(2**60) - 3)",
+    "a = torch.arange(-4, 5, dtype=torch.int32).reshape(3, 3); out = torch.addmm(a, a, a, beta=2**62 + 3)",  # neighbour: refused
+    "a = torch.arange(-4, 5).reshape(3, 3); out = torch.addmm(a, a, a, beta=2.75, alpha=-1.5)",  # neighbour: truncated
+    "a = torch.arange(-4, 5, dtype=torch.uint8).reshape(3, 3); out = torch.addmm(a, a, a, beta=255, alpha=3)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
