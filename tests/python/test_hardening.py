@@ -3764,6 +3764,17 @@ FUZZ_CLASSES = [
     "a = torch.arange(-4, 5, dtype=torch.int32).reshape(3, 3); out = torch.addmm(a, a, a, beta=2**62 + 3)",  # neighbour: refused
     "a = torch.arange(-4, 5).reshape(3, 3); out = torch.addmm(a, a, a, beta=2.75, alpha=-1.5)",  # neighbour: truncated
     "a = torch.arange(-4, 5, dtype=torch.uint8).reshape(3, 3); out = torch.addmm(a, a, a, beta=255, alpha=3)",  # neighbour
+    # session 32 s32d: mse_loss(reduction=none) keeps its iterator's layout over (self, target), a
+    # size-1 dim's stride too (seed 8 #206699: mul(d, d) laid it out anew); self == target (upstream
+    # has stride 1 there too), meta (its Python meta) and a full target are neighbours
+    "a0 = torch.tensor([2.0, -1.25, -2.0, 1e30, 1.0, -0.0, -1.25, 2.0], dtype=torch.float16).reshape((4, 1, 2)).transpose(-1, -2); "
+    "a1 = torch.tensor([False], dtype=torch.bool).reshape(()); out = torch.ops.aten.mse_loss.default(a0, a1, reduction=0)",
+    "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, torch.zeros(2, 1, dtype=torch.float64), 0)",
+    "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2).requires_grad_(); out = torch.nn.functional.mse_loss(x, torch.tensor(1.), reduction='none')",
+    "x = torch.zeros(4, 1, 2, dtype=torch.bool).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, torch.tensor(0.5), 0)",
+    "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, x, 0)",  # neighbour
+    "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, torch.zeros(4, 2, 1), 0)",  # neighbour
+    "x = torch.empty_strided((4, 2, 1), (2, 1, 2), device='meta'); out = torch.ops.aten.mse_loss.default(x, torch.empty((), device='meta'), 0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
