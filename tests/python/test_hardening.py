@@ -3775,6 +3775,16 @@ FUZZ_CLASSES = [
     "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, x, 0)",  # neighbour
     "x = torch.arange(8.).reshape(4, 1, 2).transpose(-1, -2); out = torch.ops.aten.mse_loss.default(x, torch.zeros(4, 2, 1), 0)",  # neighbour
     "x = torch.empty_strided((4, 2, 1), (2, 1, 2), device='meta'); out = torch.ops.aten.mse_loss.default(x, torch.empty((), device='meta'), 0)",  # neighbour
+    # session 32 s32d: cumprod_backward reads a complex input (and output) conjugated, as
+    # upstream's input.conj() (seed 8 #943841: a real grad and output, so the reversed cumsum is
+    # real and only the division by input.conj() is complex); ours refuses complex cumsum/cumprod
+    "a0 = torch.tensor([1.0], dtype=torch.float32).reshape(()); "
+    "a1 = torch.tensor(([(-0.5+0j), (1+2j), (-0.5+0j), (0-1j), (-0.5+0j), (-0.5+0j), (-0.5+0j), 2.0, 2.0, (0-1j), 2.0, (0-1j)] * 3)[:32], dtype=torch.complex128).reshape((4, 4, 2)); "
+    "a2 = torch.tensor(([-0.0, -0.0, float('-inf'), -0.0, -0.0, -1.25, 0.5, 1.0, 1.0, 0.0, -0.0, -7e4] * 3)[:32], dtype=torch.float32).reshape((4, 4, 2)); "
+    "out = torch.ops.aten.cumprod_backward.default(a0, a1, 0, a2)",
+    "out = torch.ops.aten.cumprod_backward(torch.tensor([1., 2., -1.]), torch.tensor([1+2j, 0.5-1j, 3j], dtype=torch.complex64), 0, torch.tensor([1., -2., 0.5]))",
+    "out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward(torch.ones(2, 3, dtype=torch.float64), torch.tensor([[1j, 2, 1-1j], [0.5j, -1, 2+2j]]), 1, torch.ones(2, 3, dtype=torch.float64)))()",
+    "out = torch.ops.aten.cumprod_backward(torch.ones(2, 3), torch.tensor([[1., 2, -1], [0.5, -1, 2]]), 1, torch.ones(2, 3))",  # neighbour: real
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
