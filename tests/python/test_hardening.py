@@ -3785,6 +3785,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.cumprod_backward(torch.tensor([1., 2., -1.]), torch.tensor([1+2j, 0.5-1j, 3j], dtype=torch.complex64), 0, torch.tensor([1., -2., 0.5]))",
     "out = torch.no_grad()(lambda: torch.ops.aten.cumprod_backward(torch.ones(2, 3, dtype=torch.float64), torch.tensor([[1j, 2, 1-1j], [0.5j, -1, 2+2j]]), 1, torch.ones(2, 3, dtype=torch.float64)))()",
     "out = torch.ops.aten.cumprod_backward(torch.ones(2, 3), torch.tensor([[1., 2, -1], [0.5, -1, 2]]), 1, torch.ones(2, 3))",  # neighbour: real
+    # session 32 s32d: logit_backward with eps NaN: upstream's vector body tests
+    # (x >= eps && x <= 1 - eps), false for every x, and gives 0; its scalar tail's
+    # (x < eps || x > 1 - eps) zeroes none (seed 8 #705395: 32 float64, all in the body)
+    "a0 = torch.tensor(([1e30, float('inf'), -1.25, -1.25, 0.5, 2.0, 0.5, 1e-30, -0.0, 2.0, 3.75, 2.0] * 4)[:40], dtype=torch.float64).reshape((5, 1, 4, 2))[1:].detach().requires_grad_(); "
+    "a1 = torch.tensor(([-1.25, 1e-30, float('inf'), 0.5, -7e4, -1.25, 2.0, -1.25, -2.0, -1.25, float('inf'), -0.0] * 3)[:32], dtype=torch.float64).reshape((4, 1, 4, 2)).requires_grad_(); "
+    "out = torch.ops.aten.logit_backward.default(a0, a1, float('nan'))",
+    "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 70), torch.linspace(-0.5, 1.5, 70), float('nan'))",
+    "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 131, dtype=torch.bfloat16), torch.linspace(-0.5, 1.5, 131, dtype=torch.bfloat16), float('nan'))",
+    "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 131, dtype=torch.float16), torch.linspace(-0.5, 1.5, 131, dtype=torch.float16), float('nan'))",
+    "g = torch.linspace(-2, 3, 33, dtype=torch.float64); out = torch.ops.aten.logit_backward(g.expand(2, 33), g.expand(2, 33).t().contiguous().t(), float('nan'))",
+    "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 7), torch.linspace(-0.5, 1.5, 7), float('nan'))",  # neighbour: all tail
+    "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 70), torch.linspace(-0.5, 1.5, 70), 0.2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
