@@ -1191,11 +1191,28 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     land above it follows each side's rounding (s within 4 u of it counts either way). gelsy with
     an rcond NaN or at most 0 never stops at a condition estimate: its rank is min(m, n), 1 for
     NaN (every comparison false), or 0 when its first pivot column is 0 (ours's pivot, the largest
-    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column)."""
+    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column). With the
+    default rcond or one in (0, 1) two ranks are certain: 0 exactly when the first pivot column is
+    0 (dgelsy stops at R_11 = 0, the estimation never runs); min(m, n) when every pivot set the
+    side may take (_pivot_sets) leaves R's leading blocks R_i better conditioned than rcond: dlaic1's
+    estimates are norms of R_i^T times unit vectors, so smax <= s_1(R_i) and smin >= s_i(R_i), and
+    s_i(A[:, S_i]) >= s_k(A[:, S_k]) (fewer columns of one set), s_1(R_i) <= s_1(A), each within
+    the backward error bound lim of the computed R (every greedy set must pass: which one ours
+    took is not known; for upstream one set its jpvt may fix first); None for the other ranks."""
     import numpy as np
     k = min(A.shape)
     if driver == "gelsy":
-        if rcond is None or not (math.isnan(rcond) or rcond <= 0):
+        if rcond is None or 0 < rcond < 1:
+            if r == 0:
+                return not np.abs(A).max(initial=0.0) if greedy else bool(k and (np.abs(A).max(axis=0) == 0).any())
+            if r != k or not math.isfinite(lim):
+                return None
+            t = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else rcond
+            s1 = ref[0] if ref.size else 0.0
+            conditioned = [np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
+                           for S in _pivot_sets(A, k, lim, greedy)]
+            return (all(conditioned) if greedy else any(conditioned)) and bool(conditioned) or None
+        if not (math.isnan(rcond) or rcond <= 0):
             return None
         full = 1 if math.isnan(rcond) else k
         zero = not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any())
@@ -1215,6 +1232,11 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
         rc = u
     t = rc * (sv[0] if sv.size else 0.0)
     return int((sv > t * (1 + 4 * u)).sum()) <= r <= int((sv > t * (1 - 4 * u)).sum())
+
+
+def _or(holds, otherwise):
+    """holds, or where it is None (undecided) otherwise"""
+    return otherwise if holds is None else holds
 
 
 def _lstsq_holds(m, rhs, sides, bound, driver, rank_check=None):
@@ -1338,8 +1360,10 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
                 or (to[2]["values"] != tu[2]["values"] and not own):
             return None
         rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
-        check = (lambda A, r, sv, ref, lim, greedy: _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single)) \
-            if own else None
+        same = to[2]["values"] == tu[2]["values"]
+        # a rank _rank_holds cannot decide (None) stands when both sides report the same ranks
+        check = (lambda A, r, sv, ref, lim, greedy: _or(_rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single),
+                                                        same)) if own else None
         with np.errstate(all="ignore"):
             return _lstsq_holds(m, rhs, sides, bound, driver, check)
     vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)

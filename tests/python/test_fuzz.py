@@ -672,3 +672,18 @@ def test_each_artefact_proof_can_fail():
                                         _t([1.0, 2.384185791015625e-07], [2])]}}
     assert explain("value", gt, lop2, st([1.0, 0.0], 1), st([1.0, 4194304.0], 2), 2e-5)
     assert not explain("value", gt, lop2, st([1.0, 4194304.0], 1), st([1.0, 4194304.0], 2), 2e-5)  # rank 1's x is (1, 0)
+    # session 32 s32d: seed 8 #452417, gelsy with the default rcond of [[0, -2]]: ours pivots column 1 (rank 1),
+    # upstream's jpvt (at::empty, then the previous batch's permutation) may fix the zero column 0 first, where dgelsy
+    # stops at R_11 = 0: rank 0, x = 0. Rank 0 is certain only with a zero column (for ours: A = 0); rank min(m, n) when
+    # the pivot columns are better conditioned than rcond
+    gz = ("a0 = torch.tensor([[0.0, -2.0]], dtype=torch.float64); a1 = torch.tensor([[0.0, 1.0]], dtype=torch.float64); "
+          "out = torch.ops.aten.linalg_lstsq.default(a0, a1)")
+    sz = lambda x, r: {"ok": {"tuple": [_t(x, [2, 2], "torch.float64"), _t([], [0], "torch.float64"),
+                                        _t([r], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("value", gz, lop2, sz([0.0, 0.0, 0.0, -0.5], 1), sz([0.0] * 4, 0), 1e-12)
+    assert not explain("value", gz, lop2, sz([0.0] * 4, 0), sz([0.0, 0.0, 0.0, -0.5], 1), 1e-12)  # ours's pivot is column 1
+    assert not explain("value", gz.replace("[[0.0, -2.0]]", "[[1.0, -2.0]]"), lop2, sz([0.0, 0.0, 0.2, -0.4], 1),
+                       sz([0.0] * 4, 0), 1e-12)  # no zero column: no first pivot R_11 = 0
+    assert not explain("value", gz, lop2, sz([0.0, 0.0, 0.0, -0.5], 1), sz([0.0, 0.0, 0.0, 0.5], 0), 1e-12)  # rank 0's x is 0
+    assert not explain("value", gz.replace("[[0.0, -2.0]]", "[[1e-20, -2.0]]"), lop2, sz([0.0, 0.0, 0.0, -0.5], 1),
+                       sz([0.0] * 4, 0), 1e-12)  # a tiny column is no zero: its R_11 is not 0
