@@ -1071,7 +1071,9 @@ def _factors_hold(nm, m, res, bound):
     bound times m's largest element (its backward error): U diag(S) Vh for an SVD (U and Vh with
     orthonormal columns and rows, S descending), V diag(L) V^H for eigh (V unitary, L ascending),
     P L U for an LU (P from the pivots' row swaps, info at its first zero pivot), and for a
-    determinant also det = sign(P) prod(diag(U)) within bound times |prod(diag(U))|."""
+    determinant also det = sign(P) prod(diag(U)) within bound times |prod(diag(U))| (slogdet: its
+    sign exactly that product's, log|det| the sum of log|U_ii| within bound times k plus their
+    magnitudes)."""
     import numpy as np
     ct = lambda x: np.conj(np.swapaxes(x, -1, -2))
     orth = lambda x, y: x.size == 0 or np.abs(x @ y - np.eye(x.shape[-1] if y is x else x.shape[-2])).max() <= bound
@@ -1089,7 +1091,7 @@ def _factors_hold(nm, m, res, bound):
         return orth(ct(V), V) and bool((np.diff(L, axis=-1) >= -bound * scale).all()) and close((V * L[..., None, :]) @ ct(V))
     if nm == "linalg_lstsq":
         return False  # lapack_backward_stable checks a solution against a0 and a1 itself
-    lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1}.get(nm)
+    lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1, "_linalg_slogdet": 2}.get(nm)
     if lu_at is None or len(res) < lu_at + 2:
         return False
     r, c = m.shape[-2:]
@@ -1097,7 +1099,8 @@ def _factors_hold(nm, m, res, bound):
     lu, piv = res[lu_at].reshape(-1, r, c), res[lu_at + 1].reshape(-1, k).astype(int)
     for b in range(lu.shape[0]):
         # a determinant factors a row-major A as A^T (the LU then needs no copy; det(A^T) = det(A))
-        holds, info = _lu_holds(lu[b], piv[b], (m[b], m[b].T) if nm == "_linalg_det" else (m[b],), bound)
+        holds, info = _lu_holds(lu[b], piv[b], (m[b], m[b].T) if nm in ("_linalg_det", "_linalg_slogdet") else (m[b],),
+                                bound)
         if not holds:
             return False
         if nm == "linalg_lu_factor_ex" and len(res) > 2 and res[2].reshape(-1)[b] != info:
@@ -1107,6 +1110,14 @@ def _factors_hold(nm, m, res, bound):
             sign = (-1) ** sum(1 for i, pv in enumerate(piv1) if pv - 1 != i)
             d = np.prod(np.diag(lu[b])[:k]) * sign
             if not abs(res[0].reshape(-1)[b] - d) <= bound * abs(d):
+                return False
+        if nm == "_linalg_slogdet":
+            # sign exactly its LU's; log|det| the sum of log|U_ii|, each log's rounding and the sum's within bound
+            u = np.diag(lu[b])[:k]
+            perm = (-1) ** sum(1 for i, pv in enumerate(piv[b]) if pv - 1 != i)
+            logs = np.log(np.abs(u))
+            if res[0].reshape(-1)[b] != (perm * np.prod(np.sign(u))) or \
+                    not abs(res[1].reshape(-1)[b] - logs.sum()) <= bound * (k + np.abs(logs).sum()):
                 return False
     return True
 
@@ -1321,10 +1332,11 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     (eigvalsh, svdvals), when both sides' values pass _values_hold; for lstsq, _lstsq_holds."""
     nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
           "det": "_linalg_det", "linalg_det": "_linalg_det", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "slogdet": "_linalg_slogdet", "linalg_slogdet": "_linalg_slogdet",
           "eigvalsh": "_linalg_eigh", "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
     values_only = "vals" in name(op)  # svdvals, eigvalsh: the values alone
     if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
-                                     "linalg_lstsq"):
+                                     "_linalg_slogdet", "linalg_lstsq"):
         return None
     import numpy as np
     import torch

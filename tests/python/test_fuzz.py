@@ -687,3 +687,19 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", gz, lop2, sz([0.0, 0.0, 0.0, -0.5], 1), sz([0.0, 0.0, 0.0, 0.5], 0), 1e-12)  # rank 0's x is 0
     assert not explain("value", gz.replace("[[0.0, -2.0]]", "[[1e-20, -2.0]]"), lop2, sz([0.0, 0.0, 0.0, -0.5], 1),
                        sz([0.0] * 4, 0), 1e-12)  # a tiny column is no zero: its R_11 is not 0
+    # session 32 s32d: seed 8 #148088, _linalg_slogdet of float32 rows 0 and 3 equal with 1e30 entries: each side's LU
+    # leaves its own residue in the last pivot (ours 4.96e-21, upstream's 2.28e-08): log|det| 34.2 or 63.3, both the
+    # sum of log|U_ii| of a P L U within the backward error of a0 (of its transpose, as _linalg_det)
+    sl = ("a0 = torch.tensor(([-1.25, 3.75, 1.0, 1e30, -0.0, -2.0, -1.25, 2.0, -1.25, 2.0, -7e4, 3.75] * 2)[:16], "
+          "dtype=torch.float32).reshape((4, 4)); out = torch.ops.aten._linalg_slogdet.default(a0)")
+    slop = "torch.ops.aten._linalg_slogdet.default"
+    slu = lambda sign, lad, lu: {"ok": {"tuple": [_t([sign], []), _t([lad], []), {**_t(lu, [4, 4]), "stride": [1, 4]},
+                                                  _t([4, 2, 3, 4], [4], "torch.int32")]}}
+    up_lu = [1.0000000150474662e+30, 2.0, 3.75, 1.0000000150474662e+30, 3.750000011891538e-30, -2.0, 2.0,
+             -6.831953669461654e-08, 1.0000000031710769e-30, 0.625, -70001.25, 2.448116731557093e-08,
+             -1.250000003963846e-30, -1.250000003963846e-30, 1.7856824342743494e-05, 2.2772741914423023e-08]
+    mine = _described(sl)
+    assert explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu), 2e-5)
+    assert not explain("value", sl, slop, mine, slu(1.0, 63.329261779785156, up_lu), 2e-5)  # the sign is not its LU's
+    assert not explain("value", sl, slop, mine, slu(-1.0, 70.0, up_lu), 2e-5)  # log|det| is not its LU's
+    assert not explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu[:3] + [1e29] + up_lu[4:]), 2e-5)  # not a0's LU
