@@ -1779,34 +1779,42 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
+_SUMS_OF_PRODUCTS = re.compile(r"_?conv(?:\dd|_transpose\dd|olution)|linear|mm|bmm|matmul|mv|dot")
+
+
 def conv_rounding(kind, code, op, ours, up, tol):
-    """A float64 (float32, float16, bfloat16) convolution output that is a sum of products of very different
+    """A float64 (float32, float16, bfloat16) convolution or matrix product (linear, mm, bmm,
+    matmul, mv, dot) output that is a sum of products of very different
     magnitudes: each side's is the exact sum within the floating-point summation bound n * u *
     sum|x * w| (n its terms), in its own order (ours's GEMM, upstream's MKL/oneDNN), so 1e30 -
     1e30 + 12.5 is 0 or 12.5 by the order. Explained when every element that differs is finite on
     both sides and within twice that bound of upstream's; the call's only tensors are a0 (input)
-    and a1 (weight), and sum|x * w| and n are the call rerun here in float64 on |a0|, |a1| and on
-    ones."""
-    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+    and a1 (weight), and a2 for a convolution's or linear's bias (one more term), and sum|x * w|
+    (+ |b|) and n are the call rerun here in float64 on |a0|, |a1| (|a2|) and on ones."""
+    if kind != "value" or not _SUMS_OF_PRODUCTS.fullmatch(name(op)):
         return None
     import torch
     import torch.nn.functional as F
     ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
     to, tu = tensors(ours), tensors(up)
-    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+    biased = re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)|linear", name(op))
+    if set(ins) not in ({"a0", "a1"}, {"a0", "a1", "a2"} if biased else {"a0", "a1"}) or len(last) != 1 \
+            or not last[0].startswith("out = ") or len(to) != 1 \
             or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP and to[0]["tensor"] != "torch.float64" \
             or ins["a0"].device.type == "meta" or ins["a0"].is_complex() or ins["a1"].is_complex():
         return None
     u = _UNIT[to[0]["tensor"]]
 
-    def run(a0, a1):
-        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+    def run(*ts):
+        ns = {"torch": torch, "F": F, **{f"a{i}": t for i, t in enumerate(ts)}}
         exec(last[0], ns)
         return ns["out"].reshape(-1).tolist()
 
     try:
-        x, w = (ins[k].detach().double() for k in ("a0", "a1"))
-        mag, terms = run(x.abs(), w.abs()), run(torch.ones_like(x), torch.ones_like(w))
+        xs = [ins[k].detach().double() for k in sorted(ins)]
+        if any(t.is_complex() or t.device.type == "meta" for t in xs):
+            return None
+        mag, terms = run(*(t.abs() for t in xs)), run(*(torch.ones_like(t) for t in xs))
     except Exception:
         return None
     differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
@@ -1817,7 +1825,7 @@ def conv_rounding(kind, code, op, ours, up, tol):
             return None
     if not differ:
         return None
-    return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
+    return "a convolution's or matrix product's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
 
 
 def conv_nonfinite_float64(kind, code, op, ours, up, tol):

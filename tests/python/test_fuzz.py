@@ -446,6 +446,19 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", cr.replace("1e30", "1.0"), "F.conv1d", c1(0.0), c1(12.5), tol)  # small terms: 0 is wrong
     assert not explain("value", cr, "F.conv1d", c1("nan"), c1(12.5), tol)  # not a rounding
     assert not explain("value", cr, "F.conv1d", c1(1e24), c1(12.5), tol)  # past the bound (2 * 3 * 2**-24 * 2e30 = 7e23)
+    # session 32 s32d: matrix products too (seed 8 #917532: F.linear's -2e30 + 2e30 - 0.625 + bias -0.0, ours -0.625,
+    # upstream's 0), a linear's bias one more term; a third tensor of mm is no bias
+    li = ("a0 = torch.tensor([[1e30, 2.0, 0.5]]); a1 = torch.tensor([[-2.0, 1e30, -1.25]]); a2 = torch.tensor([-0.0]); "
+          "out = F.linear(a0, a1, a2)")
+    l1 = lambda v: {"ok": _t([v], [1, 1])}
+    assert explain("value", li, "F.linear", l1(-0.625), l1(0.0), tol)
+    assert not explain("value", li.replace("1e30", "1.0"), "F.linear", l1(-0.625), l1(0.0), tol)  # small terms: 0 is wrong
+    assert not explain("value", li, "F.linear", l1(-0.625), l1(3e24), tol)  # past the bound (2 * 4 * 2**-24 * 4e30 = 1.9e24)
+    mm3 = ("a0 = torch.tensor([[1e30, 2.0, 0.5]]); a1 = torch.tensor([[-2.0], [1e30], [-1.25]]); a2 = torch.ones(1, 1); "
+           "out = torch.addmm(a2, a0, a1, alpha=-1)")
+    assert not explain("value", mm3, "torch.addmm", l1(-0.625), l1(0.0), tol)  # not a plain sum of products
+    assert explain("value", mm3.replace("a2 = torch.ones(1, 1); ", "").replace("torch.addmm(a2, a0, a1, alpha=-1)",
+                                                                              "torch.mm(a0, a1)"), "torch.mm", l1(-0.625), l1(0.0), tol)
 
     # _log_softmax into a transposed out=: upstream's row-major result read back through out's strides
     sm = ("a0 = torch.tensor([[0.0, 1.0], [2.0, 4.0]]); a1 = torch.empty(2, 2).t(); "
