@@ -423,6 +423,12 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
     "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
     "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
+    # session 32 s32d: addmv / addr convert beta and alpha as their kernels do (c10's type names)
+    "a = torch.ones(3, dtype=torch.int32); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.int32), torch.ones(2, dtype=torch.int32), beta=2**63 - 1)",
+    "a = torch.ones(3, dtype=torch.float16); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), beta=1e10)",
+    "a = torch.ones(0, 2, dtype=torch.int16); out = torch.addr(a, torch.ones(0, dtype=torch.int16), torch.ones(2, dtype=torch.int16), alpha=-2**20)",
+    "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), beta=2.5)",
+    "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), alpha=True)",
 ]
 
 
@@ -3797,6 +3803,29 @@ FUZZ_CLASSES = [
     "g = torch.linspace(-2, 3, 33, dtype=torch.float64); out = torch.ops.aten.logit_backward(g.expand(2, 33), g.expand(2, 33).t().contiguous().t(), float('nan'))",
     "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 7), torch.linspace(-0.5, 1.5, 7), float('nan'))",  # neighbour: all tail
     "out = torch.ops.aten.logit_backward(torch.linspace(-2, 3, 70), torch.linspace(-0.5, 1.5, 70), 0.2)",  # neighbour
+    # session 32 s32d: neighbours of seed 8 #961724 through addmv and addr: their kernels convert
+    # beta and alpha to the dtype, checked ('value cannot be converted to type int without
+    # overflow'); addmv of an empty mat multiplies by scalar_tensor(beta) (alpha unread), addr
+    # refuses a float scalar for an integral self first
+    "a = torch.ones(3, dtype=torch.int32); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.int32), torch.ones(2, dtype=torch.int32), beta=2**63 - 1)",
+    "a = torch.ones(3, dtype=torch.int8); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.int8), torch.ones(2, dtype=torch.int8), alpha=300)",
+    "a = torch.ones(3, dtype=torch.uint8); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.uint8), torch.ones(2, dtype=torch.uint8), alpha=-200)",
+    "a = torch.ones(3); out = torch.addmv(a.long(), torch.ones(3, 2).long(), torch.ones(2).long(), beta=float('nan'))",
+    "a = torch.ones(3, dtype=torch.int32); out = torch.addmv(a, torch.ones(3, 0, dtype=torch.int32), torch.ones(0, dtype=torch.int32), beta=2**40)",
+    "a = torch.ones(3, dtype=torch.int32); out = torch.addmv(a, torch.ones(3, 0, dtype=torch.int32), torch.ones(0, dtype=torch.int32), alpha=float('inf'))",
+    "a = torch.ones(3, dtype=torch.float16); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), beta=1e10)",
+    "a = torch.ones(3, dtype=torch.float16); out = torch.addmv(a, torch.ones(3, 0, dtype=torch.float16), torch.ones(0, dtype=torch.float16), beta=1e10)",
+    "a = torch.ones(3); out = torch.addmv(a, torch.ones(3, 2), torch.ones(2), beta=1e300)",
+    "a = torch.ones(3, dtype=torch.int64); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.int64), torch.ones(2, dtype=torch.int64), beta=2**63 - 1, alpha=2.5)",
+    "a = torch.ones(3, 2, dtype=torch.int32); out = torch.addr(a, torch.ones(3, dtype=torch.int32), torch.ones(2, dtype=torch.int32), beta=2**63 - 1)",
+    "a = torch.ones(0, 2, dtype=torch.int16); out = torch.addr(a, torch.ones(0, dtype=torch.int16), torch.ones(2, dtype=torch.int16), alpha=-2**20)",
+    "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), beta=2.5)",
+    "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), alpha=True)",
+    "a = torch.ones(3, 2, dtype=torch.float16); out = torch.addr(a, torch.ones(3, dtype=torch.float16), torch.ones(2, dtype=torch.float16), beta=2**63 - 1)",
+    "a = torch.ones(3, 2); out = torch.addr(a, torch.ones(3), torch.ones(2), alpha=1 + 1j)",
+    "a = torch.ones(3, 2, dtype=torch.uint8); out = torch.addr(a, torch.ones(3, dtype=torch.uint8), torch.ones(2, dtype=torch.uint8), beta=-200)",  # neighbour
+    "a = torch.ones(3, dtype=torch.bfloat16); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16), beta=2**63 - 1)",  # neighbour
+    "a = torch.ones(3); out = torch.addmv(a, torch.ones(3, 2), torch.ones(3), beta=1e300)",  # neighbour: the shapes first
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
