@@ -1215,7 +1215,7 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     if driver == "gelsy":
         if rcond is None or 0 < rcond < 1:
             if r == 0:
-                return not np.abs(A).max(initial=0.0) if greedy else bool(k and (np.abs(A).max(axis=0) == 0).any())
+                return not np.abs(A).max(initial=0.0) if greedy or not k else bool((np.abs(A).max(axis=0) == 0).any())
             if r != k or not math.isfinite(lim):
                 return None
             t = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else rcond
