@@ -1681,8 +1681,10 @@ typedef struct {
 
 /* logit_backward (form 3): the rows compute the scalar form; upstream's vector body is
  * (x >= lo && x <= hi) ? grad / (x * (1 - x)) : (eps < 0 ? NaN : 0), so there a NaN x gives 0
- * when eps >= 0 (NaN in the scalar code) and x = -0.0 in range gives grad / -0.0 (grad * inf
- * in the scalar code). lo_d < 0 marks eps < 0 (lo is 0 then). */
+ * when eps >= 0 (NaN in the scalar code), so does every x when eps is NaN (lo = eps and
+ * hi = 1 - eps NaN: the scalar code's (x < lo || x > hi) zeroes none, seed 8 #705395), and
+ * x = -0.0 in range gives grad / -0.0 (grad * inf in the scalar code). lo_d < 0 marks eps < 0
+ * (lo is 0 then). */
 static void
 logit_body(const act_tail *t, char *const *p, const int64_t *s, int64_t body)
 {
@@ -1692,7 +1694,7 @@ logit_body(const act_tail *t, char *const *p, const int64_t *s, int64_t body)
         switch (t->dtype) {
         case TN_DTYPE_F64: {
             double x = ((const double *)p[2])[i * s[2]], g = ((const double *)p[1])[i * s[1]];
-            if (x != x && !eps_neg)
+            if ((x != x || lo != lo) && !eps_neg)
                 ((double *)p[0])[i * s[0]] = 0.0;
             else if (x == 0 && signbit(x) && x >= lo)
                 ((double *)p[0])[i * s[0]] = g / (x * (1.0 - x));
@@ -1700,7 +1702,7 @@ logit_body(const act_tail *t, char *const *p, const int64_t *s, int64_t body)
         }
         case TN_DTYPE_F32: {
             float x = ((const float *)p[2])[i * s[2]], g = ((const float *)p[1])[i * s[1]];
-            if (x != x && !eps_neg)
+            if ((x != x || t->lo_f != t->lo_f) && !eps_neg)
                 ((float *)p[0])[i * s[0]] = 0.0f;
             else if (x == 0 && signbit(x) && x >= (float)t->lo_f)
                 ((float *)p[0])[i * s[0]] = g / (x * (1.0f - x));
@@ -1711,7 +1713,7 @@ logit_body(const act_tail *t, char *const *p, const int64_t *s, int64_t body)
             uint16_t hx = ((const uint16_t *)p[2])[i * s[2]], hg = ((const uint16_t *)p[1])[i * s[1]];
             float x = bf ? tn_bf16_to_f32(hx) : tn_f16_to_f32(hx);
             float g = bf ? tn_bf16_to_f32(hg) : tn_f16_to_f32(hg);
-            if (x != x && !eps_neg) {
+            if ((x != x || t->lo_f != t->lo_f) && !eps_neg) {
                 ((uint16_t *)p[0])[i * s[0]] = 0;
             } else if (x == 0 && signbit(x) && x >= (eps_neg ? 0.0f : t->lo_f)) {
                 float r = g / (x * (1.0f - x));

@@ -297,12 +297,13 @@ typedef struct {
     char *c;
     int64_t a_sb, a_sm, a_sk, b_sb, b_sk, b_sn, c_sb, c_sm, c_sn;
     double alpha, beta;
+    uint64_t ialpha, ibeta;  /* the integer dtypes' scalars, exact (two's complement) */
     int failed;
 } plain_job;
 
 /* Each row: acc[n] = sum_p a[i][p] * b[p][:] (B rows read along n), then C = alpha*acc + beta*C.
  * Integers compute in uint64_t, which wraps exactly as the type would (the final cast keeps the
- * low bits); f64 computes in double. */
+ * low bits), with the scalars' 64 bits (ialpha, ibeta); f64 computes in double. */
 #define DEFINE_GEMM_PLAIN(NAME, T, ACC, TO_ACC, SCALE_A, SCALE_B)                                   \
     static void                                                                                   \
     gemm_##NAME##_worker(void *ctx, int64_t begin, int64_t end)                                   \
@@ -313,7 +314,7 @@ typedef struct {
             j->failed = 1;                                                                        \
             return;                                                                               \
         }                                                                                         \
-        ACC alpha = SCALE_A(j->alpha), beta = SCALE_B(j->beta);                                   \
+        ACC alpha = SCALE_A(j, alpha), beta = SCALE_B(j, beta);                                   \
         for (int64_t r = begin; r < end; r++) {                                                   \
             int64_t bi = r / j->m, i = r % j->m;                                                  \
             const T *a = (const T *)j->a + bi * j->a_sb + i * j->a_sm;                            \
@@ -329,7 +330,7 @@ typedef struct {
             }                                                                                     \
             for (int64_t q = 0; q < j->n; q++) {                                                  \
                 T *e = c + q * j->c_sn;                                                           \
-                *e = (T)(j->beta == 0.0 ? alpha * acc[q] : alpha * acc[q] + beta * TO_ACC(*e));   \
+                *e = (T)(SCALE_B(j, beta) == 0 ? alpha * acc[q] : alpha * acc[q] + beta * TO_ACC(*e)); \
             }                                                                                     \
         }                                                                                         \
         free(acc);                                                                                \
@@ -337,8 +338,8 @@ typedef struct {
 
 #define TO_DOUBLE(x) ((double)(x))
 #define TO_U64(x) ((uint64_t)(int64_t)(x))
-#define SCALAR_DOUBLE(s) (s)
-#define SCALAR_U64(s) ((uint64_t)(int64_t)(s))
+#define SCALAR_DOUBLE(j, s) ((j)->s)
+#define SCALAR_U64(j, s) ((j)->i##s)
 
 DEFINE_GEMM_PLAIN(f64, double, double, TO_DOUBLE, SCALAR_DOUBLE, SCALAR_DOUBLE)
 DEFINE_GEMM_PLAIN(u8, uint8_t, uint64_t, TO_U64, SCALAR_U64, SCALAR_U64)
@@ -349,12 +350,12 @@ DEFINE_GEMM_PLAIN(i64, int64_t, uint64_t, TO_U64, SCALAR_U64, SCALAR_U64)
 
 /* ---- tn_gemm ---- */
 
-tn_status
-tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
-        const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
-        const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
-        void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
-        double alpha, double beta)
+static tn_status
+gemm_any(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+         const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+         const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+         void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+         double alpha, double beta, int64_t ialpha, int64_t ibeta)
 {
     tn_range_fn plain = NULL;
     switch (dtype) {
@@ -374,7 +375,7 @@ tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
 
     if (plain) {
         plain_job pj = {m, n, k, a, b, c, a_sb, a_sm, a_sk, b_sb, b_sk, b_sn, c_sb, c_sm, c_sn,
-                        alpha, beta, 0};
+                        alpha, beta, (uint64_t)ialpha, (uint64_t)ibeta, 0};
         double work = (double)batch * (double)m * (double)n * (double)(k + 1);
         int64_t grain = (int64_t)(32768.0 / ((double)n * (double)(k + 1))) + 1;
         if (work < 65536.0)
@@ -412,6 +413,38 @@ tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
         .alpha = (float)alpha, .beta = (float)beta,
     };
     return gemm_float(&j, batch);
+}
+
+/* a double scalar truncated to an integer as x86's cvttsd2si does (INT64_MIN past the range, NaN) */
+static int64_t
+truncated(double x)
+{
+    return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+}
+
+tn_status
+tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+        const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+        const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+        void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+        double alpha, double beta)
+{
+    return gemm_any(dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn, alpha, beta,
+                    truncated(alpha), truncated(beta));
+}
+
+tn_status
+tn_gemm_int(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+            const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+            const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+            void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+            int64_t alpha, int64_t beta)
+{
+    if (dtype != TN_DTYPE_U8 && dtype != TN_DTYPE_I8 && dtype != TN_DTYPE_I16 && dtype != TN_DTYPE_I32 &&
+        dtype != TN_DTYPE_I64)
+        return TN_ERR_DTYPE;
+    return gemm_any(dtype, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk, b_sn, c, c_sb, c_sm, c_sn,
+                    (double)alpha, (double)beta, alpha, beta);
 }
 
 /* ---- float32 products summed in double ---- */

@@ -26,6 +26,15 @@ tn_status tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                   void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
                   double alpha, double beta);
 
+/* tn_gemm for uint8, int8, int16, int32 and int64 with integer scalars: alpha and beta's 64 bits
+ * take part in the wrapping arithmetic (a Scalar converted to int64_t; a double such as 2**63 - 1
+ * would round). beta == 0: C is not read. TN_ERR_DTYPE for other dtypes. */
+tn_status tn_gemm_int(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+                      const void *a, int64_t a_sb, int64_t a_sm, int64_t a_sk,
+                      const void *b, int64_t b_sb, int64_t b_sk, int64_t b_sn,
+                      void *c, int64_t c_sb, int64_t c_sm, int64_t c_sn,
+                      int64_t alpha, int64_t beta);
+
 /* One f32-accumulating GEMM on the calling thread, for kernels that run it inside their own
  * tn_parallel_for worker (attention): C = alpha * A @ B + beta * C with C float32, row stride ldc
  * and column stride 1; A (m×k) and B (k×n) are float32, float16 or bfloat16 with element strides.

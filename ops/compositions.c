@@ -1850,8 +1850,8 @@ PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a) { return with_correct
  * path (also for subclass-like arguments, meta ones among them, where its in-place div_ and mul_
  * are out of place: the result dtypes differ); with grad mode on: upstream's O(n^2) products
  * omitting each element, which differentiate again. The O(n^2) slices are stacked (upstream's
- * tensor-subclass branch): the same values. Real dtypes (conj is the identity); the kernel's claim
- * refuses complex. */
+ * tensor-subclass branch): the same values. Complex input and output are read conjugated, as
+ * upstream's input.conj() and output.conj() (seed 8 #943841: a real grad with a complex input). */
 
 static PyObject *
 flip_dim(PyObject *t, int64_t d)
@@ -2052,7 +2052,10 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
      * (areAnyTensorSubclassLike: a meta tensor is), reading no element to choose */
     int subclass = in->device == TN_DEVICE_META || TN_T(grad)->device == TN_DEVICE_META ||
                    TN_T(output)->device == TN_DEVICE_META;
-    PyObject *w = at_mul(output, grad), *is_zero = NULL, *any = NULL, *r = NULL;
+    /* complex: every product and quotient takes input.conj() and output.conj() (the zeros are
+     * input's: the same); conj is the identity for the real dtypes */
+    PyObject *input_c = at_1(TN_OP_conj, input), *output_c = input_c ? at_1(TN_OP_conj, output) : NULL;
+    PyObject *w = output_c ? at_mul(output_c, grad) : NULL, *is_zero = NULL, *any = NULL, *r = NULL;
     tn_value has_zero = tn_value_int(1);
     if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))))
         goto done;
@@ -2060,19 +2063,21 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
         goto done;
     if (!has_zero.u.i) {
         PyObject *rc = reversed_cumsum(w, d);
-        r = rc ? at_div(rc, input) : NULL;
+        r = rc ? at_div(rc, input_c) : NULL;
         Py_XDECREF(rc);
     } else if (!tn_ag_grad_mode()) {
-        r = cumprod_backward_masked(grad, input, d, output, w, is_zero, subclass);
+        r = cumprod_backward_masked(grad, input_c, d, output_c, w, is_zero, subclass);
     } else {
         /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result
          * has grad's dtype (a bool or integer grad stays one); for subclass-like arguments it
          * stacks the slices, whose dtype is the products' (grad's promoted with input's) */
-        PyObject *st = cumprod_backward_omitted(grad, input, d, n);
+        PyObject *st = cumprod_backward_omitted(grad, input_c, d, n);
         r = st && !subclass ? to_impl(st, TN_T(grad)->dtype, 0, NONE_V, NONE_V) : Py_XNewRef(st);
         Py_XDECREF(st);
     }
 done:
+    Py_XDECREF(input_c);
+    Py_XDECREF(output_c);
     Py_XDECREF(w);
     Py_XDECREF(is_zero);
     Py_XDECREF(any);

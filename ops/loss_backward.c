@@ -436,8 +436,10 @@ tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, 
     Py_DECREF(in[1]);
     if (!diff)
         return NULL;
+    /* squared in place: the iterator's layout over (self, target) stays, where mul(diff, diff)
+     * would lay out anew (a size-1 dim's stride: seed 8 #206699) */
     tn_value m[2] = {tv(diff), tv(diff)};
-    PyObject *sq = tn_call(TN_OP_mul__Tensor, m);
+    PyObject *sq = tn_call(TN_OP_mul___Tensor, m);
     Py_DECREF(diff);
     if (!sq || reduction == REDUCE_NONE)
         return sq;

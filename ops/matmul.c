@@ -38,20 +38,37 @@ any_meta(TensorObject *a, TensorObject *b)
     return a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META);
 }
 
-/* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides. */
+/* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides; an integer dtype takes
+ * ialpha and ibeta (the Scalars' int64_t, exact past 2**53), the others alpha and beta. */
+static int
+gemm_scaled(const tn_op *overload, TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k,
+            TensorObject *a, int64_t a_sb, int64_t a_sm, int64_t a_sk, TensorObject *b, int64_t b_sb, int64_t b_sk,
+            int64_t b_sn, int64_t c_sb, int64_t c_sm, int64_t c_sn, double alpha, double beta, int64_t ialpha,
+            int64_t ibeta)
+{
+    if (tn_check_dtype(overload, out->dtype) < 0)
+        return -1;
+    tn_status s;
+    if (tn_dtype_is_integral(out->dtype, false))
+        TN_NOGIL(batch * m * n * k, s = tn_gemm_int(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk,
+                                                    tn_tensor_data(b), b_sb, b_sk, b_sn, tn_tensor_data(out), c_sb,
+                                                    c_sm, c_sn, ialpha, ibeta));
+    else
+        TN_NOGIL(batch * m * n * k, s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk,
+                                                tn_tensor_data(b), b_sb, b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm,
+                                                c_sn, alpha, beta));
+    return TN_KCHECK(overload, s, out->dtype);
+}
+
+/* gemm_scaled with alpha and beta small integers (exact in a double) */
 static int
 gemm(const tn_op *overload, TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k,
      TensorObject *a, int64_t a_sb,
      int64_t a_sm, int64_t a_sk, TensorObject *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, int64_t c_sb,
      int64_t c_sm, int64_t c_sn, double alpha, double beta)
 {
-    if (tn_check_dtype(overload, out->dtype) < 0)
-        return -1;
-    tn_status s;
-    TN_NOGIL(batch * m * n * k, s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk,
-                                            tn_tensor_data(b), b_sb, b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm,
-                                            c_sn, alpha, beta));
-    return TN_KCHECK(overload, s, out->dtype);
+    return gemm_scaled(overload, out, batch, m, n, k, a, a_sb, a_sm, a_sk, b, b_sb, b_sk, b_sn, c_sb, c_sm, c_sn, alpha,
+                       beta, (int64_t)alpha, (int64_t)beta);
 }
 
 PyObject *
@@ -236,9 +253,9 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
     }
     /* Note [BLAS alpha 0]: no contraction is read */
     int64_t k = blas_skips_product(mat1->dtype, a) ? 0 : mat1->sizes[1];
-    if (gemm(overload, out, 1, shape[0], shape[1], k, mat1, 0, mat1->strides[0],
-        mat1->strides[1], mat2, 0,
-             mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b) < 0) {
+    if (gemm_scaled(overload, out, 1, shape[0], shape[1], k, mat1, 0, mat1->strides[0], mat1->strides[1], mat2, 0,
+                    mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b,
+                    tn_scalar_to_int(alpha), tn_scalar_to_int(beta)) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
@@ -313,10 +330,10 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     int64_t k = batch1->sizes[2];
     if (blas_skips_product(batch2->dtype, a) && k * shape[1] * shape[2] >= 400)
         k = 0;
-    if (gemm(overload, out, shape[0], shape[1], shape[2], k, batch1, batch1->strides[0],
-        batch1->strides[1],
-             batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
-             out->strides[1], out->strides[2], a, b) < 0) {
+    if (gemm_scaled(overload, out, shape[0], shape[1], shape[2], k, batch1, batch1->strides[0], batch1->strides[1],
+                    batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2],
+                    out->strides[0], out->strides[1], out->strides[2], a, b, tn_scalar_to_int(alpha),
+                    tn_scalar_to_int(beta)) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }

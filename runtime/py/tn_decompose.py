@@ -3235,10 +3235,55 @@ def put(self, index, source, accumulate=False):
     return put_(self.clone(memory_format=torch.preserve_format), index, source, accumulate)
 
 
+_KERNEL_TYPE_NAMES = {
+    "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t", "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+}
+
+
+def _kernel_scalar(v, dtype):
+    """Scalar::to<scalar_t>() as a kernel's dispatch converts beta or alpha: c10's checked_convert
+    raises where c10::overflows holds (an imaginary part into a real type; NaN or a value past the
+    range into an integer type, inf or NaN passing into a floating one; an int into an unsigned
+    type down to -max), RuntimeError 'value cannot be converted to type T without overflow'."""
+    torch, _ = _aten()
+    name = _KERNEL_TYPE_NAMES.get(str(dtype).replace("torch.", ""))
+    if name is None or isinstance(v, bool):
+        return
+    if isinstance(v, complex):
+        bad, v = v.imag != 0, v.real
+    else:
+        bad = False
+    if dtype.is_floating_point:
+        hi = torch.finfo(dtype).max
+        bad = bad or (math.isfinite(v) and not -hi <= v <= hi)
+    else:
+        info = torch.iinfo(dtype)
+        if isinstance(v, int):
+            bad = bad or (v > info.max or v < (-info.max if info.min == 0 else info.min))
+        else:
+            bad = bad or math.isnan(v) or not info.min <= v <= info.max
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def _check_addr_scalar(dtype, v, name):
+    """LinearAlgebra.cpp check_addr_scalar, on self's dtype before anything else."""
+    torch, _ = _aten()
+    if isinstance(v, bool) and dtype != torch.bool:
+        raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    if not (dtype.is_floating_point or dtype.is_complex or isinstance(v, int)):
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+
+
 def addr(self, vec1, vec2, *, beta=1, alpha=1):
     """LinearAlgebra.cpp addr: beta * self + alpha * vec1 * vec2 elementwise over self expanded to
-    (len(vec1), len(vec2)), laid out as its TensorIterator (self, vec1 as a column, vec2)."""
+    (len(vec1), len(vec2)), laid out as its TensorIterator (self, vec1 as a column, vec2); the
+    scalars checked as check_addr_scalar does first and as its kernel converts them last
+    (_kernel_scalar, empty results too)."""
     torch, aten = _aten()
+    _check_addr_scalar(self.dtype, beta, "beta")
+    _check_addr_scalar(self.dtype, alpha, "alpha")
     for v, name in ((vec1, "vec1"), (vec2, "vec2")):
         if v.dim() != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
@@ -3246,8 +3291,75 @@ def addr(self, vec1, vec2, *, beta=1, alpha=1):
         raise NotImplementedError(torch._C._tn_support.refusal_message("aten::addr", "for bool tensors"))
     self_e = self.expand(vec1.size(0), vec2.size(0))
     v1 = vec1.reshape(vec1.size(0), 1)
+    out = aten.addcmul(self_e, v1, vec2)
+    _kernel_scalar(beta, out.dtype)
+    _kernel_scalar(alpha, out.dtype)
     vals = (alpha * v1) * vec2 if beta == 0 else beta * self_e + (alpha * v1) * vec2
-    return aten.addcmul(self_e, v1, vec2).copy_(vals)
+    return out.copy_(vals)
+
+
+def _binary_loss_layout(name):
+    """Loss.cpp's smooth_l1_loss with reduction none: its kernel writes into a
+    TensorIterator::borrowing_binary_op(input, target) result, that iterator's layout (sub's: a
+    size-1 dim's stride too, seed 8 #206699's class), where torch._decomp's where() lays out anew;
+    a reduced loss is a scalar."""
+    def loss(self, target, reduction=1, *args):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+        r = decomposition_table[getattr(aten, name).default](self, target, reduction, *args)
+        if reduction != 0 or r.device.type == "meta":
+            return r
+        return aten.sub.Tensor(self, target).copy_(r)
+    return loss
+
+
+def huber_loss(self, target, reduction=1, delta=1.0):
+    """Loss.cpp huber_loss: the kernel writes into empty_like(input) (input's dtype and layout;
+    a broadcast past input's shape resizes it to the iterator's layout), then the reduction."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+    common = torch.promote_types(self.dtype, target.dtype)
+    if common != self.dtype:
+        # the iterator's common dtype must cast to the output's (its inputs then read in it)
+        if not torch.can_cast(common, self.dtype):
+            raise RuntimeError(f"result type {_scalar_type_name(common)} can't be cast to the desired output type "
+                               f"{_scalar_type_name(self.dtype)}")
+        target = target.to(self.dtype)
+    r = decomposition_table[aten.huber_loss.default](self, target, 0, delta)
+    if r.device.type == "meta":
+        return _loss_reduction(r.to(self.dtype), reduction)
+    out = aten.empty_like(self) if r.shape == self.shape else aten.sub.Tensor(self, target).to(self.dtype)
+    return _loss_reduction(out.copy_(r), reduction)
+
+
+def huber_loss_backward(grad_output, self, target, reduction, delta):
+    """Loss.cpp huber_loss_backward: into at::zeros_like(input, MemoryFormat::Contiguous)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+    r = decomposition_table[aten.huber_loss_backward.default](grad_output, self, target, reduction, delta)
+    if r.device.type == "meta" or r.shape != self.shape:
+        return r
+    return aten.empty(list(r.shape), dtype=r.dtype, device=r.device).copy_(r)
+
+
+def addmv(self, mat, vec, *, beta=1, alpha=1):
+    """LinearAlgebra.cpp addmv_out_cpu, then torch._decomp's decomposition: an empty mat gives
+    zeros (beta 0) or self * scalar_tensor(beta, self's dtype), alpha unread; otherwise its kernel
+    converts beta and alpha to the dtype, checked (_kernel_scalar), before the product."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+    ok = mat.dim() == 2 and vec.dim() == 1 and mat.size(1) == vec.size(0) and self.dtype == mat.dtype == vec.dtype \
+        and self.dim() <= 1 and self.numel() in (1, mat.size(0)) and not any(
+            t.device.type == "meta" for t in (self, mat, vec))
+    if ok and mat.numel() == 0:
+        m = mat.size(0)
+        if beta == 0:
+            return aten.zeros([m], dtype=self.dtype)
+        return aten.mul.Tensor(self.expand(m), aten.scalar_tensor(beta, dtype=self.dtype)).contiguous()
+    if ok:
+        _kernel_scalar(beta, self.dtype)
+        _kernel_scalar(alpha, self.dtype)
+    return decomposition_table[aten.addmv.default](self, mat, vec, beta=beta, alpha=alpha)
 
 
 def copysign_scalar(self, other):
@@ -4681,7 +4793,9 @@ COMPOSITIONS = {
     "_embedding_bag_backward": _embedding_bag_backward,
     "grid_sampler_2d_backward": grid_sampler_2d_backward, "multi_margin_loss_backward": multi_margin_loss_backward,
     "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
-    "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
+    "take": take, "put": put, "put_": put_, "addr": addr, "addmv": addmv, "copysign.Scalar": copysign_scalar,
+    "smooth_l1_loss": _binary_loss_layout("smooth_l1_loss"), "huber_loss": huber_loss,
+    "huber_loss_backward": huber_loss_backward,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
@@ -5590,14 +5704,14 @@ REFS = {
 TABLE = {
     "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats",
     "_native_batch_norm_legit_no_training", "_unsafe_index.Tensor", "_weight_norm_interface",
-    "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
+    "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
-    "heaviside", "huber_loss", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
+    "heaviside", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
-    "pixel_unshuffle", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
+    "pixel_unshuffle", "renorm", "rrelu_with_noise_backward", "sinc",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
@@ -5613,7 +5727,7 @@ TABLE = {
 # upstream's kernels, computed by torch._decomp; each checked against upstream by the golden
 # `<overload>_backward/...` cases (tests/python/golden/cases_decompositions.py).
 TABLE |= {
-    "smooth_l1_loss_backward", "huber_loss_backward", "soft_margin_loss_backward", "reflection_pad1d_backward",
+    "smooth_l1_loss_backward", "soft_margin_loss_backward", "reflection_pad1d_backward",
     "glu_backward", "native_group_norm_backward", "binary_cross_entropy_backward",
 }
 

@@ -1071,7 +1071,9 @@ def _factors_hold(nm, m, res, bound):
     bound times m's largest element (its backward error): U diag(S) Vh for an SVD (U and Vh with
     orthonormal columns and rows, S descending), V diag(L) V^H for eigh (V unitary, L ascending),
     P L U for an LU (P from the pivots' row swaps, info at its first zero pivot), and for a
-    determinant also det = sign(P) prod(diag(U)) within bound times |prod(diag(U))|."""
+    determinant also det = sign(P) prod(diag(U)) within bound times |prod(diag(U))| (slogdet: its
+    sign exactly that product's, log|det| the sum of log|U_ii| within bound times k plus their
+    magnitudes)."""
     import numpy as np
     ct = lambda x: np.conj(np.swapaxes(x, -1, -2))
     orth = lambda x, y: x.size == 0 or np.abs(x @ y - np.eye(x.shape[-1] if y is x else x.shape[-2])).max() <= bound
@@ -1089,7 +1091,7 @@ def _factors_hold(nm, m, res, bound):
         return orth(ct(V), V) and bool((np.diff(L, axis=-1) >= -bound * scale).all()) and close((V * L[..., None, :]) @ ct(V))
     if nm == "linalg_lstsq":
         return False  # lapack_backward_stable checks a solution against a0 and a1 itself
-    lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1}.get(nm)
+    lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1, "_linalg_slogdet": 2}.get(nm)
     if lu_at is None or len(res) < lu_at + 2:
         return False
     r, c = m.shape[-2:]
@@ -1097,7 +1099,8 @@ def _factors_hold(nm, m, res, bound):
     lu, piv = res[lu_at].reshape(-1, r, c), res[lu_at + 1].reshape(-1, k).astype(int)
     for b in range(lu.shape[0]):
         # a determinant factors a row-major A as A^T (the LU then needs no copy; det(A^T) = det(A))
-        holds, info = _lu_holds(lu[b], piv[b], (m[b], m[b].T) if nm == "_linalg_det" else (m[b],), bound)
+        holds, info = _lu_holds(lu[b], piv[b], (m[b], m[b].T) if nm in ("_linalg_det", "_linalg_slogdet") else (m[b],),
+                                bound)
         if not holds:
             return False
         if nm == "linalg_lu_factor_ex" and len(res) > 2 and res[2].reshape(-1)[b] != info:
@@ -1107,6 +1110,14 @@ def _factors_hold(nm, m, res, bound):
             sign = (-1) ** sum(1 for i, pv in enumerate(piv1) if pv - 1 != i)
             d = np.prod(np.diag(lu[b])[:k]) * sign
             if not abs(res[0].reshape(-1)[b] - d) <= bound * abs(d):
+                return False
+        if nm == "_linalg_slogdet":
+            # sign exactly its LU's; log|det| the sum of log|U_ii|, each log's rounding and the sum's within bound
+            u = np.diag(lu[b])[:k]
+            perm = (-1) ** sum(1 for i, pv in enumerate(piv[b]) if pv - 1 != i)
+            logs = np.log(np.abs(u))
+            if res[0].reshape(-1)[b] != (perm * np.prod(np.sign(u))) or \
+                    not abs(res[1].reshape(-1)[b] - logs.sum()) <= bound * (k + np.abs(logs).sum()):
                 return False
     return True
 
@@ -1191,11 +1202,28 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     land above it follows each side's rounding (s within 4 u of it counts either way). gelsy with
     an rcond NaN or at most 0 never stops at a condition estimate: its rank is min(m, n), 1 for
     NaN (every comparison false), or 0 when its first pivot column is 0 (ours's pivot, the largest
-    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column)."""
+    column, is 0 only for A = 0; upstream's, fixed by its jpvt, may be any zero column). With the
+    default rcond or one in (0, 1) two ranks are certain: 0 exactly when the first pivot column is
+    0 (dgelsy stops at R_11 = 0, the estimation never runs); min(m, n) when every pivot set the
+    side may take (_pivot_sets) leaves R's leading blocks R_i better conditioned than rcond: dlaic1's
+    estimates are norms of R_i^T times unit vectors, so smax <= s_1(R_i) and smin >= s_i(R_i), and
+    s_i(A[:, S_i]) >= s_k(A[:, S_k]) (fewer columns of one set), s_1(R_i) <= s_1(A), each within
+    the backward error bound lim of the computed R (every greedy set must pass: which one ours
+    took is not known; for upstream one set its jpvt may fix first); None for the other ranks."""
     import numpy as np
     k = min(A.shape)
     if driver == "gelsy":
-        if rcond is None or not (math.isnan(rcond) or rcond <= 0):
+        if rcond is None or 0 < rcond < 1:
+            if r == 0:
+                return not np.abs(A).max(initial=0.0) if greedy or not k else bool((np.abs(A).max(axis=0) == 0).any())
+            if r != k or not math.isfinite(lim):
+                return None
+            t = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else rcond
+            s1 = ref[0] if ref.size else 0.0
+            conditioned = [np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
+                           for S in _pivot_sets(A, k, lim, greedy)]
+            return (all(conditioned) if greedy else any(conditioned)) and bool(conditioned) or None
+        if not (math.isnan(rcond) or rcond <= 0):
             return None
         full = 1 if math.isnan(rcond) else k
         zero = not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any())
@@ -1215,6 +1243,11 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
         rc = u
     t = rc * (sv[0] if sv.size else 0.0)
     return int((sv > t * (1 + 4 * u)).sum()) <= r <= int((sv > t * (1 - 4 * u)).sum())
+
+
+def _or(holds, otherwise):
+    """holds, or where it is None (undecided) otherwise"""
+    return otherwise if holds is None else holds
 
 
 def _lstsq_holds(m, rhs, sides, bound, driver, rank_check=None):
@@ -1299,10 +1332,11 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     (eigvalsh, svdvals), when both sides' values pass _values_hold; for lstsq, _lstsq_holds."""
     nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
           "det": "_linalg_det", "linalg_det": "_linalg_det", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
+          "slogdet": "_linalg_slogdet", "linalg_slogdet": "_linalg_slogdet",
           "eigvalsh": "_linalg_eigh", "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
     values_only = "vals" in name(op)  # svdvals, eigvalsh: the values alone
     if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
-                                     "linalg_lstsq"):
+                                     "_linalg_slogdet", "linalg_lstsq"):
         return None
     import numpy as np
     import torch
@@ -1338,8 +1372,10 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
                 or (to[2]["values"] != tu[2]["values"] and not own):
             return None
         rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
-        check = (lambda A, r, sv, ref, lim, greedy: _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single)) \
-            if own else None
+        same = to[2]["values"] == tu[2]["values"]
+        # a rank _rank_holds cannot decide (None) stands when both sides report the same ranks
+        check = (lambda A, r, sv, ref, lim, greedy: _or(_rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single),
+                                                        same)) if own else None
         with np.errstate(all="ignore"):
             return _lstsq_holds(m, rhs, sides, bound, driver, check)
     vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
@@ -1743,34 +1779,42 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
+_SUMS_OF_PRODUCTS = re.compile(r"_?conv(?:\dd|_transpose\dd|olution)|linear|mm|bmm|matmul|mv|dot")
+
+
 def conv_rounding(kind, code, op, ours, up, tol):
-    """A float64 (float32, float16, bfloat16) convolution output that is a sum of products of very different
+    """A float64 (float32, float16, bfloat16) convolution or matrix product (linear, mm, bmm,
+    matmul, mv, dot) output that is a sum of products of very different
     magnitudes: each side's is the exact sum within the floating-point summation bound n * u *
     sum|x * w| (n its terms), in its own order (ours's GEMM, upstream's MKL/oneDNN), so 1e30 -
     1e30 + 12.5 is 0 or 12.5 by the order. Explained when every element that differs is finite on
     both sides and within twice that bound of upstream's; the call's only tensors are a0 (input)
-    and a1 (weight), and sum|x * w| and n are the call rerun here in float64 on |a0|, |a1| and on
-    ones."""
-    if kind != "value" or not re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)", name(op)):
+    and a1 (weight), and a2 for a convolution's or linear's bias (one more term), and sum|x * w|
+    (+ |b|) and n are the call rerun here in float64 on |a0|, |a1| (|a2|) and on ones."""
+    if kind != "value" or not _SUMS_OF_PRODUCTS.fullmatch(name(op)):
         return None
     import torch
     import torch.nn.functional as F
     ins, last = inputs(code), [st for st in code.split("; ") if not re.match(r"a\d+ = ", st)]
     to, tu = tensors(ours), tensors(up)
-    if set(ins) != {"a0", "a1"} or len(last) != 1 or not last[0].startswith("out = ") or len(to) != 1 \
+    biased = re.fullmatch(r"_?conv(?:\dd|_transpose\dd|olution)|linear", name(op))
+    if set(ins) not in ({"a0", "a1"}, {"a0", "a1", "a2"} if biased else {"a0", "a1"}) or len(last) != 1 \
+            or not last[0].startswith("out = ") or len(to) != 1 \
             or not _same_but_values(to, tu) or to[0]["tensor"] not in _ULP and to[0]["tensor"] != "torch.float64" \
             or ins["a0"].device.type == "meta" or ins["a0"].is_complex() or ins["a1"].is_complex():
         return None
     u = _UNIT[to[0]["tensor"]]
 
-    def run(a0, a1):
-        ns = {"torch": torch, "F": F, "a0": a0, "a1": a1}
+    def run(*ts):
+        ns = {"torch": torch, "F": F, **{f"a{i}": t for i, t in enumerate(ts)}}
         exec(last[0], ns)
         return ns["out"].reshape(-1).tolist()
 
     try:
-        x, w = (ins[k].detach().double() for k in ("a0", "a1"))
-        mag, terms = run(x.abs(), w.abs()), run(torch.ones_like(x), torch.ones_like(w))
+        xs = [ins[k].detach().double() for k in sorted(ins)]
+        if any(t.is_complex() or t.device.type == "meta" for t in xs):
+            return None
+        mag, terms = run(*(t.abs() for t in xs)), run(*(torch.ones_like(t) for t in xs))
     except Exception:
         return None
     differ = [e for e, (p, q) in enumerate(zip(to[0]["values"], tu[0]["values"])) if _differs(p, q, tol)]
@@ -1781,7 +1825,7 @@ def conv_rounding(kind, code, op, ours, up, tol):
             return None
     if not differ:
         return None
-    return "a convolution's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
+    return "a convolution's or matrix product's sum of products of very different sizes: both within the summation bound n*u*sum|x*w|"
 
 
 def conv_nonfinite_float64(kind, code, op, ours, up, tol):

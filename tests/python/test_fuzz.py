@@ -446,6 +446,19 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", cr.replace("1e30", "1.0"), "F.conv1d", c1(0.0), c1(12.5), tol)  # small terms: 0 is wrong
     assert not explain("value", cr, "F.conv1d", c1("nan"), c1(12.5), tol)  # not a rounding
     assert not explain("value", cr, "F.conv1d", c1(1e24), c1(12.5), tol)  # past the bound (2 * 3 * 2**-24 * 2e30 = 7e23)
+    # session 32 s32d: matrix products too (seed 8 #917532: F.linear's -2e30 + 2e30 - 0.625 + bias -0.0, ours -0.625,
+    # upstream's 0), a linear's bias one more term; a third tensor of mm is no bias
+    li = ("a0 = torch.tensor([[1e30, 2.0, 0.5]]); a1 = torch.tensor([[-2.0, 1e30, -1.25]]); a2 = torch.tensor([-0.0]); "
+          "out = F.linear(a0, a1, a2)")
+    l1 = lambda v: {"ok": _t([v], [1, 1])}
+    assert explain("value", li, "F.linear", l1(-0.625), l1(0.0), tol)
+    assert not explain("value", li.replace("1e30", "1.0"), "F.linear", l1(-0.625), l1(0.0), tol)  # small terms: 0 is wrong
+    assert not explain("value", li, "F.linear", l1(-0.625), l1(3e24), tol)  # past the bound (2 * 4 * 2**-24 * 4e30 = 1.9e24)
+    mm3 = ("a0 = torch.tensor([[1e30, 2.0, 0.5]]); a1 = torch.tensor([[-2.0], [1e30], [-1.25]]); a2 = torch.ones(1, 1); "
+           "out = torch.addmm(a2, a0, a1, alpha=-1)")
+    assert not explain("value", mm3, "torch.addmm", l1(-0.625), l1(0.0), tol)  # not a plain sum of products
+    assert explain("value", mm3.replace("a2 = torch.ones(1, 1); ", "").replace("torch.addmm(a2, a0, a1, alpha=-1)",
+                                                                              "torch.mm(a0, a1)"), "torch.mm", l1(-0.625), l1(0.0), tol)
 
     # _log_softmax into a transposed out=: upstream's row-major result read back through out's strides
     sm = ("a0 = torch.tensor([[0.0, 1.0], [2.0, 4.0]]); a1 = torch.empty(2, 2).t(); "
@@ -685,3 +698,34 @@ def test_each_artefact_proof_can_fail():
                                         _t([1.0, 2.384185791015625e-07], [2])]}}
     assert explain("value", gt, lop2, st([1.0, 0.0], 1), st([1.0, 4194304.0], 2), 2e-5)
     assert not explain("value", gt, lop2, st([1.0, 4194304.0], 1), st([1.0, 4194304.0], 2), 2e-5)  # rank 1's x is (1, 0)
+    # session 32 s32d: seed 8 #452417, gelsy with the default rcond of [[0, -2]]: ours pivots column 1 (rank 1),
+    # upstream's jpvt (at::empty, then the previous batch's permutation) may fix the zero column 0 first, where dgelsy
+    # stops at R_11 = 0: rank 0, x = 0. Rank 0 is certain only with a zero column (for ours: A = 0); rank min(m, n) when
+    # the pivot columns are better conditioned than rcond
+    gz = ("a0 = torch.tensor([[0.0, -2.0]], dtype=torch.float64); a1 = torch.tensor([[0.0, 1.0]], dtype=torch.float64); "
+          "out = torch.ops.aten.linalg_lstsq.default(a0, a1)")
+    sz = lambda x, r: {"ok": {"tuple": [_t(x, [2, 2], "torch.float64"), _t([], [0], "torch.float64"),
+                                        _t([r], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    assert explain("value", gz, lop2, sz([0.0, 0.0, 0.0, -0.5], 1), sz([0.0] * 4, 0), 1e-12)
+    assert not explain("value", gz, lop2, sz([0.0] * 4, 0), sz([0.0, 0.0, 0.0, -0.5], 1), 1e-12)  # ours's pivot is column 1
+    assert not explain("value", gz.replace("[[0.0, -2.0]]", "[[1.0, -2.0]]"), lop2, sz([0.0, 0.0, 0.2, -0.4], 1),
+                       sz([0.0] * 4, 0), 1e-12)  # no zero column: no first pivot R_11 = 0
+    assert not explain("value", gz, lop2, sz([0.0, 0.0, 0.0, -0.5], 1), sz([0.0, 0.0, 0.0, 0.5], 0), 1e-12)  # rank 0's x is 0
+    assert not explain("value", gz.replace("[[0.0, -2.0]]", "[[1e-20, -2.0]]"), lop2, sz([0.0, 0.0, 0.0, -0.5], 1),
+                       sz([0.0] * 4, 0), 1e-12)  # a tiny column is no zero: its R_11 is not 0
+    # session 32 s32d: seed 8 #148088, _linalg_slogdet of float32 rows 0 and 3 equal with 1e30 entries: each side's LU
+    # leaves its own residue in the last pivot (ours 4.96e-21, upstream's 2.28e-08): log|det| 34.2 or 63.3, both the
+    # sum of log|U_ii| of a P L U within the backward error of a0 (of its transpose, as _linalg_det)
+    sl = ("a0 = torch.tensor(([-1.25, 3.75, 1.0, 1e30, -0.0, -2.0, -1.25, 2.0, -1.25, 2.0, -7e4, 3.75] * 2)[:16], "
+          "dtype=torch.float32).reshape((4, 4)); out = torch.ops.aten._linalg_slogdet.default(a0)")
+    slop = "torch.ops.aten._linalg_slogdet.default"
+    slu = lambda sign, lad, lu: {"ok": {"tuple": [_t([sign], []), _t([lad], []), {**_t(lu, [4, 4]), "stride": [1, 4]},
+                                                  _t([4, 2, 3, 4], [4], "torch.int32")]}}
+    up_lu = [1.0000000150474662e+30, 2.0, 3.75, 1.0000000150474662e+30, 3.750000011891538e-30, -2.0, 2.0,
+             -6.831953669461654e-08, 1.0000000031710769e-30, 0.625, -70001.25, 2.448116731557093e-08,
+             -1.250000003963846e-30, -1.250000003963846e-30, 1.7856824342743494e-05, 2.2772741914423023e-08]
+    mine = _described(sl)
+    assert explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu), 2e-5)
+    assert not explain("value", sl, slop, mine, slu(1.0, 63.329261779785156, up_lu), 2e-5)  # the sign is not its LU's
+    assert not explain("value", sl, slop, mine, slu(-1.0, 70.0, up_lu), 2e-5)  # log|det| is not its LU's
+    assert not explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu[:3] + [1e29] + up_lu[4:]), 2e-5)  # not a0's LU
