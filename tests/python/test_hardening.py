@@ -423,6 +423,10 @@ EXACT_MESSAGES = [
     "out = torch.ops.aten.zeros.default([2], device='x', pin_memory='y')",
     "out = torch.ops.aten.to.device(torch.ones(2), 5, torch.int32)",  # no int for a Device
     "out = torch.ops.aten.sum.dim_IntList(torch.ones(2), [0, 2**70], True)",  # a list's later element
+    # --- session 32 s32g: seed 8 #456289 (std_var_all_cpu's double fills out, checked)
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty(()))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=torch.empty((), dtype=torch.complex64))",
 ]
 
 
@@ -3748,6 +3752,24 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).new_tensor([1], pin_memory=True)",
     "out = torch.ones(2).new_tensor([1], torch.int32)",
     "out = torch.ones(2).new_tensor([1], dtype=torch.int32, device='meta')",  # neighbour
+    # --- session 32 s32g: seed 8 #456289: std/var(out=) reduced to one element takes
+    # std_var_all_cpu, whose double fills out checked (a float self's is cast to float first: inf)
+    "a0 = torch.tensor([1e-30, 3.75, 1e30, -2.0, -2.0, -0.0], dtype=torch.float64).reshape((3, 2)); a1 = torch.tensor([float('-inf'), 1.0, 1e-30, -1.25, -2.0, 1.0, -7e4, -1.25, -2.0, -7e4, 3.75, 1e-30], dtype=torch.float32).reshape((3, 2, 2)); r = torch.var(a0, dim=[-1, 0], correction=0, keepdim=False, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.empty((2, 3)); r = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=a0); out = (r, a0)",
+    "a0 = torch.empty((2, 3)); r = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=a0); out = (r, a0)",
+    "out = torch.std(torch.complex(torch.tensor([1., 2., 3.], dtype=torch.float64), torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64)), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.ops.aten.var.out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64).reshape(3, 1, 1), [0], False, out=torch.empty(()))",
+    "out = torch.ops.aten.std.out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64) * 1e10, None, True, True, out=torch.empty(()))",
+    "out = torch.ops.aten.var.correction_out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), None, correction=2.9, out=torch.empty(()))",
+    "out = torch.ops.aten.var.correction_out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), None, correction=3, out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float32), out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex64), out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64).reshape(3, 1), dim=1, out=torch.empty(3))",  # neighbour: stub
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.bfloat16))",  # neighbour
+    "out = torch.std(torch.tensor([1.85e19, -1.85e19], dtype=torch.float64), correction=0, out=torch.empty(()))",  # neighbour: fits
+    "out = torch.var(torch.tensor([1e200, -1e200], dtype=torch.float64), out=torch.empty(()))",  # neighbour: inf in double
+    "out = torch.var(torch.tensor([1e200, float('nan')], dtype=torch.float64), out=torch.empty(()))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
