@@ -427,6 +427,8 @@ EXACT_MESSAGES = [
     "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty(()))",
     "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex64))",
     "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=torch.empty((), dtype=torch.complex64))",
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((1, 0)); out = a0.reshape(0, 2, 2**63 - 1)",  # #468144
+    "out = torch.empty(0, 4, 2**62, memory_format=torch.channels_last)",
 ]
 
 
@@ -3770,6 +3772,29 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.tensor([1.85e19, -1.85e19], dtype=torch.float64), correction=0, out=torch.empty(()))",  # neighbour: fits
     "out = torch.var(torch.tensor([1e200, -1e200], dtype=torch.float64), out=torch.empty(()))",  # neighbour: inf in double
     "out = torch.var(torch.tensor([1e200, float('nan')], dtype=torch.float64), out=torch.empty(()))",  # neighbour
+    # seed 8 #468144: view/reshape of no elements computes contiguous strides in int64 that wraps;
+    # the view's set_sizes_and_strides refuses a negative one (4 * 2**62 wraps to 0 and stays)
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((1, 0)); out = a0.reshape(0, 2, 2**63 - 1)",
+    "out = torch.zeros(0).view(0, 2, 2**62)",
+    "out = torch.zeros(0, 3).t().reshape(0, 2**62, 3)",
+    "out = torch.zeros(0, requires_grad=True).reshape(0, 2, 2**63 - 1)",
+    "out = torch.zeros(0, device='meta').reshape(0, 2**32, 2**31)",
+    "out = torch.zeros(0).unflatten(0, (0, 2, 2**62))",
+    "out = torch.zeros(0).view_as(torch.empty_strided((0, 2, 2**63 - 1), (1, 1, 1)))",
+    "out = torch.ops.aten._unsafe_view(torch.zeros(0), [0, 2, 2**63 - 1])",
+    "out = torch.zeros(0).reshape(0, 2**31, 2**31, 2)",
+    "out = torch.zeros(0).reshape(0, 4, 2**62)",  # neighbour: wraps to 0
+    "out = torch.zeros(0).reshape(0, 2**63 - 1, 3)",  # neighbour: wraps positive
+    "out = torch.zeros(0).reshape(0, 2**62, 4, 3)",  # neighbour
+    "out = torch.zeros(0, requires_grad=True).reshape(0, 4, 2**62)",  # neighbour
+    "out = torch.zeros(3, 0).t().reshape(2, 2**63 - 1, 0)",  # neighbour
+    # empty(memory_format=) makes the contiguous tensor (its overflow checks) before it restrides
+    "out = torch.empty(0, 4, 2**62, memory_format=torch.channels_last)",
+    "out = torch.empty(0, 4, 2**62, device='meta', memory_format=torch.preserve_format)",
+    "out = torch.empty(0, 4, 2**62, 1, memory_format=torch.channels_last_3d)",
+    "out = torch.empty(0, 4, 2**60, memory_format=torch.channels_last)",  # neighbour: the rank
+    "out = torch.empty(2, 3, memory_format=torch.preserve_format)",  # neighbour
+    "out = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
