@@ -429,6 +429,9 @@ EXACT_MESSAGES = [
     "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=torch.empty((), dtype=torch.complex64))",
     "a0 = torch.tensor([], dtype=torch.float32).reshape((1, 0)); out = a0.reshape(0, 2, 2**63 - 1)",  # #468144
     "out = torch.empty(0, 4, 2**62, memory_format=torch.channels_last)",
+    "a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1,)); out = a0.unsqueeze(0).expand(2, *a0.shape).relu_()",  # #553919
+    "out = torch.ones(2, dtype=torch.complex64).relu()",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
 ]
 
 
@@ -3795,6 +3798,23 @@ FUZZ_CLASSES = [
     "out = torch.empty(0, 4, 2**60, memory_format=torch.channels_last)",  # neighbour: the rank
     "out = torch.empty(2, 3, memory_format=torch.preserve_format)",  # neighbour
     "out = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()",  # neighbour
+    # seed 8 #553919: relu_ / hardtanh_ are clamp_min_ / clamp_out upstream, whose meta function
+    # refuses a complex self before the write's overlap and dtype checks
+    "a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1,)); out = a0.unsqueeze(0).expand(2, *a0.shape).relu_()",
+    "out = torch.relu_(torch.tensor([2.0], dtype=torch.complex128).expand(2))",
+    "out = torch.ops.aten.relu_(torch.tensor([2.0], dtype=torch.complex64).expand(2))",
+    "out = torch.nn.functional.hardtanh_(torch.tensor([2.0], dtype=torch.complex64).expand(2))",
+    "out = torch.nn.functional.hardtanh(torch.tensor([2.0], dtype=torch.complex64).expand(2), inplace=True)",
+    "out = torch._C._nn.hardtanh(torch.ones(2, 1, dtype=torch.complex64), out=torch.ones(1).expand(2, 1))",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), 1j, 2j)",
+    "out = torch.ones(2, dtype=torch.complex64).relu()",
+    "out = torch.relu(torch.ones(2, dtype=torch.complex64, device='meta'))",  # neighbour: meta computes
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64, device='meta'))",  # neighbour
+    "out = torch.tensor([True]).expand(2).relu_()",  # neighbour: the bool check first
+    "out = torch.nn.functional.hardtanh_(torch.tensor([True]).expand(2))",  # neighbour
+    "out = torch.ones(1).expand(2).relu_()",  # neighbour: overlap
+    "out = torch._C._nn.hardtanh(torch.ones(2), 1 + 0j, 2)",  # neighbour: a real complex limit
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
