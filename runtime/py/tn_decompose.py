@@ -4120,10 +4120,16 @@ def _copy_overlaps_partially(a, b):
     return a0 < b1 and b0 < a1
 
 
+def _wrap64(v):
+    """v in int64, which wraps, as upstream's SymInt arithmetic on concrete ints does."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once); Note [Circular pad of mixed
-    signs]."""
+    signs]. Sizes and slice bounds are int64 arithmetic, which wraps: pads of -2**63 on both sides
+    leave a dim its size (seed 8 #921947)."""
     torch, aten = _aten()
     if len(pad) + 2 == 2 * self.dim():  # no batch dim: pad (1, C, ...) and drop the 1, as F.pad does
         return _pad_circular(self.unsqueeze(0), pad).squeeze(0)
@@ -4135,7 +4141,7 @@ def _pad_circular(self, pad):
     for i in range(ndim):
         pl, pr = pad[2 * (ndim - i - 1)], pad[2 * (ndim - i - 1) + 1]
         size = in_shape[2 + i]
-        out_shape.append(size + pl + pr)
+        out_shape.append(_wrap64(size + pl + pr))
         if not (pl <= size and pr <= size):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if out_shape[-1] < 0:
@@ -4146,7 +4152,7 @@ def _pad_circular(self, pad):
         dim = ndim - i + 1
         pl, pr = pad[2 * i], pad[2 * i + 1]
         out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
-        in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
+        in_slice = _slice(in_slice, dim, max(_wrap64(-pl), 0), in_shape[dim] - max(_wrap64(-pr), 0))
     out_slice.copy_(in_slice)
     if out.numel() == 0:  # upstream's end copies copy nothing; ours would walk the padded extent
         return out

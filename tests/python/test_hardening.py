@@ -3815,6 +3815,19 @@ FUZZ_CLASSES = [
     "out = torch.nn.functional.hardtanh_(torch.tensor([True]).expand(2))",  # neighbour
     "out = torch.ones(1).expand(2).relu_()",  # neighbour: overlap
     "out = torch._C._nn.hardtanh(torch.ones(2), 1 + 0j, 2)",  # neighbour: a real complex limit
+    # seed 8 #921947: circular pad's sizes and slice bounds are SymInt arithmetic in int64, which wraps
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((2, 0))[..., ::2]; out = F.pad(a0, (-2**63, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.arange(6.).reshape(2, 3), (-2**63, -2**63), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.zeros(2, 0, dtype=torch.int64), [-2**63, -2**63])",
+    "out = torch.nn.functional.pad(torch.zeros(1, 2, 0, 0), (-2**63, -2**63, -2**63, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 1, 0), (-2**63, -2**63, 0, 0), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",  # wraps past int64: storage
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**63 + 1, -2**63 + 1), mode='circular')",  # wraps to 2: the copy's shapes
+    "out = torch.nn.functional.pad(torch.zeros(2, 3), (-2**63 + 3, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62, -2**62), mode='circular')",  # neighbour: negative
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**63, 0), mode='circular')",  # neighbour
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (2**63 - 1, 2**63 - 1), mode='circular')",  # neighbour: wrapping more than once
+    "out = torch.nn.functional.pad(torch.zeros(2, 2), (-2, -2**63), mode='circular')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
