@@ -3828,6 +3828,15 @@ FUZZ_CLASSES = [
     "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**63, 0), mode='circular')",  # neighbour
     "out = torch.nn.functional.pad(torch.zeros(2, 0), (2**63 - 1, 2**63 - 1), mode='circular')",  # neighbour: wrapping more than once
     "out = torch.nn.functional.pad(torch.zeros(2, 2), (-2, -2**63), mode='circular')",  # neighbour
+    # seed 8 #768435: torch.ops' float argument takes a one-element tensor's __float__,
+    # item().toDouble(), checked: a complex one with imaginary part 0 converts
+    "a0 = torch.empty((1,), dtype=torch.int8, device='meta'); a1 = torch.tensor([(-0.5+0j)], dtype=torch.complex128).reshape((1,)); out = torch.ops.aten.uniform_.default(a0, a1, to=1.0, generator=None)",
+    "out = torch.ops.aten.dropout.default(torch.ones(2), torch.tensor([0.0 + 0j], dtype=torch.complex64), False)",
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([(-0.5+1j)]), to=1.0)",  # neighbour: the schema's error
+    "out = torch.ops.aten.dropout.default(torch.ones(2), torch.tensor([0.0 + 1j]), False)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([-0.5, 1.0]), to=1.0)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([0.5], device='meta'), to=1.0)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.zeros(2), torch.tensor([(0.75+0j)]), to=0.5)",  # neighbour: the op's own check
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
