@@ -2078,6 +2078,10 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
      * meta function refuses a complex self */
     if (tn_dtype_is_complex(self->dtype))
         return tn_op_clamp(overload, self, min_val, max_val);
+    /* a limit with an imaginary part: clamp's kernel converts it to double, checked */
+    if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_BOOL &&
+        ((min_val->tag == TN_V_COMPLEX && min_val->im != 0) || (max_val->tag == TN_V_COMPLEX && max_val->im != 0)))
+        return tn_op_clamp(overload, self, min_val, max_val);
     if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_BOOL &&
         (isnan(tn_scalar_to_double(min_val)) || isnan(tn_scalar_to_double(max_val))))
         return tn_op_clamp(overload, self, min_val, max_val);

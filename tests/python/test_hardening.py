@@ -432,6 +432,8 @@ EXACT_MESSAGES = [
     "a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1,)); out = a0.unsqueeze(0).expand(2, *a0.shape).relu_()",  # #553919
     "out = torch.ones(2, dtype=torch.complex64).relu()",
     "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
+    "out = torch._C._nn.hardtanh(torch.ones(2), 1j, 2)",  # clamp's kernel converts the limit to double
+    "out = torch._C._nn.hardtanh_(torch.ones(1).expand(2), 1j, 2j)",  # after the overlap check
 ]
 
 
