@@ -434,6 +434,8 @@ EXACT_MESSAGES = [
     "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
     "out = torch._C._nn.hardtanh(torch.ones(2), 1j, 2)",  # clamp's kernel converts the limit to double
     "out = torch._C._nn.hardtanh_(torch.ones(1).expand(2), 1j, 2j)",  # after the overlap check
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
 ]
 
 
@@ -3839,6 +3841,15 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([-0.5, 1.0]), to=1.0)",  # neighbour
     "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([0.5], device='meta'), to=1.0)",  # neighbour
     "out = torch.ops.aten.uniform_.default(torch.zeros(2), torch.tensor([(0.75+0j)]), to=0.5)",  # neighbour: the op's own check
+    # _pad_circular without a batch dim pads in place (upstream's ndim_nonpadded), not through an unsqueeze
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
+    "out = torch.ops.aten._pad_circular(torch.ones(2, 6), [1, 1, 1, 1, 1, 1])",
+    "out = torch.ops.aten._pad_circular(torch.ones(()), [])",
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 13.).reshape(2, 6), [1])",  # the odd element unread
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 13.).reshape(2, 6), [1, 2, 1])",
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 25.).reshape(2, 3, 4), [-1, 2, 1, -1])",  # neighbour
+    "out = torch.nn.functional.pad(torch.arange(1., 25.).reshape(2, 3, 4).transpose(1, 2), (2, 1, 1, 0), mode='circular')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
