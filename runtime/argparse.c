@@ -2120,14 +2120,13 @@ boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
         /* toIValue's FloatType is py::cast<double>: a one-element CPU tensor's __float__
          * (pad(x, p, 'constant', torch.tensor([[0.5]]))), item().toDouble(), checked: a complex
          * one converts when its imaginary part is 0 (seed 8 #768435); others get the schema's
-         * error */
-        tn_value iv;
-        if (tn_tensor_item_value(TN_T(o), &iv) < 0)
-            o = NULL;
-        else if (iv.tag == TN_V_COMPLEX && iv.im != 0)
-            o = Py_NewRef(o);
-        else
-            o = PyFloat_FromDouble(tn_scalar_to_double(&iv));
+         * error (and __float__'s warning for a tensor that requires grad) */
+        PyObject *f = PyNumber_Float(o);
+        if (!f && PyErr_ExceptionMatches(PyExc_RuntimeError)) {
+            PyErr_Clear();
+            f = Py_NewRef(o);
+        }
+        o = f;
     } else if (p->type == TN_P_DEVICE && PyUnicode_Check(o)) {
         /* toIValue's DeviceObjType makes a c10::Device of a str: its parse error is raised there,
          * at this argument ("Expected one of cpu, ...", "Invalid device string") */

@@ -436,6 +436,7 @@ EXACT_MESSAGES = [
     "out = torch._C._nn.hardtanh_(torch.ones(1).expand(2), 1j, 2j)",  # after the overlap check
     "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
     "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
+    "out = float(torch.tensor([0.5 + 1j]))",
 ]
 
 
@@ -3850,6 +3851,9 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._pad_circular(torch.arange(1., 13.).reshape(2, 6), [1, 2, 1])",
     "out = torch.ops.aten._pad_circular(torch.arange(1., 25.).reshape(2, 3, 4), [-1, 2, 1, -1])",  # neighbour
     "out = torch.nn.functional.pad(torch.arange(1., 25.).reshape(2, 3, 4).transpose(1, 2), (2, 1, 1, 0), mode='circular')",  # neighbour
+    # float() of a one-element complex tensor is item().toDouble(), checked (torch.ops' float arguments too)
+    "out = float(torch.tensor([0.5 + 1j]))",
+    "out = float(torch.tensor(0.5 + 0j))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -4168,3 +4172,23 @@ def test_ldl_solve_pivots_outside_the_matrix_are_refused():
     ok = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, -1, 3], dtype=torch.int32), torch.ones(3, 2))",
           "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, -3, -3], dtype=torch.int32), torch.ones(3, 2))"]
     assert all("ok" in r for r in run_side("ours", ok)), run_side("ours", ok)
+
+
+def test_scalar_of_a_tensor_requiring_grad_warns_once():
+    """session 32 s32g: float() and complex() of a tensor that requires grad warn once per process
+    (upstream's TORCH_WARN_ONCE, one for both), and so do torch.ops' float arguments (__float__)."""
+    import subprocess
+    import sys
+    code = ("import torch, warnings; warnings.simplefilter('always'); x = torch.tensor([1.5], requires_grad=True)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); complex(x); float(x); int(x)\n"
+            "print(len(w), str(w[0].message).startswith('Converting a tensor with requires_grad=True to a scalar'))\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); float(x.detach())\n"
+            "print(len(w))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.split()
+    assert out == ["1", "True", "0"], out
+    boxed = ("import torch, warnings\nwith warnings.catch_warnings(record=True) as w:\n"
+             "    warnings.simplefilter('always'); torch.ops.aten.dropout.default(torch.ones(2), torch.zeros(1, requires_grad=True), False)\n"
+             "print(len(w))")
+    assert subprocess.run([sys.executable, "-c", boxed], capture_output=True, text=True, timeout=120).stdout.split() == ["1"]
