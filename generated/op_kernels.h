@@ -1286,6 +1286,7 @@ int tn_out_check_arange(struct tn_out_call *c);
 int tn_out_check_argsort(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_clamp(struct tn_out_call *c);
+int tn_out_check_clamp_complex(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_dot_out(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);

@@ -205,11 +205,12 @@ static int
 view_strides(const TensorObject *t, int n, const int64_t *shape, int64_t *out)
 {
     if (t->numel == 0) {
-        /* any strides do; contiguous ones, as upstream */
-        int64_t s = 1;
+        /* any strides do; contiguous ones, as upstream (in int64 that wraps: view refuses a
+         * negative one) */
+        uint64_t s = 1;
         for (int i = n - 1; i >= 0; i--) {
-            out[i] = s;
-            s *= shape[i] > 1 ? shape[i] : 1;
+            out[i] = (int64_t)s;
+            s *= (uint64_t)(shape[i] > 1 ? shape[i] : 1);
         }
         return 1;
     }

@@ -129,14 +129,14 @@ tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int l
                            const tn_value *device, int pin_memory,
                            int memory_format)
 {
-    if (memory_format == TN_MEMFMT_PRESERVE) {
-        PyErr_SetString(PyExc_RuntimeError, "unsupported memory format Preserve");
-        return NULL;
-    }
-    if (check_channels_last_rank(memory_format, size.n) < 0)
-        return NULL;
+    /* upstream's empty_generic makes the contiguous tensor first (its size and stride overflow
+     * checks), then restrides it: the memory format's own checks come after */
     TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
-    if (t && set_memory_format(t, memory_format) < 0)
+    if (t && memory_format == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "unsupported memory format Preserve");
+        Py_CLEAR(t);
+    }
+    if (t && (check_channels_last_rank(memory_format, size.n) < 0 || set_memory_format(t, memory_format) < 0))
         Py_CLEAR(t);
     return (PyObject *)t;
 }

@@ -1525,6 +1525,11 @@ unary_k(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, con
                      op == TN_UN_RELU ? "relu" : "hardtanh");
         return NULL;
     }
+    if (op == TN_UN_RELU && tn_dtype_is_complex(in)) {
+        /* relu is clamp_min(self, 0) upstream, whose meta function refuses complex */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     if (op == TN_UN_NEG && in == TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError,
                         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
@@ -2069,7 +2074,14 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
         return tn_ag_op(TN_OP_clamp, (tn_value[]){tn_value_tensor((PyObject *)self), lo, hi});
     }
     /* clamp_out with both limits: a NaN one fills the result with NaN before either limit is
-     * converted to the dtype (hardtanh(x, 1e300, nan) on float32 is all NaN, no overflow) */
+     * converted to the dtype (hardtanh(x, 1e300, nan) on float32 is all NaN, no overflow); its
+     * meta function refuses a complex self */
+    if (tn_dtype_is_complex(self->dtype))
+        return tn_op_clamp(overload, self, min_val, max_val);
+    /* a limit with an imaginary part: clamp's kernel converts it to double, checked */
+    if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_BOOL &&
+        ((min_val->tag == TN_V_COMPLEX && min_val->im != 0) || (max_val->tag == TN_V_COMPLEX && max_val->im != 0)))
+        return tn_op_clamp(overload, self, min_val, max_val);
     if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_BOOL &&
         (isnan(tn_scalar_to_double(min_val)) || isnan(tn_scalar_to_double(max_val))))
         return tn_op_clamp(overload, self, min_val, max_val);
@@ -2843,6 +2855,18 @@ tn_out_check_rounding(tn_out_call *c)
         return 0;
     const char *n = c->f->name;
     PyErr_Format(PyExc_NotImplementedError, "%s is not supported for complex inputs", strcmp(n, "fix") ? n : "trunc");
+    return -1;
+}
+
+/* relu_ and hardtanh_ (hardtanh(out=)) are clamp_min_ and clamp_out upstream, after their bool
+ * checks: clamp's meta function refuses a complex self before the write's overlap and dtype
+ * checks (seed 8 #553919: relu_ of an expanded complex tensor) */
+int
+tn_out_check_clamp_complex(tn_out_call *c)
+{
+    if (c->fargs[0].tag != TN_V_TENSOR || !tn_dtype_is_complex(TN_T(c->fargs[0].u.t)->dtype))
+        return 0;
+    PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
     return -1;
 }
 

@@ -1672,6 +1672,103 @@ tn_out_check_nansum_out(tn_out_call *c)
     return -1;
 }
 
+/* The argument of the functional an out check sees named `name`, or NULL. */
+static const tn_value *
+out_call_farg(const tn_out_call *c, const char *name)
+{
+    for (int j = 0; j < c->fs->nparams; j++)
+        if (!strcmp(c->fs->params[j].cname, name))
+            return &c->fargs[j];
+    return NULL;
+}
+
+/* Whether the variance (std: its square root) of every element of a float64 `part` fits float:
+ * the value std_var_all_cpu returns, as a double. */
+static int
+var_all_fits_float(const tn_op *f, TensorObject *part, double corr, int take_sqrt, int dtype)
+{
+    uint8_t mask[TN_MAX_NDIM];
+    memset(mask, 1, sizeof mask);
+    TensorObject *v = tn_tensor_empty(0, NULL, TN_DTYPE_F64, TN_DEVICE_CPU);
+    if (!v)
+        return -1;
+    reduce_geom g;
+    build_reduce_geom(&g, part, mask, v, 0);
+    tn_status s;
+    TN_NOGIL(part->numel, s = tn_reduce_var(TN_DTYPE_F64, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(v),
+                                            NULL, tn_tensor_data(part), corr, take_sqrt));
+    tn_value value = tn_value_double(*(double *)tn_tensor_data(v));
+    Py_DECREF((PyObject *)v);
+    if (TN_KCHECK(f, s, TN_DTYPE_F64) < 0)
+        return -1;
+    return tn_check_scalar_fits(&value, dtype);
+}
+
+/* std/var(out=) reduced to one element from a float64 self (a complex128 one's parts) into a
+ * float32 or complex64 out: upstream's std_var_out takes std_var_all_cpu, which returns a double
+ * (cast to float, inf past its range, for a float self only) that fills the result, a checked
+ * conversion: "value cannot be converted to type float without overflow" (seed 8 #456289). A
+ * complex self's parts are each reduced, without the square root, into a real out of out's
+ * precision (the message names float); a real self's out is resized first (make_reduction). A
+ * correction leaving no degrees of freedom gives inf or NaN, which fit. */
+static int
+std_var_all_fits(tn_out_call *c, TensorObject *self, TensorObject *out)
+{
+    int cplx = self->dtype == TN_DTYPE_C128;
+    if ((self->dtype != TN_DTYPE_F64 && !cplx) || (out->dtype != TN_DTYPE_F32 && out->dtype != TN_DTYPE_C64) ||
+        self->device != TN_DEVICE_CPU || out->device != TN_DEVICE_CPU || self->numel == 0)
+        return 0;
+    const tn_value *dim = out_call_farg(c, "dim"), *keep = out_call_farg(c, "keepdim");
+    const tn_value *corr_v = out_call_farg(c, "correction"), *unbiased = out_call_farg(c, "unbiased");
+    tn_ints dims = {.none = true};
+    if (dim && dim->tag == TN_V_INTLIST)
+        dims = (tn_ints){.v = dim->u.ints, .n = dim->n};
+    uint8_t mask[TN_MAX_NDIM];
+    int64_t shape[TN_MAX_NDIM];
+    if (reduce_mask(self, dims, mask, 0) < 0) {
+        PyErr_Clear();  /* the functional's own error */
+        return 0;
+    }
+    for (int d = 0; d < self->ndim; d++)
+        if (!mask[d] && self->sizes[d] != 1)
+            return 0;  /* more than one element: std_var_stub, in out's dtype */
+    double corr = 1.0;
+    if (corr_v && corr_v->tag != TN_V_NONE) {
+        if (tn_scalar_overflows(corr_v, TN_DTYPE_F64))
+            return 0;  /* refused first, by the functional */
+        corr = tn_scalar_to_double(corr_v);
+    } else if (unbiased && unbiased->tag == TN_V_BOOL) {
+        corr = unbiased->u.i ? 1.0 : 0.0;
+    }
+    if ((double)self->numel - corr <= 0)
+        return 0;
+    int take_sqrt = !strncmp(c->f->name, "std", 3);
+    if (!cplx) {
+        int r = var_all_fits_float(c->f, self, corr, take_sqrt, out->dtype);
+        if (r < 0 && PyErr_ExceptionMatches(PyExc_RuntimeError)) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            int nd = reduced_shape(self, mask, keep && keep->tag == TN_V_BOOL && keep->u.i, shape);
+            if (tn_resize_output(out, nd, shape) < 0) {
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+                return -1;
+            }
+            PyErr_Restore(type, value, tb);
+        }
+        return r;
+    }
+    for (int k = 0; k < 2; k++) {
+        PyObject *part = at_1(k ? TN_OP_imag : TN_OP_real, (PyObject *)self);
+        int r = part ? var_all_fits_float(c->f, TN_T(part), corr, 0, TN_DTYPE_F32) : -1;
+        Py_XDECREF(part);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
  * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
  * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
@@ -1683,7 +1780,9 @@ tn_out_check_std_var(tn_out_call *c)
 {
     if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
         return 0;
-    const TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    if (std_var_all_fits(c, self, out) < 0)
+        return -1;
     if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(out->dtype) && self->device != TN_DEVICE_META &&
         self->numel > 0) {
         /* a real self into a complex out computes in out's dtype: a partial reduction's

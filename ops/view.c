@@ -83,7 +83,8 @@ tn_infer_size(tn_ints shape, int64_t numel, int64_t *out)
 }
 
 /* at::detail::computeStride: strides for viewing (sizes, strides) as new_sizes, or -1 when the
- * view would have to span non-contiguous chunks. */
+ * view would have to span non-contiguous chunks, or -2 with the error set when the view's
+ * TensorImpl::set_sizes_and_strides would refuse them. */
 static int
 compute_stride(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int nnew,
                const int64_t *new_sizes, int64_t *new_strides)
@@ -98,12 +99,21 @@ compute_stride(int ndim, const int64_t *sizes, const int64_t *strides, int64_t n
         return 0;
     }
     if (numel == 0) {
-        int64_t s = 1;
+        /* upstream: for 0 elements any strides fit, it uses contiguous ones, multiplied in int64
+         * that wraps (4 * 2**62 is 0); the view's set_sizes_and_strides replaces a negative one
+         * by the product checked, which overflows: "Stride calculation overflowed" (seed 8
+         * #468144: (0, 2, 2**63 - 1)) */
+        uint64_t s = 1;
+        int negative = 0;
         for (int i = nnew - 1; i >= 0; i--) {
-            new_strides[i] = s;
-            s *= new_sizes[i] > 1 ? new_sizes[i] : 1;
+            new_strides[i] = (int64_t)s;
+            negative |= new_strides[i] < 0;
+            s *= (uint64_t)(new_sizes[i] > 1 ? new_sizes[i] : 1);
         }
-        /* upstream: for 0 elements any strides fit, it uses contiguous ones */
+        if (negative) {
+            PyErr_SetString(PyExc_RuntimeError, "Stride calculation overflowed");
+            return -2;
+        }
         return 0;
     }
     int view_d = nnew - 1;
@@ -139,7 +149,10 @@ view_impl(TensorObject *self, tn_ints size, int is_view)
     int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (tn_infer_size(size, self->numel, shape) < 0)
         return NULL;
-    if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)size.n, shape, strides) < 0) {
+    int r = compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)size.n, shape, strides);
+    if (r == -2)
+        return NULL;
+    if (r < 0) {
         PyErr_SetString(PyExc_RuntimeError,
                         "view size is not compatible with input tensor's size and stride (at least one dimension "
                         "spans across two contiguous subspaces). Use .reshape(...) instead.");
@@ -243,8 +256,11 @@ tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
         return NULL;
     if (tn_infer_size(shape, self->numel, sizes) < 0)
         return NULL;
-    if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)shape.n, sizes, strides) == 0)
+    int viewable = compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)shape.n, sizes, strides);
+    if (viewable == 0)
         return make_view(self, (int)shape.n, sizes, strides, self->offset);
+    if (viewable == -2)
+        return NULL;
     /* not viewable: a contiguous copy, then a view of it (upstream's _reshape_copy path) */
     tn_value a[2] = {tn_value_tensor((PyObject *)self)};
     a[1].tag = TN_V_MEMFMT;

@@ -2116,13 +2116,17 @@ boxed_ivalue(const tn_op *op, const tn_param *p, PyObject *o)
     } else if (p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
         o = Py_NewRef(tn_dtype_objs[v]);
-    } else if (p->type == TN_P_DOUBLE && is_tensor(o) && TN_T(o)->numel == 1 &&
-               TN_T(o)->device == TN_DEVICE_CPU && !tn_dtype_is_complex(TN_T(o)->dtype)) {
-        /* toIValue's FloatType is py::cast<double>: a one-element real CPU tensor's
-         * __float__ (pad(x, p, 'constant', torch.tensor([[0.5]]))); others get the
-         * schema's error */
-        tn_value iv;
-        o = tn_tensor_item_value(TN_T(o), &iv) < 0 ? NULL : PyFloat_FromDouble(tn_scalar_to_double(&iv));
+    } else if (p->type == TN_P_DOUBLE && is_tensor(o) && TN_T(o)->numel == 1 && TN_T(o)->device == TN_DEVICE_CPU) {
+        /* toIValue's FloatType is py::cast<double>: a one-element CPU tensor's __float__
+         * (pad(x, p, 'constant', torch.tensor([[0.5]]))), item().toDouble(), checked: a complex
+         * one converts when its imaginary part is 0 (seed 8 #768435); others get the schema's
+         * error (and __float__'s warning for a tensor that requires grad) */
+        PyObject *f = PyNumber_Float(o);
+        if (!f && PyErr_ExceptionMatches(PyExc_RuntimeError)) {
+            PyErr_Clear();
+            f = Py_NewRef(o);
+        }
+        o = f;
     } else if (p->type == TN_P_DEVICE && PyUnicode_Check(o)) {
         /* toIValue's DeviceObjType makes a c10::Device of a str: its parse error is raised there,
          * at this argument ("Expected one of cpu, ...", "Invalid device string") */

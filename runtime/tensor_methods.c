@@ -226,14 +226,30 @@ m_bool(PyObject *self, PyObject *unused)
     return PyBool_FromLong(truth);
 }
 
+/* float()/complex() of a tensor that requires grad: upstream's TORCH_WARN_ONCE (one for both) */
+static int
+warn_scalar_of_grad(PyObject *self)
+{
+    static int warned;
+    if (warned || !tn_requires_grad(self))
+        return 0;
+    warned = 1;
+    return PyErr_WarnEx(PyExc_UserWarning, "Converting a tensor with requires_grad=True to a scalar may lead to "
+                        "unexpected behavior.\nConsider using tensor.detach() first.", 1);
+}
+
 static PyObject *
 m_float_scalar(PyObject *self, PyObject *unused)
 {
-    if (single_element(TN_T(self)) < 0)
+    if (single_element(TN_T(self)) < 0 || warn_scalar_of_grad(self) < 0)
         return NULL;
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)
         return NULL;
+    if (v.tag == TN_V_COMPLEX && v.im != 0) {  /* item().toDouble(), checked */
+        PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
+        return NULL;
+    }
     uint64_t u;
     return PyFloat_FromDouble(u64_past_int64(TN_T(self), &u) ? (double)u : tn_scalar_to_double(&v));
 }
@@ -241,7 +257,7 @@ m_float_scalar(PyObject *self, PyObject *unused)
 static PyObject *
 m_complex_scalar(PyObject *self, PyObject *unused)
 {
-    if (single_element(TN_T(self)) < 0)
+    if (single_element(TN_T(self)) < 0 || warn_scalar_of_grad(self) < 0)
         return NULL;
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)

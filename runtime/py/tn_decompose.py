@@ -4232,22 +4232,29 @@ def _copy_overlaps_partially(a, b):
     return a0 < b1 and b0 < a1
 
 
+def _wrap64(v):
+    """v in int64, which wraps, as upstream's SymInt arithmetic on concrete ints does."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once); Note [Circular pad of mixed
-    signs]."""
+    signs]. Sizes and slice bounds are int64 arithmetic, which wraps: pads of -2**63 on both sides
+    leave a dim its size (seed 8 #921947)."""
     torch, aten = _aten()
-    if len(pad) + 2 == 2 * self.dim():  # no batch dim: pad (1, C, ...) and drop the 1, as F.pad does
-        return _pad_circular(self.unsqueeze(0), pad).squeeze(0)
     in_shape = list(self.shape)
-    ndim = len(in_shape) - 2
-    if len(pad) + 4 != len(in_shape) * 2:
-        raise RuntimeError(f"Invalid padding size, expected {ndim * 2} but got {len(pad)}")
-    out_shape = in_shape[:2]
+    ndim = len(pad) // 2  # the padded dims, last; an odd pad's last element is not read
+    lead = len(in_shape) - ndim  # 1 with no batch dim
+    if lead not in (1, 2):
+        raise RuntimeError(f"Invalid padding size, expected 1 or 2 non-padded dimensions, which would be equivalent to "
+                           f"padding of length {(len(in_shape) - 1) * 2} or {(len(in_shape) - 2) * 2} respectively but "
+                           f"got {len(pad)}")
+    out_shape = in_shape[:lead]
     for i in range(ndim):
         pl, pr = pad[2 * (ndim - i - 1)], pad[2 * (ndim - i - 1) + 1]
-        size = in_shape[2 + i]
-        out_shape.append(size + pl + pr)
+        size = in_shape[lead + i]
+        out_shape.append(_wrap64(size + pl + pr))
         if not (pl <= size and pr <= size):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if out_shape[-1] < 0:
@@ -4255,10 +4262,10 @@ def _pad_circular(self, pad):
     out = self.new_zeros(out_shape)  # Note [Circular pad of mixed signs]: what upstream leaves unwritten is 0
     out_slice, in_slice = out, self
     for i in range(ndim):
-        dim = ndim - i + 1
+        dim = lead + ndim - 1 - i
         pl, pr = pad[2 * i], pad[2 * i + 1]
         out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
-        in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
+        in_slice = _slice(in_slice, dim, max(_wrap64(-pl), 0), in_shape[dim] - max(_wrap64(-pr), 0))
     out_slice.copy_(in_slice)
     if out.numel() == 0:  # upstream's end copies copy nothing; ours would walk the padded extent
         return out
@@ -4295,7 +4302,7 @@ def _pad_circular(self, pad):
         _slice(flat, dim, dst, dst + n).copy_(flat.index_select(dim, torch.tensor(f, dtype=torch.long)))
 
     for i in range(ndim):
-        dim = ndim - i + 1
+        dim = lead + ndim - 1 - i
         pl, pr = pad[2 * i], pad[2 * i + 1]
         if pl > 0:
             copy_within(dim, 0, out_shape[dim] - pl - max(pr, 0), pl)

@@ -1637,6 +1637,47 @@ def cholesky_incomplete(kind, code, op, ours, up, tol):
     return "cholesky_ex of a matrix not positive definite (info > 0): no factor is defined past the leading minor"
 
 
+def lapack_nonfinite_single_decision(kind, code, op, ours, up, tol):
+    """A LAPACK call on a float32 or complex64 matrix holding inf or NaN that one side refuses with
+    _LinAlgError (info > 0) and the other computes: which step of the factorization meets a NaN
+    follows the arithmetic (MKL's single-precision potrf, upstream's, scales a column by an
+    inverse square root refined by a Newton step, which makes 1 / sqrt(inf) NaN and every element
+    below an inf pivot NaN: cholesky_ex of [[inf, 0], [0, 2]] fails at order 2 in float32 and
+    completes in float64; the reference LAPACK, ours, divides: 0). Explained when upstream's own
+    answer for the same call with its floating inputs made float64 (exactly; rerun on upstream)
+    takes ours's side: it computes, with ours's shapes and integer results, or refuses in ours's
+    words."""
+    if kind not in ("accepts", "rejects") or not LAPACK.fullmatch(name(op)):
+        return None
+    refused, computed = (up, ours) if kind == "accepts" else (ours, up)
+    if refused.get("exc") != "_LinAlgError" or "ok" not in computed:
+        return None
+    ins = inputs(code)
+    a = ins.get("a0")
+    if a is None or a.device.type == "meta" or str(a.dtype) not in ("torch.float32", "torch.complex64") or \
+            not any(not _finite(t) for t in ins.values() if t.is_floating_point() or t.is_complex()):
+        return None
+    wide = {"torch.float32": "double", "torch.complex64": "cdouble"}
+    widen = {k: (lambda t, k=k: f"{k} = {k}.detach().{wide[str(t.dtype)]}()") for k, t in ins.items()
+             if str(t.dtype) in wide}
+    rerun = _upstream_rerun(code, widen)
+    if not rerun:
+        return None
+    r = rerun[0]
+    if kind == "rejects":
+        if r.get("exc") != ours["exc"] or r.get("msg") != ours["msg"]:
+            return None
+    else:
+        to, tw = tensors(ours), tensors(r) if "ok" in r else []
+        if len(to) != len(tw) or any(x["shape"] != y["shape"] or
+                                     ("int" in x["tensor"] and (x["tensor"] != y["tensor"] or x["values"] != y["values"]))
+                                     for x, y in zip(to, tw)):
+            return None
+    return ("LAPACK of a float32 or complex64 matrix holding inf or NaN refused on one side only: where a NaN appears "
+            "follows the arithmetic (MKL's single-precision inverse square root of inf is NaN); upstream's own float64 "
+            "answer takes ours's side")
+
+
 def geqrf_both_valid(kind, code, op, ours, up, tol):
     """geqrf whose two answers are both Householder QR factorizations of a0: for each side, Q =
     H_1 ... H_k (H_i = I - tau_i v_i v_i^H, v_i the reflector below a's diagonal with a 1 on it) is
@@ -2009,7 +2050,7 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, svd_eigh_upstream_nonfinite, det_exactly_singular,
-          lu_exactly_singular,
+          lu_exactly_singular, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,

@@ -729,3 +729,21 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sl, slop, mine, slu(1.0, 63.329261779785156, up_lu), 2e-5)  # the sign is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 70.0, up_lu), 2e-5)  # log|det| is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu[:3] + [1e29] + up_lu[4:]), 2e-5)  # not a0's LU
+
+    # session 32 s32g: seed 8 #698190, a float32 LAPACK call on inf refused on one side only
+    # (MKL's single-precision potrf makes the column below an inf pivot NaN): upstream's own
+    # float64 answer (rerun) takes ours's side
+    cop = "torch.ops.aten.linalg_cholesky_ex.default"
+    ch = ("a0 = torch.tensor([float('inf'), 0.5, 1.0, -1.25, 1e30, -0.0, 3.75, 0.0, float('inf')], dtype=torch.float32)"
+          ".reshape((3, 3)); out = torch.ops.aten.linalg_cholesky_ex.default(a0, upper=True, check_errors=True)")
+    npd = {"exc": "_LinAlgError", "msg": "linalg.cholesky_ex: The factorization could not be completed because the input "
+                                         "is not positive-definite (the leading minor of order 2 is not positive-definite)."}
+    done = lambda info: {"ok": {"tuple": [_t(["inf", 0.0, 0.0, 0.0, 999999986991104.0, -0.0, 0.0, 0.0, "inf"], [3, 3]),
+                                          _t([info], [], "torch.int32")]}}
+    assert explain("accepts", ch, cop, done(0), npd, tol)
+    assert not explain("accepts", ch, cop, done(1), npd, tol)  # not upstream's float64 info
+    fin = ch.replace("float('inf'), 0.5", "4.0, 0.5").replace("0.0, float('inf')]", "0.0, 9.0]")
+    assert not explain("accepts", fin, cop, done(0), npd, tol)  # finite: no NaN from the arithmetic
+    nan = ch.replace("float('inf'), 0.5", "float('nan'), 0.5")
+    assert not explain("accepts", nan, cop, done(0), npd, tol)  # a NaN pivot: upstream's float64 refuses too
+    assert not explain("accepts", ch.replace("float32", "float64"), cop, done(0), npd, tol)  # float64 itself

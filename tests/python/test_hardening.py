@@ -460,6 +460,20 @@ EXACT_MESSAGES = [
     "a = torch.ones(0, 2, dtype=torch.int16); out = torch.addr(a, torch.ones(0, dtype=torch.int16), torch.ones(2, dtype=torch.int16), alpha=-2**20)",
     "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), beta=2.5)",
     "a = torch.ones(3, 2, dtype=torch.int64); out = torch.addr(a, torch.ones(3, dtype=torch.int64), torch.ones(2, dtype=torch.int64), alpha=True)",
+    # --- session 32 s32g: seed 8 #456289 (std_var_all_cpu's double fills out, checked)
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty(()))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=torch.empty((), dtype=torch.complex64))",
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((1, 0)); out = a0.reshape(0, 2, 2**63 - 1)",  # #468144
+    "out = torch.empty(0, 4, 2**62, memory_format=torch.channels_last)",
+    "a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1,)); out = a0.unsqueeze(0).expand(2, *a0.shape).relu_()",  # #553919
+    "out = torch.ones(2, dtype=torch.complex64).relu()",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
+    "out = torch._C._nn.hardtanh(torch.ones(2), 1j, 2)",  # clamp's kernel converts the limit to double
+    "out = torch._C._nn.hardtanh_(torch.ones(1).expand(2), 1j, 2j)",  # after the overlap check
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
+    "out = float(torch.tensor([0.5 + 1j]))",
 ]
 
 
@@ -4005,6 +4019,98 @@ FUZZ_CLASSES = [
     "a = torch.ones(3, 2, dtype=torch.uint8); out = torch.addr(a, torch.ones(3, dtype=torch.uint8), torch.ones(2, dtype=torch.uint8), beta=-200)",  # neighbour
     "a = torch.ones(3, dtype=torch.bfloat16); out = torch.addmv(a, torch.ones(3, 2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16), beta=2**63 - 1)",  # neighbour
     "a = torch.ones(3); out = torch.addmv(a, torch.ones(3, 2), torch.ones(3), beta=1e300)",  # neighbour: the shapes first
+    # --- session 32 s32g: seed 8 #456289: std/var(out=) reduced to one element takes
+    # std_var_all_cpu, whose double fills out checked (a float self's is cast to float first: inf)
+    "a0 = torch.tensor([1e-30, 3.75, 1e30, -2.0, -2.0, -0.0], dtype=torch.float64).reshape((3, 2)); a1 = torch.tensor([float('-inf'), 1.0, 1e-30, -1.25, -2.0, 1.0, -7e4, -1.25, -2.0, -7e4, 3.75, 1e-30], dtype=torch.float32).reshape((3, 2, 2)); r = torch.var(a0, dim=[-1, 0], correction=0, keepdim=False, out=a1); out = (r, a1, r is a1)",
+    "a0 = torch.empty((2, 3)); r = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=a0); out = (r, a0)",
+    "a0 = torch.empty((2, 3)); r = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex128), out=a0); out = (r, a0)",
+    "out = torch.std(torch.complex(torch.tensor([1., 2., 3.], dtype=torch.float64), torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64)), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.ops.aten.var.out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64).reshape(3, 1, 1), [0], False, out=torch.empty(()))",
+    "out = torch.ops.aten.std.out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64) * 1e10, None, True, True, out=torch.empty(()))",
+    "out = torch.ops.aten.var.correction_out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), None, correction=2.9, out=torch.empty(()))",
+    "out = torch.ops.aten.var.correction_out(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), None, correction=3, out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float32), out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.complex64), out=torch.empty(()))",  # neighbour: inf
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64).reshape(3, 1), dim=1, out=torch.empty(3))",  # neighbour: stub
+    "out = torch.var(torch.tensor([1e30, -1e30, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.bfloat16))",  # neighbour
+    "out = torch.std(torch.tensor([1.85e19, -1.85e19], dtype=torch.float64), correction=0, out=torch.empty(()))",  # neighbour: fits
+    "out = torch.var(torch.tensor([1e200, -1e200], dtype=torch.float64), out=torch.empty(()))",  # neighbour: inf in double
+    "out = torch.var(torch.tensor([1e200, float('nan')], dtype=torch.float64), out=torch.empty(()))",  # neighbour
+    # seed 8 #468144: view/reshape of no elements computes contiguous strides in int64 that wraps;
+    # the view's set_sizes_and_strides refuses a negative one (4 * 2**62 wraps to 0 and stays)
+    "a0 = torch.tensor([], dtype=torch.float32).reshape((1, 0)); out = a0.reshape(0, 2, 2**63 - 1)",
+    "out = torch.zeros(0).view(0, 2, 2**62)",
+    "out = torch.zeros(0, 3).t().reshape(0, 2**62, 3)",
+    "out = torch.zeros(0, requires_grad=True).reshape(0, 2, 2**63 - 1)",
+    "out = torch.zeros(0, device='meta').reshape(0, 2**32, 2**31)",
+    "out = torch.zeros(0).unflatten(0, (0, 2, 2**62))",
+    "out = torch.zeros(0).view_as(torch.empty_strided((0, 2, 2**63 - 1), (1, 1, 1)))",
+    "out = torch.ops.aten._unsafe_view(torch.zeros(0), [0, 2, 2**63 - 1])",
+    "out = torch.zeros(0).reshape(0, 2**31, 2**31, 2)",
+    "out = torch.zeros(0).reshape(0, 4, 2**62)",  # neighbour: wraps to 0
+    "out = torch.zeros(0).reshape(0, 2**63 - 1, 3)",  # neighbour: wraps positive
+    "out = torch.zeros(0).reshape(0, 2**62, 4, 3)",  # neighbour
+    "out = torch.zeros(0, requires_grad=True).reshape(0, 4, 2**62)",  # neighbour
+    "out = torch.zeros(3, 0).t().reshape(2, 2**63 - 1, 0)",  # neighbour
+    # empty(memory_format=) makes the contiguous tensor (its overflow checks) before it restrides
+    "out = torch.empty(0, 4, 2**62, memory_format=torch.channels_last)",
+    "out = torch.empty(0, 4, 2**62, device='meta', memory_format=torch.preserve_format)",
+    "out = torch.empty(0, 4, 2**62, 1, memory_format=torch.channels_last_3d)",
+    "out = torch.empty(0, 4, 2**60, memory_format=torch.channels_last)",  # neighbour: the rank
+    "out = torch.empty(2, 3, memory_format=torch.preserve_format)",  # neighbour
+    "out = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride()",  # neighbour
+    # seed 8 #553919: relu_ / hardtanh_ are clamp_min_ / clamp_out upstream, whose meta function
+    # refuses a complex self before the write's overlap and dtype checks
+    "a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1,)); out = a0.unsqueeze(0).expand(2, *a0.shape).relu_()",
+    "out = torch.relu_(torch.tensor([2.0], dtype=torch.complex128).expand(2))",
+    "out = torch.ops.aten.relu_(torch.tensor([2.0], dtype=torch.complex64).expand(2))",
+    "out = torch.nn.functional.hardtanh_(torch.tensor([2.0], dtype=torch.complex64).expand(2))",
+    "out = torch.nn.functional.hardtanh(torch.tensor([2.0], dtype=torch.complex64).expand(2), inplace=True)",
+    "out = torch._C._nn.hardtanh(torch.ones(2, 1, dtype=torch.complex64), out=torch.ones(1).expand(2, 1))",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), out=torch.empty(2))",
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64), 1j, 2j)",
+    "out = torch.ones(2, dtype=torch.complex64).relu()",
+    "out = torch.relu(torch.ones(2, dtype=torch.complex64, device='meta'))",  # neighbour: meta computes
+    "out = torch._C._nn.hardtanh(torch.ones(2, dtype=torch.complex64, device='meta'))",  # neighbour
+    "out = torch.tensor([True]).expand(2).relu_()",  # neighbour: the bool check first
+    "out = torch.nn.functional.hardtanh_(torch.tensor([True]).expand(2))",  # neighbour
+    "out = torch.ones(1).expand(2).relu_()",  # neighbour: overlap
+    "out = torch._C._nn.hardtanh(torch.ones(2), 1 + 0j, 2)",  # neighbour: a real complex limit
+    # seed 8 #921947: circular pad's sizes and slice bounds are SymInt arithmetic in int64, which wraps
+    "a0 = torch.tensor([], dtype=torch.int64).reshape((2, 0))[..., ::2]; out = F.pad(a0, (-2**63, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.arange(6.).reshape(2, 3), (-2**63, -2**63), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.zeros(2, 0, dtype=torch.int64), [-2**63, -2**63])",
+    "out = torch.nn.functional.pad(torch.zeros(1, 2, 0, 0), (-2**63, -2**63, -2**63, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 1, 0), (-2**63, -2**63, 0, 0), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",  # wraps past int64: storage
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**63 + 1, -2**63 + 1), mode='circular')",  # wraps to 2: the copy's shapes
+    "out = torch.nn.functional.pad(torch.zeros(2, 3), (-2**63 + 3, -2**63), mode='circular')",
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62, -2**62), mode='circular')",  # neighbour: negative
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**63, 0), mode='circular')",  # neighbour
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (2**63 - 1, 2**63 - 1), mode='circular')",  # neighbour: wrapping more than once
+    "out = torch.nn.functional.pad(torch.zeros(2, 2), (-2, -2**63), mode='circular')",  # neighbour
+    # seed 8 #768435: torch.ops' float argument takes a one-element tensor's __float__,
+    # item().toDouble(), checked: a complex one with imaginary part 0 converts
+    "a0 = torch.empty((1,), dtype=torch.int8, device='meta'); a1 = torch.tensor([(-0.5+0j)], dtype=torch.complex128).reshape((1,)); out = torch.ops.aten.uniform_.default(a0, a1, to=1.0, generator=None)",
+    "out = torch.ops.aten.dropout.default(torch.ones(2), torch.tensor([0.0 + 0j], dtype=torch.complex64), False)",
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([(-0.5+1j)]), to=1.0)",  # neighbour: the schema's error
+    "out = torch.ops.aten.dropout.default(torch.ones(2), torch.tensor([0.0 + 1j]), False)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([-0.5, 1.0]), to=1.0)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.empty(1, dtype=torch.int8, device='meta'), torch.tensor([0.5], device='meta'), to=1.0)",  # neighbour
+    "out = torch.ops.aten.uniform_.default(torch.zeros(2), torch.tensor([(0.75+0j)]), to=0.5)",  # neighbour: the op's own check
+    # _pad_circular without a batch dim pads in place (upstream's ndim_nonpadded), not through an unsqueeze
+    "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
+    "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
+    "out = torch.ops.aten._pad_circular(torch.ones(2, 6), [1, 1, 1, 1, 1, 1])",
+    "out = torch.ops.aten._pad_circular(torch.ones(()), [])",
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 13.).reshape(2, 6), [1])",  # the odd element unread
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 13.).reshape(2, 6), [1, 2, 1])",
+    "out = torch.ops.aten._pad_circular(torch.arange(1., 25.).reshape(2, 3, 4), [-1, 2, 1, -1])",  # neighbour
+    "out = torch.nn.functional.pad(torch.arange(1., 25.).reshape(2, 3, 4).transpose(1, 2), (2, 1, 1, 0), mode='circular')",  # neighbour
+    # float() of a one-element complex tensor is item().toDouble(), checked (torch.ops' float arguments too)
+    "out = float(torch.tensor([0.5 + 1j]))",
+    "out = float(torch.tensor(0.5 + 0j))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -4329,3 +4435,23 @@ def test_ldl_solve_pivots_outside_the_matrix_are_refused():
     ok = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, -1, 3], dtype=torch.int32), torch.ones(3, 2))",
           "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, -3, -3], dtype=torch.int32), torch.ones(3, 2))"]
     assert all("ok" in r for r in run_side("ours", ok)), run_side("ours", ok)
+
+
+def test_scalar_of_a_tensor_requiring_grad_warns_once():
+    """session 32 s32g: float() and complex() of a tensor that requires grad warn once per process
+    (upstream's TORCH_WARN_ONCE, one for both), and so do torch.ops' float arguments (__float__)."""
+    import subprocess
+    import sys
+    code = ("import torch, warnings; warnings.simplefilter('always'); x = torch.tensor([1.5], requires_grad=True)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); complex(x); float(x); int(x)\n"
+            "print(len(w), str(w[0].message).startswith('Converting a tensor with requires_grad=True to a scalar'))\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); float(x.detach())\n"
+            "print(len(w))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.split()
+    assert out == ["1", "True", "0"], out
+    boxed = ("import torch, warnings\nwith warnings.catch_warnings(record=True) as w:\n"
+             "    warnings.simplefilter('always'); torch.ops.aten.dropout.default(torch.ones(2), torch.zeros(1, requires_grad=True), False)\n"
+             "print(len(w))")
+    assert subprocess.run([sys.executable, "-c", boxed], capture_output=True, text=True, timeout=120).stdout.split() == ["1"]
