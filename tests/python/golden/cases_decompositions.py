@@ -199,6 +199,15 @@ add("diag_embed", {"0": f"torch.diag_embed({X})", "offset": f"torch.diag_embed({
 add("diagonal_copy", {"0": f"torch.diagonal_copy({XT}, 1)"}, exact=True)
 add("dist", {"2": f"torch.dist({X}, {XT})", "1": f"torch.dist({X}, randn(4), p=1)", "inf": f"torch.dist({X}, {XT}, p=float('inf'))"})
 add("fill.Scalar", {"0": f"torch.fill({XT}, 2.5)"}, exact=True)
+# session 32 s32e: fill.Scalar_out and alias_copy.out (computed since then; they were refused)
+add("fill.Scalar_out", {"0": f"o = torch.empty(3, 4); r = torch.ops.aten.fill.Scalar_out({XT}, 2.5, out=o); out = (r, r is o)",
+                        "resize": f"o = torch.empty(0); r = torch.ops.aten.fill.Scalar_out({X}, -1, out=o); out = (r, r is o)",
+                        "int_out": f"o = torch.empty(3, 4, dtype=torch.int64); out = torch.ops.aten.fill.Scalar_out({X}, 2.5, out=o)"},
+    exact=True)
+add("alias_copy.out", {"0": f"o = torch.empty(4, 3); r = torch.ops.aten.alias_copy.out({XT}, out=o); out = (r, r is o, r.stride())",
+                       "resize": f"o = torch.empty(0); r = torch.ops.aten.alias_copy.out({X}, out=o); out = (r, r is o)",
+                       "narrow_out": f"o = torch.empty(3, 4, dtype=torch.int32); out = torch.ops.aten.alias_copy.out({X}, out=o)"},
+    exact=True)
 add("glu", {"0": "torch.nn.functional.glu(randn(3, 4, seed=1))", "dim0": "torch.nn.functional.glu(randn(4, 3, seed=1), 0)",
             "odd": "torch.nn.functional.glu(randn(3, 5, seed=1))"})
 add("hardshrink", {"0": f"torch.nn.functional.hardshrink({XT})", "lambd": f"torch.nn.functional.hardshrink({X}, 1.0)"}, exact=True)
@@ -1063,6 +1072,20 @@ add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})
 S = "randn(2, 64, seed=11)"
 add("hann_window", {"16": "torch.hann_window(16)", "1": "torch.hann_window(1)", "double": "torch.hann_window(8, dtype=torch.float64)"}, exact=True)
 add("hann_window.periodic", {"false": "torch.hann_window(9, periodic=False)", "true": "torch.hann_window(9, periodic=True)"}, exact=True)
+# session 32 s32e: the other windows run upstream's checks (window_function_checks: layout, dtype, then
+# length) and are refused by name past them, so their cases are the checks
+for _w in ("hamming", "blackman", "bartlett", "kaiser"):
+    add(f"{_w}_window", {"int_dtype": f"torch.{_w}_window(8, dtype=torch.int32)",
+                         "negative": f"torch.{_w}_window(-1)",
+                         "sparse": f"torch.{_w}_window(4, layout=torch.sparse_coo)"})
+    add(f"{_w}_window.periodic", {"int_dtype": f"torch.{_w}_window(8, False, dtype=torch.int64)",
+                                  "negative": f"torch.{_w}_window(-3, True)"})
+add("hamming_window.periodic_alpha", {"int_dtype": "torch.hamming_window(8, True, 0.5, dtype=torch.uint8)",
+                                      "negative": "torch.hamming_window(-2, True, 0.5)"})
+add("hamming_window.periodic_alpha_beta", {"int_dtype": "torch.hamming_window(8, True, 0.5, 0.4, dtype=torch.int16)",
+                                           "negative": "torch.hamming_window(-2, False, 0.5, 0.4)"})
+add("kaiser_window.beta", {"int_dtype": "torch.kaiser_window(8, True, 12.0, dtype=torch.int32)",
+                           "negative": "torch.kaiser_window(-2, True, 12.0)"})
 add("stft", {"plain": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), center=False, return_complex=True)",
              "one_d": f"torch.stft(randn(40, seed=12), 8, window=torch.hann_window(8), center=False, return_complex=True)",
              "two_sided_normalized": f"torch.stft({S}, 16, window=torch.hann_window(12), win_length=12, center=False, onesided=False, normalized=True, return_complex=True)",
