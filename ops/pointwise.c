@@ -2918,6 +2918,9 @@ tn_out_check_nan_to_num(tn_out_call *c)
         if (dst->device != self->device ||
             (dst->ndim == self->ndim && !memcmp(dst->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim)))
             return 0;
+        /* TensorIterator checks out's internal overlap before it resizes it (seed 10 #578963) */
+        if (!tn_dtype_is_integral(self->dtype, true) && tn_check_no_internal_overlap(dst) < 0)
+            return -1;
         if (tn_resize_output(dst, self->ndim, self->sizes) < 0)
             return -1;
         if (tn_dtype_is_integral(self->dtype, true))

@@ -1653,8 +1653,9 @@ tn_out_check_nansum_out(tn_out_call *c)
         return 0;
     }
     /* an empty self: nansum_out zeroes out without its kernel's dispatch (nanmean's div_ then
-     * refuses an integer out as a can_cast error, the shared rule) */
-    if (!mismatch && (!tn_dtype_is_integral(out->dtype, true) || self->numel == 0))
+     * refuses an integer out as a can_cast error, the shared rule); else the kernel dispatches
+     * over the floating dtypes of out: an integral, bool or complex out is refused (seed 10 #567303) */
+    if (!mismatch && (tn_dtype_is_floating(out->dtype) || self->numel == 0))
         return 0;
     /* nansum_out's get_dtype_from_result refuses the dtype before make_reduction wraps the dims
      * (make_dim_mask: wrap and repeat checks); nanmean's count (a structured sum) wrapped them all

@@ -474,6 +474,14 @@ EXACT_MESSAGES = [
     "out = torch.nn.functional.pad(torch.zeros(2, 0), (-2**62 - 1, -2**62 - 1), mode='circular')",
     "out = torch.ops.aten._pad_circular(torch.ones(6), [1, 1])",
     "out = float(torch.tensor([0.5 + 1j]))",
+    # session 32 lead: seed 10 #567303 (nansum/nanmean into a complex out: the kernel dispatches over
+    # out's floating dtypes) and #578963 (nan_to_num's TensorIterator checks out's internal overlap
+    # before it resizes it), with neighbours
+    "a0 = torch.tensor([float('-inf')], dtype=torch.float64).reshape(()).expand(()); a1 = torch.tensor([(-0.5+0j)], dtype=torch.complex64).reshape(()); r = torch.nanmean(a0, dim=[], keepdim=True, out=a1); out = (r, a1, r is a1)",
+    "out = torch.nansum(torch.tensor([1.0, float('nan')]), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.nanmean(torch.tensor([1.0, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex128))",
+    "out = torch.nansum(torch.tensor([1.0, float('nan')]), 0, out=torch.empty((), dtype=torch.int64))",
+    "a0 = torch.tensor([float('nan'), 2.0], dtype=torch.float32).reshape((1, 2)); a1 = torch.tensor([0.5, -7e4, 0.5], dtype=torch.float32).reshape((3, 1)).expand((3, 4)); r = torch.nan_to_num(a0, float('inf'), out=a1); out = (r, a1, r is a1)",
 ]
 
 
@@ -4111,6 +4119,19 @@ FUZZ_CLASSES = [
     # float() of a one-element complex tensor is item().toDouble(), checked (torch.ops' float arguments too)
     "out = float(torch.tensor([0.5 + 1j]))",
     "out = float(torch.tensor(0.5 + 0j))",  # neighbour
+    # session 32 lead: seed 10 #567303 (nansum/nanmean into a complex out: the kernel dispatches over
+    # out's floating dtypes) and #578963 (nan_to_num's TensorIterator checks out's internal overlap
+    # before it resizes it), with neighbours
+    "a0 = torch.tensor([float('-inf')], dtype=torch.float64).reshape(()).expand(()); a1 = torch.tensor([(-0.5+0j)], dtype=torch.complex64).reshape(()); r = torch.nanmean(a0, dim=[], keepdim=True, out=a1); out = (r, a1, r is a1)",
+    "out = torch.nansum(torch.tensor([1.0, float('nan')]), out=torch.empty((), dtype=torch.complex64))",
+    "out = torch.nanmean(torch.tensor([1.0, 2.0], dtype=torch.float64), out=torch.empty((), dtype=torch.complex128))",
+    "out = torch.nansum(torch.tensor([1.0, float('nan')]), out=torch.empty((), dtype=torch.float64))",
+    "out = torch.nansum(torch.tensor([1.0, float('nan')]), 0, out=torch.empty((), dtype=torch.int64))",
+    "a0 = torch.tensor([float('nan'), 2.0], dtype=torch.float32).reshape((1, 2)); a1 = torch.tensor([0.5, -7e4, 0.5], dtype=torch.float32).reshape((3, 1)).expand((3, 4)); r = torch.nan_to_num(a0, float('inf'), out=a1); out = (r, a1, r is a1)",
+    "out = torch.nan_to_num(torch.tensor([float('nan'), 2.0]), out=torch.zeros(1).expand(3))",
+    "out = torch.nan_to_num(torch.tensor([5, 2]), out=torch.zeros(1, dtype=torch.int64).expand(3))",
+    "out = torch.nan_to_num(torch.tensor([float('nan'), 2.0]), out=torch.zeros(1).expand(2))",
+    "out = torch.nan_to_num(torch.tensor([float('nan'), 2.0]), out=torch.zeros(5)[::2])",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
