@@ -2351,6 +2351,20 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
     return 0;
 }
 
+/* Whether a list or tuple holds an element `ok` refuses (any error of the walk cleared). */
+static int
+sequence_element_fails(PyObject *o, int (*ok)(PyObject *))
+{
+    int refused = 0;
+    for (Py_ssize_t i = 0; (PyList_Check(o) || PyTuple_Check(o)) && i < PySequence_Size(o) && !refused; i++) {
+        PyObject *e = PySequence_GetItem(o, i);
+        refused = e && !ok(e);
+        Py_XDECREF(e);
+    }
+    PyErr_Clear();
+    return refused;
+}
+
 /* argumentToIValue's refusal of the object it could not convert (Note [Boxed argument order]):
  * check_param's types, and what toIValue refuses beyond them: an int past int64 for an int, an
  * int list's element or a ScalarType, Layout or MemoryFormat (pybind11's int64_t caster), an int
@@ -2366,21 +2380,11 @@ boxed_value_mismatch(const tn_op *op, const tn_param *p, PyObject *o)
         refused = PyLong_Check(o) && !fits_int64(o);
         break;
     case TN_P_INTLIST: case TN_P_SYMINTLIST:
-        refused = PyLong_Check(o) && !fits_int64(o);  /* an int[N] given one int */
-        for (Py_ssize_t i = 0; (PyList_Check(o) || PyTuple_Check(o)) && i < PySequence_Size(o) && !refused; i++) {
-            PyObject *e = PySequence_GetItem(o, i);
-            refused = e && !boxed_int_element_ok(e);
-            Py_XDECREF(e);
-        }
-        PyErr_Clear();
+        refused = (PyLong_Check(o) && !fits_int64(o)) ||  /* an int[N] given one int */
+                  sequence_element_fails(o, boxed_int_element_ok);
         break;
     case TN_P_DOUBLELIST:
-        for (Py_ssize_t i = 0; (PyList_Check(o) || PyTuple_Check(o)) && i < PySequence_Size(o) && !refused; i++) {
-            PyObject *e = PySequence_GetItem(o, i);
-            refused = e && !check_double(e);
-            Py_XDECREF(e);
-        }
-        PyErr_Clear();
+        refused = sequence_element_fails(o, check_double);
         break;
     case TN_P_DEVICE:
         refused = PyLong_Check(o);

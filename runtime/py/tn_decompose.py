@@ -761,6 +761,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     return (_laid_out(r[0], fmt),) + tuple(r[1:])
 
 
+def _wrap64(v):
+    """v in int64, which wraps, as upstream's SymInt arithmetic on concrete ints and its C++ int64_t sums do."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def _wrapped_pad_error(base, shape, pad):
     """The error ReplicationPadding.cpp's meta functions raise for a padding whose sum passes int64:
     their C++ sums wrap (two's complement), so a size that wrapped negative fails their "too small"
@@ -770,7 +775,7 @@ def _wrapped_pad_error(base, shape, pad):
         return None
     k = len(pad) // 2
     ins = shape[len(shape) - k:]  # (D,) H, W
-    outs = [(ins[i] + pad[2 * (k - 1 - i)] + pad[2 * (k - 1 - i) + 1] + 2**63) % 2**64 - 2**63 for i in range(k)]
+    outs = [_wrap64(ins[i] + pad[2 * (k - 1 - i)] + pad[2 * (k - 1 - i) + 1]) for i in range(k)]
     if all(o < 1 for o in outs):
         if k == 1:
             return f"input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}"
@@ -4232,11 +4237,6 @@ def _copy_overlaps_partially(a, b):
     return a0 < b1 and b0 < a1
 
 
-def _wrap64(v):
-    """v in int64, which wraps, as upstream's SymInt arithmetic on concrete ints does."""
-    return (v + 2**63) % 2**64 - 2**63
-
-
 def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once); Note [Circular pad of mixed
@@ -4409,15 +4409,6 @@ def resize_as_(self, the_template, *, memory_format=None):
     return self.resize_(the_template.shape, memory_format=memory_format)
 
 
-def _contiguous_strides(shape):
-    """c10's contiguous strides of `shape` (a size-0 or size-1 dim counts as 1)."""
-    strides, step = [], 1
-    for n in reversed(list(shape)):
-        strides.append(step)
-        step *= max(n, 1)
-    return strides[::-1]
-
-
 def angle(self):
     """UnaryOps.cpp angle: of a complex tensor atan2(imag, real) in the real dtype; of a real
     tensor pi for negative elements, 0 otherwise, NaN kept (integers compute in the default float
@@ -4427,7 +4418,8 @@ def angle(self):
         # angle_out computes into a complex result, then resize_output()s the real one from size 0:
         # contiguous strides whatever self's layout
         r = aten.atan2(aten.imag(self), aten.real(self))  # std::arg
-        if list(r.stride()) == _contiguous_strides(r.shape):
+        from torch._prims_common import make_contiguous_strides_for
+        if r.stride() == make_contiguous_strides_for(r.shape):
             return r
         return aten.empty(r.shape, dtype=r.dtype, device=r.device).copy_(r)
     # the unary iterator's result, on self promoted by .to() as its CPU iterator does: a dense
