@@ -1091,6 +1091,15 @@ def _factors_hold(nm, m, res, bound):
         return orth(ct(V), V) and bool((np.diff(L, axis=-1) >= -bound * scale).all()) and close((V * L[..., None, :]) @ ct(V))
     if nm == "linalg_lstsq":
         return False  # lapack_backward_stable checks a solution against a0 and a1 itself
+    if nm == "linalg_cholesky_ex":
+        # the matrices that factored (info 0: every pivot was positive; lapack_backward_stable compares
+        # the others): L lower triangular with a real positive diagonal and L L^H = A within the bound
+        # (Higham, Thm 10.3: |dA| <= g_{n+1} |L| |L^H|, whose entries are at most sqrt(a_ii a_jj) <= max |A|)
+        done = np.ones(m.shape[0], bool) if len(res) < 2 else res[1].reshape(-1) == 0
+        L = res[0].reshape(-1, *m.shape[-2:])[done]
+        d = np.einsum("...ii->...i", L)
+        return not np.any(np.triu(L, 1)) and bool((np.imag(d) == 0).all() and (np.real(d) > 0).all()) and \
+            np.abs(L @ ct(L) - m[done]).max(initial=0.0) <= bound * scale
     lu_at = {"linalg_lu_factor_ex": 0, "linalg_lu_factor": 0, "_linalg_det": 1, "_linalg_slogdet": 2}.get(nm)
     if lu_at is None or len(res) < lu_at + 2:
         return False
@@ -1322,7 +1331,7 @@ def _lstsq_holds(m, rhs, sides, bound, driver, rank_check=None):
 
 
 def lapack_backward_stable(kind, code, op, ours, up, tol):
-    """An SVD, eigh, LU, determinant or least-squares solution of a matrix so ill-conditioned (n u k(A) >= 1) that the
+    """An SVD, eigh, LU, Cholesky, determinant or least-squares solution of a matrix so ill-conditioned (n u k(A) >= 1) that the
     forward bound of lapack_conditioning determines no digit: the answers differ in what the matrix
     does not determine. Explained when both sides' answers, for the matrices described whole
     (_described_batch; past them the values agree, an SVD's or eigh's vectors but for their signs),
@@ -1331,12 +1340,13 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
     perturbing A by E moves them by at most ||E||, whatever the conditioning); without vectors
     (eigvalsh, svdvals), when both sides' values pass _values_hold; for lstsq, _lstsq_holds."""
     nm = {"svd": "_linalg_svd", "linalg_svd": "_linalg_svd", "eigh": "_linalg_eigh", "linalg_eigh": "_linalg_eigh",
+          "cholesky": "linalg_cholesky_ex", "linalg_cholesky": "linalg_cholesky_ex", "cholesky_ex": "linalg_cholesky_ex",
           "det": "_linalg_det", "linalg_det": "_linalg_det", "svdvals": "_linalg_svd", "linalg_svdvals": "_linalg_svd",
           "slogdet": "_linalg_slogdet", "linalg_slogdet": "_linalg_slogdet",
           "eigvalsh": "_linalg_eigh", "linalg_eigvalsh": "_linalg_eigh"}.get(name(op), name(op))
     values_only = "vals" in name(op)  # svdvals, eigvalsh: the values alone
     if kind != "value" or nm not in ("_linalg_svd", "_linalg_eigh", "linalg_lu_factor_ex", "linalg_lu_factor", "_linalg_det",
-                                     "_linalg_slogdet", "linalg_lstsq"):
+                                     "_linalg_slogdet", "linalg_lstsq", "linalg_cholesky_ex"):
         return None
     import numpy as np
     import torch
@@ -1346,7 +1356,7 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
             or not _same_but_values(to, tu):
         return None
     m = np.array(a.detach().double().tolist()).reshape(-1, *a.shape[-2:])
-    if nm == "_linalg_eigh":
+    if nm in ("_linalg_eigh", "linalg_cholesky_ex"):
         t = np.triu(m) if re.search(r"'U'|upper=True", code) else np.tril(m)
         m = t + np.swapaxes(t, -1, -2) - np.einsum("...ii->...i", t)[..., None] * np.eye(m.shape[-1])
     weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) \
@@ -1378,6 +1388,13 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
                                                         same)) if own else None
         with np.errstate(all="ignore"):
             return _lstsq_holds(m, rhs, sides, bound, driver, check)
+    if nm == "linalg_cholesky_ex":
+        if len(sides[0]) > 1 and (np.any(sides[0][1] != sides[1][1]) or
+                                  np.any((sides[0][1] != 0) & _elements_differ(sides[0][0], sides[1][0], tol).any(axis=(-1, -2)))):
+            return None  # info equal, and a matrix that did not factor agreeing (else cholesky_incomplete's)
+        if re.search(r"upper=True", code):
+            sides = [[np.swapaxes(side[0], -1, -2)] + side[1:] for side in sides]  # U^H U: its L is U^H
+            sides = [[np.conj(side[0])] + side[1:] for side in sides]
     vals = 0 if values_only else {"_linalg_svd": 1, "_linalg_eigh": 0}.get(nm)
     if nm == "_linalg_svd" and "linalg" not in op and not values_only and len(sides[0]) == 3:
         # torch.svd's V, not Vh
@@ -1392,6 +1409,99 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
             return None
     return ("LAPACK of a matrix too ill-conditioned for the forward bound: both answers are factorizations of a0 "
             "within its backward error, their singular values or eigenvalues within it too")
+
+
+def _elements_differ(o, u, tol):
+    """Elementwise, whether two arrays differ as the comparison (fuzz._same) sees them: NaN equal to NaN."""
+    import numpy as np
+    with np.errstate(all="ignore"):
+        return ~((o == u) | (np.isnan(o) & np.isnan(u)) | (np.abs(o - u) <= tol * np.maximum(1.0, np.abs(u))))
+
+
+def _kwarg_bool(code, key, default):
+    """A bool keyword of the call's text (True/False), its default when absent, None when spelled otherwise."""
+    m = re.search(rf"\b{key}=(\w+)", code)
+    return default if m is None else {"True": True, "False": False}.get(m.group(1))
+
+
+def solve_triangular_leading(kind, code, op, ours, up, tol):
+    """linalg_solve_triangular, whose columns (rows for left=False) are independent substitutions:
+    element i of a column is the solution of the leading i+1 equations in solve order (from the
+    top for a lower T, from the bottom for an upper one). Where the column of B holds inf or NaN,
+    the elements from the first such row on are undefined between orders (inf - inf) and must
+    agree as compared; the k before it solve a finite k x k system, and a substitution is
+    backward stable (Higham, Thm 8.5: (T + dT) x^ = b, |dT| <= g_k |T|), so each side is within
+    g_k cond(T) / (1 - g_k cond(T)) of the exact x in the inf-norm; the two sides then within
+    max(tol, 2 e / (1 - e)), e = k u kinf(T_k) < 1/2, times that column's largest |x| of upstream's,
+    and each side's residual |b - T x| within max(tol, 2 k u) |T| |x| (that backward error).
+    BLAS's trsm (upstream's) and ours sum the substitution in different orders: an exact 0 can
+    come out as a residue of the cancellation on either side."""
+    if kind != "value" or name(op) not in ("linalg_solve_triangular", "solve_triangular"):
+        return None
+    import numpy as np
+    import torch
+    ins = inputs(code)
+    a, b = ins.get("a0"), ins.get("a1")
+    upper, left, unit = (_kwarg_bool(code, k, d) for k, d in (("upper", None), ("left", True), ("unitriangular", False)))
+    to, tu = tensors(ours), tensors(up)
+    if a is None or b is None or None in (upper, left, unit) or a.dim() < 2 or b.dim() < 2 or \
+            a.device.type == "meta" or not _finite(a) or len(to) != 1 or not _same_but_values(to, tu):
+        return None
+    xo, xu = _array(to[0]), _array(tu[0])
+    if xo is None or xu is None:
+        return None
+    wide = torch.complex128 if a.is_complex() or b.is_complex() else torch.float64
+    try:
+        batch = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except RuntimeError:
+        return None
+    T = np.array(a.detach().to(wide).expand(*batch, *a.shape[-2:]).tolist()).reshape(-1, *a.shape[-2:])
+    B = np.array(b.detach().to(wide).expand(*batch, *b.shape[-2:]).tolist()).reshape(-1, *b.shape[-2:])
+    xo, xu = xo.reshape(B.shape), xu.reshape(B.shape)
+    if not left:  # X T = B is T^T X^T = B^T: T^T is lower where T is upper
+        T, B, xo, xu = (np.swapaxes(x, -1, -2) for x in (T, B, xo, xu))
+        upper = not upper
+    if upper:  # solve order from the bottom: reversed, an upper T is lower
+        T, B, xo, xu = T[..., ::-1, ::-1], B[..., ::-1, :], xo[..., ::-1, :], xu[..., ::-1, :]
+    n = T.shape[-1]
+    if T.shape[-2] != n or B.shape[-2] != n or not n:
+        return None
+    T = np.tril(T)
+    if unit:
+        T[..., range(n), range(n)] = 1
+    u = _UNIT.get(str(a.dtype), 2.0 ** -24)
+    with np.errstate(all="ignore"):
+        for t, bb, o, w in zip(T, B, xo, xu):
+            for j in range(bb.shape[-1]):
+                bad = ~np.isfinite(bb[:, j])
+                k = int(np.argmax(bad)) if bad.any() else n
+                if any(_differs(_desc(p), _desc(q), tol) for p, q in zip(o[k:, j], w[k:, j])):
+                    return None  # past the first inf or NaN of b: undefined, but must agree
+                if not k:
+                    continue
+                tk = t[:k, :k]
+                if not np.all(np.diag(tk) != 0):
+                    return None
+                e = k * u * float(np.abs(tk).sum(axis=1).max() * np.abs(np.linalg.inv(tk)).sum(axis=1).max())
+                if not e < 0.5 or not np.isfinite(w[:k, j]).all():
+                    return None
+                scale = float(np.abs(w[:k, j]).max())
+                if not (np.abs(o[:k, j] - w[:k, j]) <= max(tol, 2 * e / (1 - e)) * max(scale, 1.0)).all():
+                    return None
+                for x in (o[:k, j], w[:k, j]):  # each side a backward-stable solution: |b - T x| <= g_k |T| |x|
+                    if not (np.abs(bb[:k, j] - tk @ x) <= max(tol, 2 * k * u) * (np.abs(tk) @ np.abs(x))).all():
+                        return None
+    return ("triangular solve: each column's elements before B's first inf or NaN within the forward bound of a "
+            "backward-stable substitution of its leading system, those from it on agreeing")
+
+
+def _desc(x):
+    """A numpy element back in a description's spelling (isolated.describe: inf and NaN as strings,
+    a complex as [re, im]), for _differs."""
+    if isinstance(x, complex) or getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        return [_desc(x.real), _desc(x.imag)]
+    x = float(x)
+    return x if math.isfinite(x) else str(x)
 
 
 def _values_hold(nm, m, sides, vals, bound):
@@ -2049,7 +2159,7 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
-          lapack_conditioning, lapack_backward_stable, svd_eigh_upstream_nonfinite, det_exactly_singular,
+          lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
           lu_exactly_singular, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow,
