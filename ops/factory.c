@@ -1441,18 +1441,13 @@ tn_out_check_factory_size(tn_out_call *c)
         c->args[si].tag != TN_V_INTLIST)
         return 0;
     const tn_value *size = &c->args[si];
-    int negative = 0, overflow = 0;
-    uint64_t n = 1;
-    for (Py_ssize_t k = 0; k < size->n; k++) {
+    int negative = 0;
+    for (Py_ssize_t k = 0; k < size->n; k++)
         negative |= size->u.ints[k] < 0;
-        overflow |= __builtin_mul_overflow(n, (uint64_t)size->u.ints[k], &n);
-    }
     if (!negative)
         return 0;
-    if (overflow || n > (uint64_t)INT64_MAX) {
-        PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+    if (tn_check_numel((int)size->n, size->u.ints) < 0)
         return -1;
-    }
     int d = c->dst->dtype;
     if ((c->f->id == TN_OP_rand || c->f->id == TN_OP_rand__generator) && !tn_dtype_is_floating(d) &&
         !tn_dtype_is_complex(d)) {

@@ -278,8 +278,11 @@ tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indice
     if (adv_prepare(self, indices, &a) < 0)
         return NULL;
     if (a.nidx == 0 && self->device != TN_DEVICE_META && self->numel > 0) {
-        /* every index None: upstream's CPU kernel asserts it has an index (a RuntimeError) */
+        /* every index None: upstream's CPU kernel asserts it has an index (a RuntimeError), after
+         * its dtype dispatch */
         adv_free(&a);
+        if (tn_check_dtype(overload, self->dtype) < 0)
+            return NULL;
         PyErr_SetString(PyExc_RuntimeError, "index.Tensor: every index is None, at least one must be a tensor "
                                             "(upstream: ntensor >= 3 INTERNAL ASSERT FAILED)");
         return NULL;
@@ -350,7 +353,10 @@ index_put_as_masked_fill(TensorObject *self, tn_tensors indices, TensorObject *v
     int64_t num_ind = 0;
     for (Py_ssize_t i = 0; i < indices.n; i++) {
         if (!indices.v[i]) {
-            num_ind++;
+            /* a None after the mask is not counted: upstream 2.13 fills [m, None] of a (3, 4) self
+             * by m's rows (mask [3, 1]), where the loop it reads as would make mask [3] and fail
+             * to broadcast (seed 11 #9259) */
+            num_ind += !mask;
             continue;
         }
         TensorObject *m = TN_T(indices.v[i]);
@@ -432,6 +438,22 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
     adv_index a;
     if (adv_prepare(self, indices, &a) < 0)
         return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    int kept[TN_MAX_NDIM], nkept;
+    int nd = adv_result_shape(self, &a, shape, kept, &nkept);
+    /* make_index_put_iterator: values expandable to the result, then the dtypes */
+    int expandable = values->ndim <= nd;
+    for (int i = 1; expandable && i <= values->ndim; i++)
+        expandable = values->sizes[values->ndim - i] == 1 || values->sizes[values->ndim - i] == shape[nd - i];
+    if (!expandable) {
+        char a1[256], b1[256];
+        tn_format_sizes(a1, sizeof a1, values->ndim, values->sizes);
+        tn_format_sizes(b1, sizeof b1, nd, shape);
+        PyErr_Format(PyExc_RuntimeError, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                     "result of shape %s", a1, b1);
+        adv_free(&a);
+        return NULL;
+    }
     if (values->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError,
                      "Index put requires the source and destination dtypes match, got %s for the destination and %s "
@@ -439,9 +461,6 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
         adv_free(&a);
         return NULL;
     }
-    int64_t shape[TN_MAX_NDIM];
-    int kept[TN_MAX_NDIM], nkept;
-    int nd = adv_result_shape(self, &a, shape, kept, &nkept);
     PyObject *vals = NULL;
     int64_t *off = NULL, *full = NULL;
     if (self->device == TN_DEVICE_META) {
@@ -482,6 +501,10 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
             tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
+    /* the kernel's dtype dispatch, then its assertion of an index (seed 11 #926889), then the
+     * bounds it checks as it writes */
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        goto fail;
     if (a.nidx == 0) {
         /* every index None (or none given): upstream's CPU kernel asserts it has an index tensor, with
          * or without accumulate (a RuntimeError); writing through every element would be x[None] = v */
@@ -489,9 +512,6 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
                                             "(upstream: ntensor >= 3 INTERNAL ASSERT FAILED)");
         goto fail;
     }
-    /* the kernel's dtype dispatch, then the bounds it checks as it writes */
-    if (tn_check_dtype(overload, self->dtype) < 0)
-        goto fail;
     int64_t n;
     off = adv_offsets(self, &a, &n);
     if (!off)
@@ -1570,7 +1590,10 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
      * stride != 0) or self has at most one element; else its TensorIterator walks out, self and
      * self with 0 strides at the flipped dims (so that none coalesces with another), and flip_cpu
      * refuses uint16..uint64 (its dispatch on AT_ALL_TYPES_AND_COMPLEX, + bool, half, bfloat16)
-     * when the iterator's innermost dim is a flipped one, and copies them otherwise (measured:
+     * unless flip_kernel takes its memcpy path, which needs every operand unit-stride in the
+     * iterator's innermost dim (has_contiguous_first_dim; out's stride there negated when that dim
+     * is flipped): so it refuses when the innermost dim is a flipped one, or when out's or self's
+     * stride there is not 1 (a sliced self: seed 11 #890074), and copies otherwise (measured:
      * 2,100 random layouts, permuted, sliced, expanded, channels-last, of each of the three). */
     int work = 0;
     int64_t dummy[TN_MAX_NDIM];
@@ -1588,7 +1611,8 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
         tn_geom g[3] = {tn_geom_of(out), tn_geom_of(self), {self->ndim, self->sizes, dummy}};
         tn_loop_build(&l, self->ndim, self->sizes, 3, g);
         int in = l.ndim - 1;
-        if (l.ndim > 0 && l.strides[2][in] == 0 && l.strides[1][in] != 0) {
+        int flipped = l.ndim > 0 && l.strides[2][in] == 0 && l.strides[1][in] != 0;
+        if (l.ndim > 0 && (flipped || l.strides[0][in] != 1 || l.strides[1][in] != 1)) {
             Py_DECREF((PyObject *)out);
             PyErr_Format(PyExc_NotImplementedError, "\"flip_cpu\" not implemented for '%s'",
                          tn_dtype_legacy_name(self->dtype));
@@ -1760,6 +1784,11 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
         zero_repeat |= repeats.v[i] == 0;
         empty |= out_shape[i] == 0;
     }
+    /* unfold(i, s_i, max(s_i, 1)) makes dim i r_i (1 when s_i is 0) and appends s_i: each view's
+     * element count is checked in order, so [2**63 - 1, 1, 3, 1, 0] refuses (repeat(2**63 - 1, 2, 1)
+     * of a (0, 3) tensor) although the result [2**63 - 1, 0, 3] holds none */
+    int64_t unfolded[2 * TN_MAX_NDIM];
+    memcpy(unfolded, out_shape, sizeof(int64_t) * (size_t)nd);
     for (int i = 0; !zero_repeat && i < nd; i++) {
         int64_t s = xs[2 * i + 1];
         if (s > out_shape[i]) {
@@ -1767,6 +1796,10 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
                          (long long)out_shape[i], (long long)s);
             return NULL;
         }
+        unfolded[i] = s ? repeats.v[i] : 1;
+        unfolded[nd + i] = s;
+        if (tn_check_numel(nd + i + 1, unfolded) < 0)
+            return NULL;
     }
     if (zero_repeat || empty)
         return (PyObject *)tn_tensor_empty(nd, out_shape, self->dtype, self->device);

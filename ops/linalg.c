@@ -1334,16 +1334,17 @@ tn_op_linalg_lstsq(const tn_op *overload, TensorObject *A, TensorObject *B, tn_o
     }
     int64_t ld = m > n ? m : n, k = m < n ? m : n;
     double rc = rcond.has ? rcond.v : (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_C64 ? FLT_EPSILON : DBL_EPSILON) * (double)ld;
+    /* the broadcast batch: A's batch against the right-hand side's first nb dims (broadcast_batch_size),
+     * before the kernel's dtype dispatch */
+    int64_t bshape[TN_MAX_NDIM + 2], shape[TN_MAX_NDIM + 2];
+    int nbb;
+    if (tn_broadcast_shapes(nb, A->sizes, nb, B->sizes, &nbb, bshape) < 0)
+        return NULL;
     if (!real && !cplx) {  /* AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES of the CPU kernel */
         PyErr_Format(PyExc_NotImplementedError, "\"linalg_lstsq_cpu\" not implemented for '%s'", tn_dtype_legacy_name(dtype));
         return NULL;
     }
     if (tn_check_dtype(overload, dtype) < 0)
-        return NULL;
-    /* the broadcast batch: A's batch against the right-hand side's first nb dims (broadcast_batch_size) */
-    int64_t bshape[TN_MAX_NDIM + 2], shape[TN_MAX_NDIM + 2];
-    int nbb;
-    if (tn_broadcast_shapes(nb, A->sizes, nb, B->sizes, &nbb, bshape) < 0)
         return NULL;
     int dev = A->device;
     TensorObject *buf = NULL, *sol = NULL, *res = NULL, *rank = NULL, *sv = NULL, *work = NULL;

@@ -230,7 +230,9 @@ normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, in
         }
     }
     *n = tn_numel(k, normalized_shape.v);
-    *rows = *n ? input->numel / *n : 0;
+    /* the leading dims' product, also when a normalized dim is 0: upstream's M rows of N = 0 then
+     * hold mean 0 and rstd NaN (seed 11 #996074) */
+    *rows = tn_numel(*axis, input->sizes);
     return 0;
 }
 

@@ -1057,6 +1057,10 @@ tn_op_clamp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *min
         PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
         return NULL;
     }
+    if (tn_dtype_is_complex(self->dtype)) {  /* clamp.Tensor's meta function, before it broadcasts (seed 11 #647796) */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     if (!min || !max)
         return binary(overload, min ? TN_BIN_MAXIMUM : TN_BIN_MINIMUM, BK_ARITH, self, min ? min : max, NULL, NULL);
     tn_result_type_state st;

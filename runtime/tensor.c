@@ -262,10 +262,12 @@ version_release(tn_version *v)
 int64_t
 tn_numel(int ndim, const int64_t *sizes)
 {
-    int64_t n = 1;
+    /* unsigned: a product past int64 before a zero dim wraps instead of being undefined (the
+     * caller checked the sizes with tn_check_numel) */
+    uint64_t n = 1;
     for (int i = 0; i < ndim; i++)
-        n *= sizes[i];
-    return n;
+        n *= (uint64_t)sizes[i];
+    return (int64_t)n;
 }
 
 /* Upstream's computeStorageNbytesContiguous / computeStorageNbytes (c10/core/...): the byte count
@@ -368,23 +370,29 @@ tn_check_ndim(Py_ssize_t ndim)
     return -1;
 }
 
+/* upstream's TensorImpl::safe_compute_numel: the product in unsigned 64-bit, left to right (an
+ * overflow met before a zero dim stays, Note [Contiguous byte count overflow]; a negative size
+ * reads as a huge one), at most INT64_MAX; else "numel: integer multiplication overflow" */
 int
-tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
+tn_check_numel(int ndim, const int64_t *sizes)
 {
-    if (tn_check_ndim(ndim) < 0)
-        return -1;
-    /* upstream's TensorImpl::safe_compute_numel: the product in unsigned 64-bit, left to right
-     * (an overflow met before a zero dim stays, Note [Contiguous byte count overflow]; a negative
-     * size reads as a huge one), at most INT64_MAX */
     uint64_t un = 1;
-    int numel_overflowed = 0;
+    int overflowed = 0;
     for (int i = 0; i < ndim; i++)
-        numel_overflowed |= __builtin_mul_overflow(un, (uint64_t)sizes[i], &un);
-    if (numel_overflowed || un > (uint64_t)INT64_MAX) {
+        overflowed |= __builtin_mul_overflow(un, (uint64_t)sizes[i], &un);
+    if (overflowed || un > (uint64_t)INT64_MAX) {
         PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
         return -1;
     }
-    int64_t numel = (int64_t)un;
+    return 0;
+}
+
+int
+tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    if (tn_check_ndim(ndim) < 0 || tn_check_numel(ndim, sizes) < 0)
+        return -1;
+    int64_t numel = tn_numel(ndim, sizes);
     if (!strides) {
         /* upstream's contiguous-stride computation refuses a stride past int64 */
         int64_t st = 1;

@@ -177,6 +177,7 @@ int tn_tensor_suggest_memory_format(const TensorObject *t);
 /* the same for a geometry that is no tensor (a view not made, e.g. conv1d's 4-d one) */
 int tn_suggest_memory_format_of(int ndim, const int64_t *sizes, const int64_t *strides);
 int64_t tn_numel(int ndim, const int64_t *sizes);
+int tn_check_numel(int ndim, const int64_t *sizes);
 
 static inline char *
 tn_tensor_data(const TensorObject *t)

@@ -688,6 +688,27 @@ def upstream_internal_assert(kind, code, op, ours, up, tol):
     return "upstream fails an internal assertion (asks for a bug report); ours raises an error"
 
 
+def ldl_nan_pivot_refused(kind, code, op, ours, up, tol):
+    """ldl_factor_ex(check_errors=True) of a matrix whose first pivot, A[0, 0], is NaN: the
+    reference LAPACK's sytf2, ours, stops there with info 1 (its test is max(|a_kk|, colmax) = 0
+    or isnan(|a_kk|)); MKL, upstream's, pivots past it and reports info 0, so ours refuses (info > 0
+    under check_errors) where upstream computes. Explained when ours's info is 1 and the batch
+    element it names has a NaN (either part, for complex) at [0, 0]."""
+    if kind != "rejects" or name(op) not in ("linalg_ldl_factor_ex", "ldl_factor_ex"):
+        return None
+    m = re.fullmatch(r"torch\.linalg\.ldl_factor_ex(?:: \(Batch element (\d+)\))?: LAPACK info 1", ours.get("msg", ""))
+    a = inputs(code).get("a0")
+    if not m or a is None or a.dim() < 2 or a.device.type == "meta" or not (a.is_floating_point() or a.is_complex()) \
+            or a.shape[-1] == 0 or a.shape[-2] == 0:
+        return None
+    import torch
+    b = int(m.group(1) or 0)
+    first = a.detach().reshape(-1, *a.shape[-2:])[b, 0, 0]
+    if not bool(torch.isnan(torch.view_as_real(first) if first.is_complex() else first).any()):
+        return None
+    return "ldl_factor_ex of a NaN first pivot: the reference LAPACK stops (info 1), MKL pivots past it"
+
+
 def upstream_result_unreadable(kind, code, op, ours, up, tol):
     """Upstream returns a tensor it cannot read itself (reading it raises: as_strided_ to a view
     past 2**63 bytes, a size it holds as a symbolic integer); ours raises the same class at the
@@ -937,17 +958,20 @@ def _upstream_portable(code):
             os.environ["ATEN_CPU_CAPABILITY"] = old
 
 
-def attention_cpu_capability(kind, code, op, ours, up, tol):
-    """Attention whose answer upstream's own builds disagree on (Note [Flash attention's NaN],
-    kernels/attention.c): its AVX2 and AVX512 flash kernels take exp in vector lanes with exp_u20,
-    whose clamp makes the NaN of exp(inf - inf) (a +inf score: a mask, or causal's fill under a
-    negative scale) a finite 3.4e38 where the scalar tail keeps NaN, and its row max without a
-    mask keeps a NaN score only from its vector lanes (a row of NaN and -inf scores is 0 or NaN
-    by the width: 16 floats / 8 doubles on AVX512, 8 / 4 on AVX2 and the portable build). Ours is
-    the portable build's: explained when upstream's answer for the same call under
-    ATEN_CPU_CAPABILITY=default is ours and its native answer is the one compared (both rerun on
-    upstream), within tol."""
-    if kind != "value" or not _ATTENTION.fullmatch(name(op)):
+def cpu_capability(kind, code, op, ours, up, tol):
+    """A value upstream's own builds disagree on: its vector kernels (AVX2, AVX-512), chosen by the
+    machine, and its portable scalar build (ATEN_CPU_CAPABILITY=default) round or meet inf and NaN
+    differently. Attention (Note [Flash attention's NaN], kernels/attention.c): its AVX2 and AVX512
+    flash kernels take exp in vector lanes with exp_u20, whose clamp makes the NaN of
+    exp(inf - inf) (a +inf score: a mask, or causal's fill under a negative scale) a finite 3.4e38
+    where the scalar tail keeps NaN, and its row max without a mask keeps a NaN score only from its
+    vector lanes (a row of NaN and -inf scores is 0 or NaN by the width: 16 floats / 8 doubles on
+    AVX512, 8 / 4 on AVX2 and the portable build). remainder and fmod of float32 whose quotient
+    overflows (1e30 by 1e-30): AVX2's vector fmod gives NaN, the scalar one the exact remainder
+    (seed 11 #266881). Ours is the portable build's: explained when upstream's answer for the same
+    call under ATEN_CPU_CAPABILITY=default is ours and its native answer is the one compared (both
+    rerun on upstream), within tol."""
+    if kind != "value":
         return None
     to, tu = tensors(ours), tensors(up)
     if not to or not _same_but_values(to, tu) or any(t.device.type == "meta" for t in inputs(code).values()):
@@ -959,8 +983,8 @@ def attention_cpu_capability(kind, code, op, ours, up, tol):
     if len(tn) != len(tu) or not all(_same_values(x, y, tol) for x, y in zip(tn, tu)) or len(tp) != len(to) \
             or not all(x["shape"] == y["shape"] and _same_values(x, y, tol) for x, y in zip(to, tp)):
         return None
-    return ("attention whose answer upstream's CPU builds disagree on (exp_u20 of NaN, the row max's vector width): "
-            "ours is its portable build's (ATEN_CPU_CAPABILITY=default, rerun)")
+    return ("a value upstream's CPU builds disagree on (vector lanes: exp_u20 of NaN, a row max's width, fmod of an "
+            "overflowing quotient): ours is its portable build's (ATEN_CPU_CAPABILITY=default, rerun)")
 
 
 def _differs(p, q, tol):
@@ -2107,15 +2131,15 @@ def _described_element(x):
 
 
 def meta_negative_strides(kind, code, op, ours, up, tol):
-    """empty_strided on the meta device given a negative stride: upstream's meta path sizes the
+    """empty_strided (or new_empty_strided) on the meta device given a negative stride: upstream's meta path sizes the
     storage from the strides unchecked (a negative byte count: [2], [-3] gives -8 bytes) and
     returns contiguous strides instead of the ones asked for; its CPU path and ours refuse the
     call with the storage-size overflow error."""
-    m = re.search(r"empty_strided(?:\.default)?\(\[([-\d, ]*)\], \[([-\d, *]*)\]", code)
+    m = re.search(r"empty_strided(?:\.default)?\((?:a\d+, )?\[([-\d, *]*)\], \[([-\d, *]*)\]", code)  # new_empty_strided too
     if kind != "rejects" or not m or "device='meta'" not in code or "overflowed" not in ours.get("msg", ""):
         return None
     try:
-        sizes = [int(x) for x in m.group(1).split(",") if x.strip()]
+        sizes = [int(eval(x)) for x in m.group(1).split(",") if x.strip()]
         strides = [int(eval(x)) for x in m.group(2).split(",") if x.strip()]  # 2**62 spellings
     except Exception:
         return None
@@ -2158,14 +2182,14 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 
 
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
-          fft_primitive_dims, upstream_internal_assert, upstream_result_unreadable, unsigned_undefined,
+          fft_primitive_dims, upstream_internal_assert, ldl_nan_pivot_refused, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
           lu_exactly_singular, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
           conv_product_overflow,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          attention_float64_closer, attention_cpu_capability, logit_eps_past_half, fft_nonfinite, gelu_inf,
-          negative_size, extent_overflow, meta_heap_symint)
+          attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
+          negative_size, extent_overflow, meta_heap_symint, cpu_capability)
 
 
 def explain(kind, code, op, ours, up, tol):

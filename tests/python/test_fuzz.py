@@ -296,6 +296,14 @@ def test_each_artefact_proof_can_fail():
     assert not explain("rejects", es.replace("'meta'", "'cpu'"), "torch.ops.aten.empty_strided.default", over, meta2, tol)
     assert not explain("rejects", es, "torch.ops.aten.empty_strided.default", over,
                        {"ok": {**meta2["ok"], "stride": [-1]}}, tol)  # upstream kept the strides asked for
+    # session 33: seed 11 #395091, new_empty_strided the same (a size spelled 2**33)
+    nes = ("a0 = torch.ones(2, dtype=torch.bool); out = torch.ops.aten.new_empty_strided.default(a0, [3, 2**33], [1, -1], "
+           "dtype=None, device='meta', pin_memory=False)")
+    nover = {"exc": "RuntimeError", "msg": "Storage size calculation overflowed with sizes=[3, 8589934592] and strides=[1, -1]"}
+    nmeta = {"ok": {**_t(None, [3, 2 ** 33], "torch.bool"), "device": "meta", "stride": [1, 1]}}
+    assert explain("rejects", nes, "torch.ops.aten.new_empty_strided.default", nover, nmeta, tol)
+    assert not explain("rejects", nes.replace("[1, -1]", "[1, 1]"), "torch.ops.aten.new_empty_strided.default", nover,
+                       nmeta, tol)  # no negative stride
 
     rep = "a0 = torch.ones(2, 2, dtype=torch.float64); out = torch.ops.aten._fft_r2c.default(a0, [1, 1], 1, False)"
     refused = {"exc": "RuntimeError", "msg": "fft: dim 1 is negative or repeated"}
@@ -423,6 +431,15 @@ def test_each_artefact_proof_can_fail():
     assert bool(explain("value", nr, "F.scaled_dot_product_attention", nan_row, zero_row, tol)) == avx512
     # ours not the portable build's answer
     assert not explain("value", nr, "F.scaled_dot_product_attention", zero_row, nan_row, tol)
+    # session 33: seed 11 #266881, float32 remainder of 1e30 by 1e-30: the portable build's scalar fmod is
+    # exact (8.2e-31), AVX2's vector fmod (16 elements: the vector loop) NaN
+    rm = ("a0 = torch.tensor(1e30, dtype=torch.float32); a1 = torch.tensor([1e-30] * 16, dtype=torch.float32); "
+          "out = torch.remainder(a0, a1)")
+    exact, nan16 = {"ok": _t([8.16681565120793e-31] * 16, [16])}, {"ok": _t(["nan"] * 16, [16])}
+    native = upstream_results([rm], timeout=60.0)[0]
+    vector_nan = "ok" in native and native["ok"]["values"] == nan16["ok"]["values"]
+    assert bool(explain("value", rm, "torch.remainder", exact, nan16, tol)) == vector_nan
+    assert not explain("value", rm, "torch.remainder", {"ok": _t([0.5] * 16, [16])}, nan16, tol)  # not the portable answer
 
     # logit, eps 0.75: -2 clamps to 0.75 (scalar clamp, upstream's contiguous path) or to 0.25 (its vector body)
     lg = "a0 = torch.tensor([-2.0], dtype=torch.float64).reshape(1, 1).expand(4, 8); out = torch.logit(a0, 0.75)"
@@ -751,6 +768,21 @@ def test_each_artefact_proof_can_fail():
     nan = ch.replace("float('inf'), 0.5", "float('nan'), 0.5")
     assert not explain("accepts", nan, cop, done(0), npd, tol)  # a NaN pivot: upstream's float64 refuses too
     assert not explain("accepts", ch.replace("float32", "float64"), cop, done(0), npd, tol)  # float64 itself
+
+    # session 33: seed 11 #438063, ldl_factor_ex(check_errors=True) of [[nan, .], [2, -1.25]]: the reference
+    # LAPACK stops at the NaN first pivot (info 1: refused), MKL pivots past it (info 0)
+    ldl = ("a0 = torch.tensor([float('nan'), 0.0, 2.0, -1.25], dtype=torch.float32).reshape((2, 2)); "
+           "out = torch.ops.aten.linalg_ldl_factor_ex.default(a0, check_errors=True)")
+    lop = "torch.ops.aten.linalg_ldl_factor_ex.default"
+    info1 = {"exc": "RuntimeError", "msg": "torch.linalg.ldl_factor_ex: LAPACK info 1"}
+    ldl_up = {"ok": {"tuple": [_t(["nan", 0.0, 2.0, -1.25], [2, 2]), _t([-2, -2], [2], "torch.int32"),
+                               _t([0], [], "torch.int32")]}}
+    assert explain("rejects", ldl, lop, info1, ldl_up, tol)
+    assert not explain("rejects", ldl.replace("float('nan'), 0.0", "0.0, float('nan')"), lop, info1, ldl_up, tol)  # A[0, 0] finite
+    assert not explain("rejects", ldl, lop, {**info1, "msg": info1["msg"].replace("info 1", "info 2")}, ldl_up, tol)
+    bl = ldl.replace(".reshape((2, 2))", ".reshape((1, 2, 2)).expand((2, 2, 2))")
+    assert explain("rejects", bl, lop, {**info1, "msg": "torch.linalg.ldl_factor_ex: (Batch element 1): LAPACK info 1"},
+                   ldl_up, tol)
 
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
