@@ -758,7 +758,6 @@ def _unfold_backward_reads(g, input_sizes, dim, size, step):
     for the result's index i along dim, the folds f in [left, right] (right capped at
     grad_in.size(dim) - 1) at f * grad_in.stride(dim) + (i - f * step) * grad_in.stride(-1). No
     check that grad_in has the unfolded shape. None where upstream raises instead."""
-    import itertools
     osz = list(input_sizes) or [1]
     gs, gst = (list(g.shape), list(g.stride())) if g.dim() else ([1], [1])
     if not -len(osz) <= dim < len(osz):
@@ -775,7 +774,10 @@ def _unfold_backward_reads(g, input_sizes, dim, size, step):
     if len(rs) > len(osz) or any(n != 1 and n != it[len(osz) - len(rs) + i] for i, n in enumerate(rs)):
         return None
     reads = []  # the first 64 elements: what describe keeps
-    for o in itertools.islice(itertools.product(*(range(n) for n in osz)), 64):
+    for k in range(min(64, math.prod(osz))):  # unravelled (itertools.product would build each range whole)
+        o, rest = [0] * len(osz), k
+        for d in range(len(osz) - 1, -1, -1):
+            o[d], rest = rest % osz[d], rest // osz[d]
         i = o[dim]
         if i >= it[dim]:
             reads.append([])
@@ -797,12 +799,12 @@ def unfold_backward_unchecked(kind, code, op, ours, up, tol):
     holds. Explained when upstream's result is exactly those reads: every element whose reads lie
     in grad_in's storage is their sum (recomputed here from the storage), and the others read
     memory grad_in does not own (their values are whatever lies there: they change run to run)."""
-    m = re.search(r"unfold_backward(?:\.\w+)?\((a\d+), \[([-\d, ]*)\], (-?\d+), (-?\d+), (-?\d+)\)", code)
+    m = re.search(r"unfold_backward(?:\.\w+)?\((a\d+), \[([-\d, *]*)\], (-?\d+), (-?\d+), (-?\d+)\)", code)
     if kind != "rejects" or not m or "is not the unfolded size" not in ours.get("msg", ""):
         return None
     import torch
     g = inputs(code).get(m.group(1))
-    sizes = [int(x) for x in m.group(2).split(",") if x.strip()]
+    sizes = [int(eval(x)) for x in m.group(2).split(",") if x.strip()]  # 2**62 spellings
     dim, size, step = (int(m.group(i)) for i in (3, 4, 5))
     tu = tensors(up)
     if g is None or g.device.type == "meta" or not 0 < step < size or len(tu) != 1 or tu[0]["shape"] != sizes \
@@ -1439,7 +1441,8 @@ def _elements_differ(o, u, tol):
     """Elementwise, whether two arrays differ as the comparison (fuzz._same) sees them: NaN equal to NaN."""
     import numpy as np
     with np.errstate(all="ignore"):
-        return ~((o == u) | (np.isnan(o) & np.isnan(u)) | (np.abs(o - u) <= tol * np.maximum(1.0, np.abs(u))))
+        close = np.isfinite(u) & (np.abs(o - u) <= tol * np.maximum(1.0, np.abs(u)))  # an inf only equal
+        return ~((o == u) | (np.isnan(o) & np.isnan(u)) | close)
 
 
 def _kwarg_bool(code, key, default):
@@ -1954,6 +1957,66 @@ def conv_product_overflow(kind, code, op, ours, up, tol):
             "the infinity when that product is fused into the sum, NaN when it is rounded alone")
 
 
+_ADD_PRODUCT = re.compile(r"_?(?:addmm|addmv|baddbmm|addbmm)_?")
+
+
+def _scalar_kwarg(code, key, default):
+    """A float keyword of the call's text (1.5, float('inf'), -2**3), its default when absent, None when
+    it cannot be read."""
+    m = re.search(rf"\b{key}=(float\('[-a-z]+'\)|[-+\d.e*]+)", code)
+    if m is None:
+        return default
+    try:
+        return float(eval(m.group(1)))
+    except Exception:
+        return None
+
+
+def gemm_nonfinite_alpha(kind, code, op, ours, up, tol):
+    """addmm, addmv, baddbmm or addbmm with an infinite or NaN alpha: BLAS's gemm and gemv fold alpha
+    into one operand's elements before the products (the reference sgemm's TEMP = ALPHA*B(L,J); MKL,
+    upstream's, one operand or the other), so alpha = inf times a zero element is NaN there, where
+    ours scales the product: alpha (A B), as the op is defined (inf * 87500 = inf). Explained when
+    ours is beta C + alpha (A B) and upstream beta C + (alpha A) B or beta C + A (alpha B), each
+    recomputed in float64 from the call's inputs with the sums taken element by element (numpy's own
+    matmul is a BLAS too), NaN for NaN and inf for inf, finite elements within tol."""
+    if kind != "value" or not _ADD_PRODUCT.fullmatch(name(op)):
+        return None
+    import numpy as np
+    alpha, beta = _scalar_kwarg(code, "alpha", 1.0), _scalar_kwarg(code, "beta", 1.0)
+    if alpha is None or beta is None or math.isfinite(alpha):
+        return None
+    ins = inputs(code)
+    a = [ins.get(f"a{i}") for i in range(3)]
+    to, tu = tensors(ours), tensors(up)
+    if None in a or any(t.is_complex() or t.device.type == "meta" for t in a) or len(to) != 1 or \
+            not _same_but_values(to, tu):
+        return None
+    o, u = _array(to[0]), _array(tu[0])
+    if o is None or u is None:
+        return None
+    C, A, B = (np.array(t.detach().double().tolist()) for t in a)
+    if B.ndim == 1:
+        B = B[:, None]  # addmv's vector
+    with np.errstate(all="ignore"):
+        def product(x, y):
+            p = (x[..., :, :, None] * y[..., None, :, :]).sum(-2)
+            p = p.sum(0) if name(op).strip("_") == "addbmm" else p
+            return p[..., 0] if a[2].dim() == 1 else p
+        scaled = lambda p: np.broadcast_to(beta * C if beta != 0 else 0.0, p.shape) + p
+        try:
+            defined = scaled(alpha * product(A, B))
+            folded = [scaled(product(alpha * A, B)), scaled(product(A, alpha * B))]
+        except ValueError:
+            return None
+        def same(x, y):
+            return x.shape == y.shape and not _elements_differ(x, y, tol).any()
+        if not same(o, defined) or not any(same(u, f) for f in folded):
+            return None
+    return ("gemm with an infinite alpha: upstream's BLAS folds alpha into an operand (inf * 0 = NaN); ours is "
+            "alpha (A B), as the op is defined")
+
+
 _SUMS_OF_PRODUCTS = re.compile(r"_?conv(?:\dd|_transpose\dd|olution)|linear|mm|bmm|matmul|mv|dot")
 
 
@@ -2186,7 +2249,7 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
           lu_exactly_singular, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
-          conv_product_overflow,
+          conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
           attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
           negative_size, extent_overflow, meta_heap_symint, cpu_capability)

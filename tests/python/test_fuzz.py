@@ -784,6 +784,30 @@ def test_each_artefact_proof_can_fail():
     assert explain("rejects", bl, lop, {**info1, "msg": "torch.linalg.ldl_factor_ex: (Batch element 1): LAPACK info 1"},
                    ldl_up, tol)
 
+    # session 33: seed 12 #102370, addmm with alpha = inf: upstream's BLAS folds alpha into an operand (inf * 0
+    # = NaN in every element), ours scales the product (inf * 87500 = inf where the row holds no NaN)
+    am = ("a0 = torch.tensor([3.75, 0.0, float('inf'), -1.25], dtype=torch.float32).reshape((2, 2)).transpose(-1, -2); "
+          "a1 = torch.tensor([0.0, -7e4], dtype=torch.float32).reshape((1, 2)).expand((2, 2)); "
+          "a2 = torch.tensor([float('-inf'), 0.5, -1.25, -1.25], dtype=torch.float32).reshape((2, 2)); "
+          "out = torch.addmm(a0, a1, a2, alpha=float('inf'))")
+    amv = lambda *v: {"ok": _t(list(v), [2, 2])}
+    assert explain("value", am, "torch.addmm", amv("nan", "inf", "nan", "inf"), amv("nan", "nan", "nan", "nan"), tol)
+    assert not explain("value", am, "torch.addmm", amv("nan", "nan", "nan", "nan"), amv("nan", "inf", "nan", "inf"),
+                       tol)  # the other way round: ours folded
+    assert not explain("value", am.replace("float('inf'))", "2.0)"), "torch.addmm", amv("nan", "inf", "nan", "inf"),
+                       amv("nan", "nan", "nan", "nan"), tol)  # a finite alpha
+    assert not explain("value", am, "torch.addmm", amv("nan", 5.0, "nan", "inf"), amv("nan", "nan", "nan", "nan"),
+                       tol)  # not alpha (A B)
+    # seed 12 #201530, unfold_backward to an empty input of a 2**62 dim: upstream computes nothing, ours refuses
+    ube = ("a0 = torch.tensor([float('nan'), 1e-30, -0.0], dtype=torch.bfloat16).reshape((3, 1)); "
+           "out = torch.ops.aten.unfold_backward.default(a0, [2**62, 0], 0, 2, 1)")
+    unf2 = {"exc": "RuntimeError", "msg": "unfold_backward: grad_in of size [3, 1] is not the unfolded size "
+                                          "[4611686018427387903, 0, 2]"}
+    empty = {"ok": _t([], [2 ** 62, 0], "torch.bfloat16")}
+    assert explain("rejects", ube, "torch.ops.aten.unfold_backward.default", unf2, empty, tol)
+    assert not explain("rejects", ube, "torch.ops.aten.unfold_backward.default", unf2,
+                       {"ok": _t([], [2 ** 62, 1], "torch.bfloat16")}, tol)  # not the input's sizes
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
