@@ -1770,6 +1770,24 @@ std_var_all_fits(tn_out_call *c, TensorObject *self, TensorObject *out)
     return 0;
 }
 
+/* std_var_out's make_reduction: a non-empty dim list wrapped and checked for repeats dim by dim
+ * (make_dim_mask: IndexError, or "appears multiple times" before a later dim is wrapped: seed 12
+ * #450855), marking the reduced dims; *given when such a list was passed */
+static int
+std_var_out_dims(const tn_out_call *c, const TensorObject *self, uint8_t *reduced, int *given)
+{
+    const tn_value *v = out_call_farg(c, "dim");
+    if (!v || v->tag != TN_V_INTLIST || v->n == 0)
+        return 0;
+    *given = 1;
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask((TensorObject *)self, (tn_ints){.v = v->u.ints, .n = v->n}, mask, 0) < 0)
+        return -1;
+    for (int d = 0; d < self->ndim; d++)
+        reduced[d] = mask[d];
+    return 0;
+}
+
 /* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
  * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
  * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
@@ -1792,19 +1810,8 @@ tn_out_check_std_var(tn_out_call *c)
         int partial = 0;
         uint8_t red[TN_MAX_NDIM] = {0};
         int given = 0;
-        for (int j = 0; j < c->fs->nparams; j++) {
-            const tn_value *v = &c->fargs[j];
-            if (strcmp(c->fs->params[j].cname, "dim") || v->tag != TN_V_INTLIST || v->n == 0)
-                continue;
-            given = 1;
-            for (Py_ssize_t i = 0; i < v->n; i++) {
-                int64_t d;
-                if (tn_wrap_dim(v->u.ints[i], self->ndim, &d) < 0)
-                    return -1;
-                if (d < self->ndim)
-                    red[d] = 1;
-            }
-        }
+        if (std_var_out_dims(c, self, red, &given) < 0)
+            return -1;
         for (int d = 0; d < self->ndim && given; d++)
             partial |= self->sizes[d] > 1 && !red[d];
         if (partial) {
@@ -1836,20 +1843,10 @@ tn_out_check_std_var(tn_out_call *c)
         return 0;
     }
     uint8_t reduced[TN_MAX_NDIM] = {0};
-    int all = 1;
-    for (int j = 0; j < c->fs->nparams; j++) {
-        const tn_value *v = &c->fargs[j];
-        if (strcmp(c->fs->params[j].cname, "dim") || v->tag != TN_V_INTLIST || v->n == 0)
-            continue;
-        all = 0;
-        for (Py_ssize_t i = 0; i < v->n; i++) {
-            int64_t d;
-            if (tn_wrap_dim(v->u.ints[i], self->ndim, &d) < 0)
-                return -1;  /* make_reduction wraps the dims first (IndexError) */
-            if (d < self->ndim)
-                reduced[d] = 1;
-        }
-    }
+    int given = 0;
+    if (std_var_out_dims(c, self, reduced, &given) < 0)
+        return -1;
+    int all = !given;
     if (!tn_can_cast(self->dtype, out->dtype))
         return 0;  /* then the canCast(self, result) check, the op's own */
     for (int d = 0; d < self->ndim && !all; d++)

@@ -4171,6 +4171,13 @@ FUZZ_CLASSES = [
     "out = torch.native_layer_norm(torch.empty(3, 0), [0], None, None, 1e-5)",
     "out = torch.native_layer_norm(torch.empty(3, 0, dtype=torch.bfloat16), [0], None, None, 1e-5)",
     "out = torch.nn.functional.layer_norm(torch.empty(2, 3, 0), [3, 0])",
+    # session 33 lead: seed 12 #450855, std/var(out=) into another dtype check a repeated dim before wrapping a
+    # later one (make_dim_mask, dim by dim), with neighbours
+    "a0 = torch.tensor([-2.0], dtype=torch.bfloat16).reshape((1,)); a1 = torch.tensor(([5, 2, 2, 2, 7, 0, 2, 200, 1, 1, 7, 2] * 15)[:180], dtype=torch.uint8).reshape((5, 4, 3, 3))[1:]; r = torch.std(a0, [-1, 0, -2], correction=float('inf'), out=a1); out = (r, a1, r is a1)",
+    "out = torch.var(torch.ones(1, dtype=torch.bfloat16), [-1, 0, -2], out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.std(torch.ones(1, dtype=torch.bfloat16), [-1, -2], out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.std(torch.ones(3, 2), [1, -1, 5], out=torch.empty(2, dtype=torch.complex64))",
+    "out = torch.var(torch.ones(3, 2, dtype=torch.float64), [0, 0], out=torch.empty(2, dtype=torch.float32))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
