@@ -349,7 +349,10 @@ def test_each_artefact_proof_can_fail():
     g22 = lambda a: {"ok": {"tuple": [_t(a, [22, 3, 1], "torch.float64"), _t([1.0] * 22, [22, 1], "torch.float64")]}}
     up22 = g22(([-1.0, 1.0, 0.0] * 22)[:64])
     assert explain("value", qr22, "torch.geqrf", g22([1.0, -1.0, 0.0] * 21 + [-1.0]), up22, 1e-12)
-    assert not explain("value", qr22, "torch.geqrf", g22(([1.0, -1.0, 0.0] * 22)[:64]), up22, 1e-12)  # a partial matrix differs
+    # a partial matrix that differs and repeats no matrix of its input described whole (since session 33 one that
+    # repeats, on each side, a described matrix of the same input is that matrix's factorization: seed 12 #603948)
+    assert not explain("value", qr22, "torch.geqrf", g22([1.0, -1.0, 0.0] * 21 + [0.5]), up22, 1e-12)
+    assert explain("value", qr22, "torch.geqrf", g22(([1.0, -1.0, 0.0] * 22)[:64]), up22, 1e-12)
 
     # session 29 h5: solve's B holding inf; QR's signs; a rank-1 SVD's null-space vectors
     sv_ = ("a0 = torch.tensor([[2.0, 0.0], [0.0, 3.0]], dtype=torch.float64); a1 = torch.tensor([[float('inf')], [1.0]], "
@@ -807,6 +810,21 @@ def test_each_artefact_proof_can_fail():
     assert explain("rejects", ube, "torch.ops.aten.unfold_backward.default", unf2, empty, tol)
     assert not explain("rejects", ube, "torch.ops.aten.unfold_backward.default", unf2,
                        {"ok": _t([], [2 ** 62, 1], "torch.bfloat16")}, tol)  # not the input's sizes
+
+    # session 33: seed 12 #603948, geqrf of an expanded batch of a rank-1 matrix, 10 matrices described whole and 4
+    # values of an 11th: the tail repeats, on each side, a described matrix of the same input (its R22 the residue
+    # 0 or 5e-7, its second reflector none or another)
+    gq11 = ("a0 = torch.tensor([2.0, -2.0, 3.75], dtype=torch.float32).reshape((1, 3, 1)).expand((11, 3, 2)); "
+            "out = torch.geqrf(a0)")
+    gq_up = upstream_results([gq11], timeout=60.0)[0]
+    mine = _described(gq11)["ok"]["tuple"]
+    gq_ours = {"ok": {"geqrf": [{**mine[0], "values": mine[0]["values"][:64]}, mine[1]]}}  # describe keeps 64
+    assert explain("value", gq11, "torch.geqrf", gq_ours, gq_up, tol)
+    bad = {"ok": {"geqrf": [{**gq_up["ok"]["geqrf"][0], "values": gq_up["ok"]["geqrf"][0]["values"][:60] + [0.5] * 4},
+                            gq_up["ok"]["geqrf"][1]]}}
+    assert not explain("value", gq11, "torch.geqrf", bad, gq_up, tol)  # the tail repeats no described matrix
+    assert not explain("value", gq11.replace("expand((11, 3, 2))", "expand((11, 3, 2)) * torch.arange(1.0, 12.0)"
+                                             ".reshape(11, 1, 1)"), "torch.geqrf", bad, gq_up, tol)  # inputs differ
 
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
