@@ -753,6 +753,15 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sl, slop, mine, slu(1.0, 63.329261779785156, up_lu), 2e-5)  # the sign is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 70.0, up_lu), 2e-5)  # log|det| is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu[:3] + [1e29] + up_lu[4:]), 2e-5)  # not a0's LU
+    # session 33: seed 13 #5465, a zero pivot on one side: sign 0 and log|det| exactly -inf (it compared NaN before)
+    z2 = "a0 = torch.tensor([[2.0, 4.0], [1.0, 2.0]], dtype=torch.float64); out = torch.ops.aten._linalg_slogdet.default(a0)"
+    z2d = lambda sign, lad, u22: {"ok": {"tuple": [_t([sign], [], "torch.float64"), _t([lad], [], "torch.float64"),
+                                                   {**_t([4.0, 2.0, 0.5, u22], [2, 2], "torch.float64"), "stride": [1, 2]},
+                                                   _t([2, 2], [2], "torch.int32")]}}
+    res = math.log(4.0) + math.log(1e-16)
+    assert explain("value", z2, slop, z2d(-1.0, res, 1e-16), z2d(0.0, "-inf", 0.0), 1e-12)
+    assert not explain("value", z2, slop, z2d(-1.0, res, 1e-16), z2d(1.0, "-inf", 0.0), 1e-12)  # a zero pivot's sign is 0
+    assert not explain("value", z2, slop, z2d(-1.0, math.log(4e-3), 1e-3), z2d(0.0, "-inf", 0.0), 1e-12)  # past the bound
 
     # session 32 s32g: seed 8 #698190, a float32 LAPACK call on inf refused on one side only
     # (MKL's single-precision potrf makes the column below an inf pivot NaN): upstream's own
