@@ -1800,6 +1800,15 @@ tn_out_check_std_var(tn_out_call *c)
     if (c->kind != TN_OPK_OUT || !c->dst || c->fargs[0].tag != TN_V_TENSOR)
         return 0;
     TensorObject *self = TN_T(c->fargs[0].u.t), *out = c->dst;
+    if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META && out->device != TN_DEVICE_META) {
+        /* a complex self: std_var_out reduces the real and imaginary parts into temporaries (their
+         * dims checked), then add_out(result, ...), whose TensorIterator checks out's internal
+         * overlap before it resizes it (seed 13 #66173: an expanded out of another shape) */
+        uint8_t red[TN_MAX_NDIM] = {0};
+        int given = 0;
+        if (std_var_out_dims(c, self, red, &given) < 0 || tn_check_no_internal_overlap(out) < 0)
+            return -1;
+    }
     if (std_var_all_fits(c, self, out) < 0)
         return -1;
     if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(out->dtype) && self->device != TN_DEVICE_META &&

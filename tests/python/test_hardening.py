@@ -4178,6 +4178,13 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.ones(1, dtype=torch.bfloat16), [-1, -2], out=torch.empty(2, dtype=torch.uint8))",
     "out = torch.std(torch.ones(3, 2), [1, -1, 5], out=torch.empty(2, dtype=torch.complex64))",
     "out = torch.var(torch.ones(3, 2, dtype=torch.float64), [0, 0], out=torch.empty(2, dtype=torch.float32))",
+    # session 33 lead: seed 13 #66173, std/var(out=) of a complex self: add_out's iterator checks out's internal
+    # overlap before resizing it, after the parts' dims, with neighbours
+    "a0 = torch.tensor(([(1+2j), (0-1j), (-0.5+0j), (-0.5+0j), (1+2j), 2.0, 2.0, (0-1j), (0-1j), 2.0, (1+2j), (-0.5+0j)] * 6)[:64], dtype=torch.complex64).reshape((4, 4, 4)); a1 = torch.tensor([(-0.5+0j), (-0.5+0j), 2.0, 2.0], dtype=torch.complex64).reshape((1, 4, 1)).expand((4, 4, 4)); out = torch.std(a0, 0, out=a1)",
+    "out = torch.var(torch.ones(4, 4, dtype=torch.complex64), 0, out=torch.zeros(1, 4, 1).expand(4, 4, 4))",
+    "out = torch.std(torch.ones(4, 4, dtype=torch.complex64), [0, 0], out=torch.zeros(1, 4, 1).expand(4, 4, 4))",
+    "out = torch.std(torch.ones(4, 4), 0, out=torch.zeros(1, 4, 1).expand(4, 4, 4))",
+    "out = torch.std(torch.ones(4, 4, dtype=torch.complex64), 0, out=torch.zeros(3, dtype=torch.complex64))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
