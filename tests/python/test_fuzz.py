@@ -753,6 +753,16 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sl, slop, mine, slu(1.0, 63.329261779785156, up_lu), 2e-5)  # the sign is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 70.0, up_lu), 2e-5)  # log|det| is not its LU's
     assert not explain("value", sl, slop, mine, slu(-1.0, 63.329261779785156, up_lu[:3] + [1e29] + up_lu[4:]), 2e-5)  # not a0's LU
+    # session 33: seed 13 #292503, a float32 determinant whose pivots' product overflows: taken in float32, inf * 0
+    # (ours's exact 0 pivot) is NaN and inf * 1e-30 (upstream's residue) inf
+    dd = ("a0 = torch.tensor([[1e30, 0.0, 0.0], [0.0, 1e30, 0.0], [0.0, 0.0, 0.0]], dtype=torch.float32); "
+          "out = torch.ops.aten._linalg_det.default(a0)")
+    dop = "torch.ops.aten._linalg_det.default"
+    ddet = lambda det, u33: {"ok": {"tuple": [_t([det], []), {**_t([1e30, 0.0, 0.0, 0.0, 1e30, 0.0, 0.0, 0.0, u33], [3, 3]),
+                                                              "stride": [1, 3]}, _t([1, 2, 3], [3], "torch.int32")]}}
+    assert explain("value", dd, dop, ddet("nan", 0.0), ddet("inf", 1e-30), tol)
+    assert not explain("value", dd, dop, ddet("nan", 0.0), ddet(5.0, 1e-30), tol)  # not its pivots' product
+    assert not explain("value", dd, dop, ddet("-inf", 0.0), ddet("inf", 1e-30), tol)  # inf * 0 is NaN
     # session 33: seed 13 #5465, a zero pivot on one side: sign 0 and log|det| exactly -inf (it compared NaN before)
     z2 = "a0 = torch.tensor([[2.0, 4.0], [1.0, 2.0]], dtype=torch.float64); out = torch.ops.aten._linalg_slogdet.default(a0)"
     z2d = lambda sign, lad, u22: {"ok": {"tuple": [_t([sign], [], "torch.float64"), _t([lad], [], "torch.float64"),
