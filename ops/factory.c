@@ -1446,6 +1446,9 @@ tn_out_check_factory_size(tn_out_call *c)
         negative |= size->u.ints[k] < 0;
     if (!negative)
         return 0;
+    /* the composite's out= wrapper turns the SymInt size into ints first (seed 13 #658852) */
+    if (tn_check_concrete_ints(c->f->name, size->n, size->u.ints) < 0)
+        return -1;
     if (tn_check_numel((int)size->n, size->u.ints) < 0)
         return -1;
     int d = c->dst->dtype;

@@ -1563,8 +1563,9 @@ tn_out_check_mean(tn_out_call *c)
                      tn_dtype_legacy_name(out->dtype));
         return -1;
     }
-    if (tn_dtype_is_barebones_unsigned(out->dtype)) {
-        /* mean_out's sum_out into out comes first, and sum's kernel has no wide unsigned types */
+    if (tn_dtype_is_barebones_unsigned(out->dtype) && self->numel > 0) {
+        /* mean_out's sum_out into out comes first, and sum's kernel has no wide unsigned types (an
+         * empty self dispatches no kernel: then the division's cast, seed 13 #424061) */
         PyErr_Format(PyExc_NotImplementedError, "\"sum_cpu\" not implemented for '%s'",
                      tn_dtype_legacy_name(out->dtype));
         return -1;

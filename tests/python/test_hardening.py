@@ -4185,6 +4185,17 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.ones(4, 4, dtype=torch.complex64), [0, 0], out=torch.zeros(1, 4, 1).expand(4, 4, 4))",
     "out = torch.std(torch.ones(4, 4), 0, out=torch.zeros(1, 4, 1).expand(4, 4, 4))",
     "out = torch.std(torch.ones(4, 4, dtype=torch.complex64), 0, out=torch.zeros(3, dtype=torch.complex64))",
+    # session 33 lead: seed 13 #424061 (mean(out=<uint64>) of an empty self dispatches no sum kernel: the
+    # division's cast refuses) and #658852 (a factory's out= wrapper takes its SymInt size as ints first: a
+    # size below -2**62 is a symbolic integer upstream), with neighbours
+    "a0 = torch.tensor([], dtype=torch.float64).reshape((1, 2, 0, 2))[1:]; a1 = torch.tensor([7], dtype=torch.uint64).reshape(()); out = torch.mean(a0, 2, out=a1)",
+    "out = torch.mean(torch.empty(0, 2, dtype=torch.float64), 0, out=torch.empty((), dtype=torch.uint32))",
+    "out = torch.mean(torch.ones(3, 2, dtype=torch.float64), 0, out=torch.empty((), dtype=torch.uint64))",
+    "out = torch.mean(torch.empty(0, 2, dtype=torch.float64), 0, out=torch.empty((), dtype=torch.int32))",
+    "a0 = torch.tensor([200, 0, 7, 1, 1, 5], dtype=torch.uint8).reshape((2, 3, 1)); r = torch.rand([-2**63, 0], generator=None, device=torch.device('cpu'), pin_memory=True, out=a0); out = (r, a0, r is a0)",
+    "out = torch.randn([-2**63], out=torch.empty(2))",
+    "out = torch.zeros([-2**63, 0], out=torch.empty(2))",
+    "out = torch.rand([-2**62, 0], out=torch.empty(2, dtype=torch.uint8))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
