@@ -46,7 +46,7 @@
  *    in the mask where causal hides the key still gives NaN (causal_visited_end: which keys
  *    upstream scores).
  *    Upstream's answer depends on its CPU in two ways, and ours is that of its portable build
- *    (ATEN_CPU_CAPABILITY=default; tests/python/fuzz_artefacts.py attention_cpu_capability):
+ *    (ATEN_CPU_CAPABILITY=default; tests/python/fuzz_artefacts.py cpu_capability):
  *    the width above (8 floats / 4 doubles; AVX512 builds 16 / 8), and exp: a +inf score (mask,
  *    or Note [Flash attention's causal fill]) makes the max inf and its exp(inf - inf) NaN, which
  *    the AVX2 and AVX512 builds' exp_u20 (vec256/vec512_float.h) turns into exp(88.7) ~ 3.4e38 in
@@ -183,7 +183,7 @@ causal_visited_end(int64_t L, int64_t S, int64_t i)
  * also AVX2's): `width` accumulate-type elements (8 floats, 4 doubles) from the start of the key
  * block at n0 (blocks of min(512, S) keys), that is keys [n0, n0 + returned) of the block. AVX512
  * builds have twice the width: a row whose scores are all NaN or -inf can be 0 there and NaN here
- * (tests/python/fuzz_artefacts.py attention_cpu_capability). */
+ * (tests/python/fuzz_artefacts.py cpu_capability). */
 static int64_t
 vector_lanes_end(int64_t S, int64_t n0, int64_t width)
 {
