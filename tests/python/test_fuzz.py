@@ -879,3 +879,10 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", st, sop, sx(zero, nan="inf"), sx(residue), tol)  # past B's inf: must agree
     assert not explain("value", st.replace("upper=False", "upper=True"), sop, sx(zero), sx(residue), tol)  # another system
     assert not explain("value", st.replace("upper=False", "upper=False, left=False"), sop, sx(zero), sx(residue), tol)
+    # a complex column past B's inf agrees part by part, as fuzz._same compares [re, im]: NaN + 1j is not NaN + 2j
+    sc = ("a0 = torch.tensor([2.0], dtype=torch.complex64).reshape((1, 1)); "
+          "a1 = torch.tensor([complex('inf+1j')], dtype=torch.complex64).reshape((1, 1)); "
+          "out = torch.ops.aten.linalg_solve_triangular.default(a0, a1, upper=False)")
+    scx = lambda im: {"ok": _t([["nan", im]], [1, 1], "torch.complex64")}
+    assert explain("value", sc, sop, scx(1.0), scx(1.0), tol)
+    assert not explain("value", sc, sop, scx(1.0), scx(2.0), tol)
