@@ -78,7 +78,7 @@ tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsiz
     if (tn_elementwise_reference() || numel <= grain)
         rows_range(&j, 0, numel);
     else
-        tn_parallel_for(numel, grain, rows_range, &j);
+        tn_parallel_for_aten(numel, grain, rows_range, &j);  /* rows start where upstream's do */
     return TN_OK;
 }
 

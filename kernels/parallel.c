@@ -105,3 +105,33 @@ tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx)
     size_t count = (size_t)((n + t.chunk - 1) / t.chunk);
     pthreadpool_parallelize_1d(tn_threadpool(), run_chunk, &t, count, 0);
 }
+
+/* at::parallel_for's split (ParallelOpenMP.h invoke_parallel): min(threads, ceil(n / grain)) chunks
+ * of ceil(n / chunks), threads being torch.set_num_threads' setting (upstream's OpenMP team), run on
+ * the pool however many workers it has; inline when n <= grain. Elementwise kernels whose answer
+ * depends on where a row starts (a vector body and a scalar tail, Note [Vector body and tail] in
+ * binary.c) split where upstream does with it. */
+void
+tn_parallel_for_aten(int64_t n, int64_t grain, tn_range_fn fn, void *ctx)
+{
+    if (n <= 0)
+        return;
+    int64_t threads = tn_requested_num_threads();
+    if (grain < 1)
+        grain = 1;
+    if (threads <= 1 || n <= grain) {
+        fn(ctx, 0, n);
+        return;
+    }
+    int64_t chunks = (n + grain - 1) / grain;
+    if (chunks > threads)
+        chunks = threads;
+    range_task t = {fn, ctx, n, (n + chunks - 1) / chunks};
+    size_t count = (size_t)((n + t.chunk - 1) / t.chunk);
+    if (tn_threadpool()) {
+        pthreadpool_parallelize_1d(tn_threadpool(), run_chunk, &t, count, 0);
+        return;
+    }
+    for (size_t i = 0; i < count; i++)
+        run_chunk(&t, i);
+}

@@ -13,6 +13,8 @@
 typedef void (*tn_range_fn)(void *ctx, int64_t begin, int64_t end);
 
 void tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx);
+/* the same range split as upstream's at::parallel_for (see parallel.c) */
+void tn_parallel_for_aten(int64_t n, int64_t grain, tn_range_fn fn, void *ctx);
 pthreadpool_t tn_threadpool(void);
 /* the workers kernels split work over: the setting, at most the online CPU count */
 int tn_num_threads(void);
