@@ -575,6 +575,10 @@ PyObject *tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_outp
 PyObject *tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObject *target, double margin, int64_t reduction);
 /* aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
 PyObject *tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max);
+/* aten::huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.) -> Tensor */
+PyObject *tn_op_huber_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction, double delta);
+/* aten::huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor */
+PyObject *tn_op_huber_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction, double delta);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::i0(Tensor self) -> Tensor */
@@ -1055,6 +1059,10 @@ PyObject *tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t
 PyObject *tn_op_slice_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
 PyObject *tn_op_slice_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+/* aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor */
+PyObject *tn_op_smooth_l1_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction, double beta);
+/* aten::smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor */
+PyObject *tn_op_smooth_l1_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction, double beta);
 /* aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */

@@ -13,7 +13,9 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/aten_calls.h"
 #include "kernels/element.h"
+#include "kernels/loss.h"
 
 #include <math.h>
 #include <string.h>
@@ -386,6 +388,59 @@ tv(PyObject *t)
     return tn_value_tensor(t);
 }
 
+/* t converted to dtype by .to() (preserve_format: a dense t keeps its strides), as upstream's CPU
+ * iterator reads an input of another dtype; a new reference to t when it has dtype already */
+static PyObject *
+to_dtype(PyObject *t, int dtype)
+{
+    if (TN_T(t)->dtype == dtype)
+        return Py_NewRef(t);
+    tn_value c[7] = {tv(t), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE}, {.tag = TN_V_NONE},
+                     {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+    c[1].u.i = dtype;
+    return tn_call(TN_OP__to_copy, c);
+}
+
+/* n inputs read in dtype (to_dtype, in place in `in`); -1 with every reference released */
+static int
+inputs_to_dtype(PyObject **in, int n, int dtype)
+{
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        in[i] = ok ? to_dtype(in[i], dtype) : NULL;
+        ok = in[i] != NULL;
+    }
+    if (ok)
+        return 0;
+    for (int i = 0; i < n; i++)
+        Py_XDECREF(in[i]);
+    return -1;
+}
+
+static int
+same_shape(const TensorObject *t, int nd, const int64_t *shape)
+{
+    return nd == t->ndim && !memcmp(shape, t->sizes, sizeof(int64_t) * (size_t)nd);
+}
+
+/* at::native::resize_output's warning: an iterator resizes `self`'s result (zeros_like or
+ * empty_like of it) to the broadcast shape */
+static int
+warn_resized(const TensorObject *self, int nd, const int64_t *shape)
+{
+    if (same_shape(self, nd, shape) || !self->numel)
+        return 0;
+    char a[128], b[128];
+    tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+    tn_format_sizes(b, sizeof b, nd, shape);
+    char msg[768];
+    snprintf(msg, sizeof msg, "An output with one or more elements was resized since it had shape %s, which "
+             "does not match the required output shape %s. This behavior is deprecated, and in a future PyTorch "
+             "release outputs will not be resized unless they have zero elements. You can explicitly reuse an "
+             "out tensor t by resizing it, inplace, to zero elements with t.resize_(0).", a, b);
+    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+}
+
 /* mse_loss: ATen's mse kernel (d = a - b; d * d) over a TensorIterator, then mean or sum */
 PyObject *
 tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction)
@@ -416,19 +471,11 @@ tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, 
      * sub would refuse it */
     PyObject *in[2] = {(PyObject *)self, (PyObject *)target};
     for (int i = 0; i < 2; i++) {
-        if (TN_T(in[i])->dtype == TN_DTYPE_BOOL) {
-            tn_value c[7] = {tv(in[i]), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE}, {.tag = TN_V_NONE},
-                             {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
-            c[1].u.i = common;
-            in[i] = tn_call(TN_OP__to_copy, c);
-        } else {
-            Py_INCREF(in[i]);
+        in[i] = TN_T(in[i])->dtype == TN_DTYPE_BOOL ? to_dtype(in[i], common) : Py_NewRef(in[i]);
+        if (!in[i]) {
+            Py_XDECREF(in[0]);
+            return NULL;
         }
-    }
-    if (!in[0] || !in[1]) {
-        Py_XDECREF(in[0]);
-        Py_XDECREF(in[1]);
-        return NULL;
     }
     tn_value s[3] = {tv(in[0]), tv(in[1]), tn_value_int(1)};
     PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
@@ -482,18 +529,8 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
                      tn_dtype_legacy_name(compute));
         return NULL;
     }
-    if ((nd2 != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd2)) && self->numel) {
-        char a[128], b[128];
-        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
-        tn_format_sizes(b, sizeof b, nd2, shape);
-        char msg[768];
-        snprintf(msg, sizeof msg, "An output with one or more elements was resized since it had shape %s, which "
-                 "does not match the required output shape %s. This behavior is deprecated, and in a future PyTorch "
-                 "release outputs will not be resized unless they have zero elements. You can explicitly reuse an "
-                 "out tensor t by resizing it, inplace, to zero elements with t.resize_(0).", a, b);
-        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0)
-            return NULL;
-    }
+    if (warn_resized(self, nd2, shape) < 0)
+        return NULL;
     double norm = reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0;
     /* the kernel converts norm to the common dtype, checked: 2 / 0 (an empty 'mean') into an integer
      * overflows, however empty the result */
@@ -503,21 +540,8 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
     /* the iterator reads every input in the common dtype: a bool is 0 or 1 there, where sub
      * would refuse it, and an integer norm is truncated */
     PyObject *in[3] = {(PyObject *)self, (PyObject *)target, (PyObject *)grad_output};
-    for (int i = 0; i < 3; i++) {
-        if (TN_T(in[i])->dtype != compute) {
-            tn_value c[7] = {tv(in[i]), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE}, {.tag = TN_V_NONE},
-                             {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
-            c[1].u.i = compute;
-            in[i] = tn_call(TN_OP__to_copy, c);
-        } else {
-            Py_INCREF(in[i]);
-        }
-    }
-    if (!in[0] || !in[1] || !in[2]) {
-        for (int i = 0; i < 3; i++)
-            Py_XDECREF(in[i]);
+    if (inputs_to_dtype(in, 3, compute) < 0)
         return NULL;
-    }
     tn_value s[3] = {tv(in[0]), tv(in[1]), tn_value_int(1)};
     PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
     if (!diff) {
@@ -544,7 +568,7 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
     /* zeros_like(self) is contiguous; resized, the iterator lays it out as a new output over
      * (self, target, grad_output), each read as .to(common dtype) */
     TensorObject *out;
-    if (nd2 == self->ndim && !memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd2)) {
+    if (same_shape(self, nd2, shape)) {
         out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);
     } else {
         int64_t buf[3][TN_MAX_NDIM];
@@ -556,4 +580,218 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         Py_CLEAR(out);
     Py_DECREF(r);
     return (PyObject *)out;
+}
+
+/* ---- huber_loss, smooth_l1_loss and their gradients (kernels/loss.c) ----
+ * Loss.cpp: huber_loss writes its kernel into empty_like(input) (input's dtype, and its layout
+ * unless the iterator resizes it to a broadcast shape), then applies the reduction; the structured
+ * smooth_l1_loss's result is the binary iterator's (the inputs' common dtype and layout), reduced
+ * by mean_out / sum_out. Both iterators compute in the inputs' common dtype. The gradients write
+ * into zeros_like(input) (contiguous): huber_loss_backward's iterator requires one dtype of all four
+ * tensors, smooth_l1_loss_backward's promotes the three inputs and casts into input's dtype. */
+
+static const char *
+loss_kernel_name(tn_threshold_loss which, int backward)
+{
+    if (which == TN_LOSS_HUBER)
+        return backward ? "huber_backward_cpu_out" : "huber_cpu";
+    return backward ? "smooth_l1_backward_cpu_out" : "smooth_l1_cpu";
+}
+
+/* the kernels' AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf): NotImplementedError for the others;
+ * smooth_l1's gradient dispatches over the integer types too (AT_DISPATCH_ALL_TYPES), which
+ * torchnative refuses by name: upstream's integer kernel divides by beta converted to the integer type */
+static int
+check_loss_dtype(const tn_op *overload, tn_threshold_loss which, int backward, int dtype)
+{
+    if (tn_dtype_is_floating(dtype))
+        return 0;
+    if (which == TN_LOSS_SMOOTH_L1 && backward && tn_dtype_is_integral(dtype, false) && dtype != TN_DTYPE_U16 &&
+        dtype != TN_DTYPE_U32 && dtype != TN_DTYPE_U64)
+        return tn_check_dtype(overload, dtype);
+    PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", loss_kernel_name(which, backward),
+                 tn_dtype_legacy_name(dtype));
+    return -1;
+}
+
+/* The elementwise loss or gradient of the inputs read in `compute`, written into `out` (through a
+ * temporary of `compute` when out's dtype differs, as the iterator's cast_common_dtype_to_outputs);
+ * n_in 2 (forward: input, target) or 3 (gradient: input, target, grad_output) */
+static int
+run_threshold_loss(const tn_op *overload, tn_threshold_loss which, TensorObject *out, int compute, PyObject **in,
+                   int n_in, double norm, double param)
+{
+    if (inputs_to_dtype(in, n_in, compute) < 0)
+        return -1;
+    TensorObject *dst = out;
+    if (out->dtype != compute) {
+        tn_geom g = tn_geom_of(out);
+        dst = tn_empty_elementwise(out->ndim, out->sizes, compute, out->device, 1, &g);
+    } else {
+        Py_INCREF((PyObject *)dst);
+    }
+    tn_status s = TN_ERR_NOMEM;
+    if (dst) {
+        tn_loop l;
+        tn_geom g[4] = {tn_geom_of(dst), tn_geom_of(TN_T(in[0])), tn_geom_of(TN_T(in[1])),
+                        tn_geom_of(TN_T(in[n_in - 1]))};
+        tn_loop_build(&l, out->ndim, out->sizes, n_in + 1, g);
+        void *d = tn_tensor_data(dst), *a = tn_tensor_data(TN_T(in[0])), *b = tn_tensor_data(TN_T(in[1]));
+        s = n_in == 2 ? tn_threshold_loss_forward(which, compute, &l, d, a, b, param)
+                      : tn_threshold_loss_backward(which, compute, &l, d, a, b, tn_tensor_data(TN_T(in[2])), norm, param);
+    }
+    for (int i = 0; i < n_in; i++)
+        Py_DECREF(in[i]);
+    int rc = TN_KCHECK(overload, s, compute);
+    if (rc == 0 && dst != out)
+        rc = tn_copy_into(overload, out, dst);
+    Py_XDECREF((PyObject *)dst);
+    return rc;
+}
+
+static PyObject *
+threshold_loss(const tn_op *overload, tn_threshold_loss which, TensorObject *self, TensorObject *target,
+               int64_t reduction, double param)
+{
+    int huber = which == TN_LOSS_HUBER;
+    if (huber ? !(param > 0) : !(param >= 0)) {
+        PyErr_SetString(PyExc_RuntimeError, huber ? "huber_loss does not support non-positive values for delta."
+                                                  : "smooth_l1_loss does not support negative values for beta.");
+        return NULL;
+    }
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, shape) < 0)
+        return NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0)
+        return NULL;
+    int common = tn_result_type_finish(&st);
+    if (common < 0)
+        return NULL;
+    /* huber: empty_like(input) receives the common dtype (a safe cast); smooth_l1's meta asserts the
+     * reduction once its output is the iterator's */
+    if (huber && !tn_can_cast(common, self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(common), tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if (!huber && reduction != REDUCE_NONE && reduction != REDUCE_MEAN && reduction != REDUCE_SUM) {
+        PyErr_Format(PyExc_RuntimeError, "smooth_l1_loss: reduction must be 0 (none), 1 (mean) or 2 (sum), got %lld "
+                     "(upstream: reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED)",
+                     (long long)reduction);
+        return NULL;
+    }
+    int device = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    if ((huber && warn_resized(self, nd, shape) < 0) ||
+        (device != TN_DEVICE_META && check_loss_dtype(overload, which, 0, common) < 0))
+        return NULL;
+    TensorObject *out;
+    if (huber && same_shape(self, nd, shape)) {
+        out = (TensorObject *)tn_call(TN_OP_empty_like, (tn_value[]){tv((PyObject *)self), NONE_V, NONE_V, NONE_V,
+                                                                     NONE_V, NONE_V});
+    } else {
+        int64_t buf[2][TN_MAX_NDIM];
+        tn_geom g[2] = {tn_geom_promoted(self, common, buf[0]), tn_geom_promoted(target, common, buf[1])};
+        out = tn_empty_elementwise(nd, shape, huber ? self->dtype : common, device, 2, g);
+    }
+    if (!out)
+        return NULL;
+    PyObject *in[2] = {(PyObject *)self, (PyObject *)target};
+    if (out->device != TN_DEVICE_META && run_threshold_loss(overload, which, out, common, in, 2, 1.0, param) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    if (reduction != REDUCE_MEAN && reduction != REDUCE_SUM)
+        return (PyObject *)out;
+    tn_value r[2] = {tv((PyObject *)out), NONE_V};
+    PyObject *red = tn_call(reduction == REDUCE_MEAN ? TN_OP_mean : TN_OP_sum, r);
+    Py_DECREF((PyObject *)out);
+    return red;
+}
+
+PyObject *
+tn_op_huber_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction, double delta)
+{
+    return threshold_loss(overload, TN_LOSS_HUBER, self, target, reduction, delta);
+}
+
+PyObject *
+tn_op_smooth_l1_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction, double beta)
+{
+    return threshold_loss(overload, TN_LOSS_SMOOTH_L1, self, target, reduction, beta);
+}
+
+static PyObject *
+threshold_loss_backward(const tn_op *overload, tn_threshold_loss which, TensorObject *grad_output, TensorObject *self,
+                        TensorObject *target, int64_t reduction, double param)
+{
+    int nd, nd2;
+    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, s1) < 0 ||
+        tn_broadcast_shapes(nd, s1, grad_output->ndim, grad_output->sizes, &nd2, shape) < 0)
+        return NULL;
+    int compute = self->dtype;
+    if (which == TN_LOSS_HUBER) {  /* check_all_same_dtype, against the output's (input's) dtype */
+        const TensorObject *ins[2] = {target, grad_output};
+        for (int i = 0; i < 2; i++) {
+            if (ins[i]->dtype != self->dtype) {
+                PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s", tn_dtype_legacy_name(ins[i]->dtype),
+                             tn_dtype_legacy_name(self->dtype));
+                return NULL;
+            }
+        }
+    } else {
+        tn_result_type_state st;
+        tn_result_type_init(&st);
+        if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0 ||
+            tn_result_type_update_tensor(&st, grad_output) < 0)
+            return NULL;
+        compute = tn_result_type_finish(&st);
+        if (compute < 0)
+            return NULL;
+        if (!tn_can_cast(compute, self->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(compute), tn_dtype_legacy_name(self->dtype));
+            return NULL;
+        }
+    }
+    int meta = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META ||
+               grad_output->device == TN_DEVICE_META;
+    if (warn_resized(self, nd2, shape) < 0 || (!meta && check_loss_dtype(overload, which, 1, compute) < 0))
+        return NULL;
+    /* zeros_like(input, contiguous); resized, the iterator lays it out over the inputs read in `compute` */
+    TensorObject *out;
+    if (same_shape(self, nd2, shape)) {
+        out = tn_tensor_empty(nd2, shape, self->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    } else {
+        int64_t buf[3][TN_MAX_NDIM];
+        tn_geom g[3] = {tn_geom_promoted(self, compute, buf[0]), tn_geom_promoted(target, compute, buf[1]),
+                        tn_geom_promoted(grad_output, compute, buf[2])};
+        out = tn_empty_elementwise(nd2, shape, self->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU, 3, g);
+    }
+    if (!out || meta)
+        return (PyObject *)out;
+    double norm = reduction == REDUCE_MEAN ? 1.0 / (double)self->numel : 1.0;
+    PyObject *in[3] = {(PyObject *)self, (PyObject *)target, (PyObject *)grad_output};
+    if (run_threshold_loss(overload, which, out, compute, in, 3, norm, param) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_huber_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target,
+                          int64_t reduction, double delta)
+{
+    return threshold_loss_backward(overload, TN_LOSS_HUBER, grad_output, self, target, reduction, delta);
+}
+
+PyObject *
+tn_op_smooth_l1_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                              TensorObject *target, int64_t reduction, double beta)
+{
+    return threshold_loss_backward(overload, TN_LOSS_SMOOTH_L1, grad_output, self, target, reduction, beta);
 }

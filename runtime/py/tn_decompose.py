@@ -3303,50 +3303,6 @@ def addr(self, vec1, vec2, *, beta=1, alpha=1):
     return out.copy_(vals)
 
 
-def _binary_loss_layout(name):
-    """Loss.cpp's smooth_l1_loss with reduction none: its kernel writes into a
-    TensorIterator::borrowing_binary_op(input, target) result, that iterator's layout (sub's: a
-    size-1 dim's stride too, seed 8 #206699's class), where torch._decomp's where() lays out anew;
-    a reduced loss is a scalar."""
-    def loss(self, target, reduction=1, *args):
-        torch, aten = _aten()
-        from torch._decomp import decomposition_table
-        r = decomposition_table[getattr(aten, name).default](self, target, reduction, *args)
-        if reduction != 0 or r.device.type == "meta":
-            return r
-        return aten.sub.Tensor(self, target).copy_(r)
-    return loss
-
-
-def huber_loss(self, target, reduction=1, delta=1.0):
-    """Loss.cpp huber_loss: the kernel writes into empty_like(input) (input's dtype and layout;
-    a broadcast past input's shape resizes it to the iterator's layout), then the reduction."""
-    torch, aten = _aten()
-    from torch._decomp import decomposition_table
-    common = torch.promote_types(self.dtype, target.dtype)
-    if common != self.dtype:
-        # the iterator's common dtype must cast to the output's (its inputs then read in it)
-        if not torch.can_cast(common, self.dtype):
-            raise RuntimeError(f"result type {_scalar_type_name(common)} can't be cast to the desired output type "
-                               f"{_scalar_type_name(self.dtype)}")
-        target = target.to(self.dtype)
-    r = decomposition_table[aten.huber_loss.default](self, target, 0, delta)
-    if r.device.type == "meta":
-        return _loss_reduction(r.to(self.dtype), reduction)
-    out = aten.empty_like(self) if r.shape == self.shape else aten.sub.Tensor(self, target).to(self.dtype)
-    return _loss_reduction(out.copy_(r), reduction)
-
-
-def huber_loss_backward(grad_output, self, target, reduction, delta):
-    """Loss.cpp huber_loss_backward: into at::zeros_like(input, MemoryFormat::Contiguous)."""
-    torch, aten = _aten()
-    from torch._decomp import decomposition_table
-    r = decomposition_table[aten.huber_loss_backward.default](grad_output, self, target, reduction, delta)
-    if r.device.type == "meta" or r.shape != self.shape:
-        return r
-    return aten.empty(list(r.shape), dtype=r.dtype, device=r.device).copy_(r)
-
-
 def addmv(self, mat, vec, *, beta=1, alpha=1):
     """LinearAlgebra.cpp addmv_out_cpu, then torch._decomp's decomposition: an empty mat gives
     zeros (beta 0) or self * scalar_tensor(beta, self's dtype), alpha unread; otherwise its kernel
@@ -4793,8 +4749,6 @@ COMPOSITIONS = {
     "grid_sampler_2d_backward": grid_sampler_2d_backward, "multi_margin_loss_backward": multi_margin_loss_backward,
     "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "addmv": addmv, "copysign.Scalar": copysign_scalar,
-    "smooth_l1_loss": _binary_loss_layout("smooth_l1_loss"), "huber_loss": huber_loss,
-    "huber_loss_backward": huber_loss_backward,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
@@ -5726,7 +5680,7 @@ TABLE = {
 # upstream's kernels, computed by torch._decomp; each checked against upstream by the golden
 # `<overload>_backward/...` cases (tests/python/golden/cases_decompositions.py).
 TABLE |= {
-    "smooth_l1_loss_backward", "soft_margin_loss_backward", "reflection_pad1d_backward",
+    "soft_margin_loss_backward", "reflection_pad1d_backward",
     "glu_backward", "native_group_norm_backward", "binary_cross_entropy_backward",
 }
 
