@@ -1264,11 +1264,11 @@ where_with_scalar(tn_value *a, int scalar_at)
     if (tn_result_type_update_tensor(&st, TN_T(tensor)) < 0 || tn_result_type_update_scalar(&st, &a[scalar_at]) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st);
-    /* an integral value that does not fit is refused before it could wrap around (a floating
-     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it); a meta
-     * scalar_tensor is empty().fill_(), whose meta kernel reads no value */
-    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && TN_T(tensor)->device != TN_DEVICE_META &&
-        tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
+    /* scalar_tensor is empty().fill_() on the tensor's device: its one-element fill checks the value
+     * (tn_check_fill_value_fits: an integer or float32 that does not fit is refused, a float16 or
+     * bfloat16 one only through double, to inf past its range), on CPU whatever the condition's
+     * device (seed 14 #561250: a meta condition); a meta scalar_tensor's fill_ reads no value */
+    if (dtype >= 0 && TN_T(tensor)->device != TN_DEVICE_META && tn_check_fill_value_fits(&a[scalar_at], dtype, 1) < 0)
         return NULL;
     TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
     if (!wrapped)

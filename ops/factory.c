@@ -1437,20 +1437,19 @@ int
 tn_out_check_factory_size(tn_out_call *c)
 {
     int si = tn_schema_param(c->s, "size");
-    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device == TN_DEVICE_META || si < 0 ||
-        c->args[si].tag != TN_V_INTLIST)
+    if (c->kind != TN_OPK_OUT || !c->dst || si < 0 || c->args[si].tag != TN_V_INTLIST)
         return 0;
     const tn_value *size = &c->args[si];
     int negative = 0;
     for (Py_ssize_t k = 0; k < size->n; k++)
         negative |= size->u.ints[k] < 0;
-    if (!negative)
+    /* the composite's out= wrapper turns the SymInt size into ints first (seed 13 #658852); then
+     * resize_ counts the elements, on meta too (seed 14 #958456: [2, 2, 2**63 - 1]) */
+    if ((negative && c->dst->device != TN_DEVICE_META && tn_check_concrete_ints(c->f->name, size->n, size->u.ints) < 0) ||
+        tn_check_numel((int)size->n, size->u.ints) < 0)
+        return -1;
+    if (!negative || c->dst->device == TN_DEVICE_META)
         return 0;
-    /* the composite's out= wrapper turns the SymInt size into ints first (seed 13 #658852) */
-    if (tn_check_concrete_ints(c->f->name, size->n, size->u.ints) < 0)
-        return -1;
-    if (tn_check_numel((int)size->n, size->u.ints) < 0)
-        return -1;
     int d = c->dst->dtype;
     if ((c->f->id == TN_OP_rand || c->f->id == TN_OP_rand__generator) && !tn_dtype_is_floating(d) &&
         !tn_dtype_is_complex(d)) {

@@ -1795,6 +1795,33 @@ std_var_out_dims(const tn_out_call *c, const TensorObject *self, uint8_t *reduce
  * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
  * (bfloat16 into float16) keeps a half common dtype, which that path skips; make_reduction then
  * takes self converted to out's dtype. */
+/* std of a complex self into a complex out: std_var_out's add_out(result, real_var, imag_var) writes
+ * the variance into the complex result, and sqrt_out(result, result) takes its complex square root,
+ * which is the real one's plus 0i but for a NaN variance: NaN + NaN i (seed 14 #466235) */
+static int
+complex_std_into_complex(tn_out_call *c)
+{
+    PyObject *r = tn_dispatch((tn_op *)c->f, c->fargs);
+    if (!r)
+        return -1;
+    int rc = tn_copy_result_into(c->op, c->dst, r, 0);
+    Py_DECREF(r);
+    PyObject *re = rc < 0 ? NULL : at_1(TN_OP_real, (PyObject *)c->dst);
+    PyObject *nan = re ? at_1(TN_OP_isnan, re) : NULL;
+    PyObject *im = nan ? at_1(TN_OP_imag, (PyObject *)c->dst) : NULL;
+    PyObject *f = im ? tn_call(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(im), tn_value_tensor(nan),
+                                                                         tn_value_double(NAN)})
+                     : NULL;
+    Py_XDECREF(re);
+    Py_XDECREF(nan);
+    Py_XDECREF(im);
+    if (!f)
+        return -1;
+    Py_DECREF(f);
+    c->result = Py_NewRef((PyObject *)c->dst);
+    return 1;
+}
+
 int
 tn_out_check_std_var(tn_out_call *c)
 {
@@ -1812,6 +1839,9 @@ tn_out_check_std_var(tn_out_call *c)
     }
     if (std_var_all_fits(c, self, out) < 0)
         return -1;
+    if (tn_dtype_is_complex(self->dtype) && tn_dtype_is_complex(out->dtype) && !strncmp(c->f->name, "std", 3) &&
+        self->device != TN_DEVICE_META && out->device != TN_DEVICE_META)
+        return complex_std_into_complex(c);
     if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(out->dtype) && self->device != TN_DEVICE_META &&
         self->numel > 0) {
         /* a real self into a complex out computes in out's dtype: a partial reduction's

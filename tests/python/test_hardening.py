@@ -4196,6 +4196,22 @@ FUZZ_CLASSES = [
     "out = torch.randn([-2**63], out=torch.empty(2))",
     "out = torch.zeros([-2**63, 0], out=torch.empty(2))",
     "out = torch.rand([-2**62, 0], out=torch.empty(2, dtype=torch.uint8))",
+    # session 34 lead: seed 14 #466235 (std of a complex self into a complex out: sqrt_out(result, result) is the
+    # complex square root, NaN + NaN i of a NaN variance), #561250 (where's Python number is a CPU scalar_tensor of
+    # the tensor operand's device, its fill checked though the condition is meta), #958456 (a factory's out= resize_
+    # counts its elements on meta too), with neighbours
+    "a0 = torch.tensor([(-0.5+0j), (0-1j), (0-1j), (-0.5+0j)], dtype=torch.complex128).reshape((4, 1)); a1 = torch.tensor([(0-1j), 2.0, (1+2j), (0-1j)], dtype=torch.complex128).reshape((4, 1)); out = torch.std(a0, 1, out=a1)",
+    "out = torch.std(torch.tensor([[1+1j, 2-1j], [float('inf'), 1j]]), 0, out=torch.empty(2, dtype=torch.complex64))",
+    "out = torch.std(torch.tensor([[1+1j, 2-1j], [0.5, 1j]]), 1, correction=3, out=torch.empty(4, dtype=torch.complex64)[::2])",
+    "out = torch.var(torch.tensor([[1+1j], [0.5]]), 1, out=torch.empty(2, dtype=torch.complex64))",
+    "a0 = torch.empty((2, 3), dtype=torch.bool, device='meta'); a1 = torch.tensor([0], dtype=torch.int64).reshape(()); out = torch.where(a0, a1, 1e300)",
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), 1e300, 2.0)",
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), torch.ones(2, dtype=torch.int8), 1000)",
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), torch.ones(2, dtype=torch.half), 1e300)",
+    "out = torch.where(torch.empty(2, dtype=torch.bool, device='meta'), 1e300, torch.ones(2))",
+    "a0 = torch.empty((2, 1), dtype=torch.float16, device='meta'); r = torch.randn([2, 2, 2**63 - 1], dtype=None, layout=torch.strided, pin_memory=False, out=a0); out = (r, a0, r is a0)",
+    "out = torch.rand([2**40, 2**40], out=torch.empty(2, device='meta'))",
+    "out = torch.randn([2**62, 4], out=torch.empty(2))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
