@@ -311,6 +311,12 @@ def test_each_artefact_proof_can_fail():
     ok_dims = rep.replace("[1, 1]", "[0, 1]")
     assert not explain("rejects", ok_dims, "torch.ops.aten._fft_r2c.default", refused, {"ok": _t([1.0], [1])}, tol)
     assert not explain("accepts", rep, "torch.ops.aten._fft_r2c.default", {"ok": _t([1.0], [1])}, refused, tol)
+    # session 34: seed 14 #242208, the dims as a tuple (an empty input: upstream's reshape error)
+    tup = "a0 = torch.tensor([], dtype=torch.float32).reshape((0,)); out = torch.ops.aten._fft_r2c.default(a0, (1, 2), 1, False)"
+    shp0 = {"exc": "RuntimeError", "msg": "cannot reshape tensor of 0 elements into shape [-1, 1, 0]"}
+    idx0 = {"exc": "IndexError", "msg": "Dimension out of range (expected to be in range of [-1, 0], but got 1)"}
+    assert explain("exception", tup, "torch.ops.aten._fft_r2c.default", idx0, shp0, tol)
+    assert not explain("exception", tup.replace("(1, 2)", "(0,)"), "torch.ops.aten._fft_r2c.default", idx0, shp0, tol)
 
     # circular pad (3, -2) of [0, 2, 3, 4]: [G, 0, 2, 0, 2], G copied from an element never written
     cp = "a0 = torch.tensor([0.0, 2.0, 3.0, 4.0]).reshape(1, 1, 4); out = F.pad(a0, (3, -2), mode='circular')"
@@ -801,7 +807,11 @@ def test_each_artefact_proof_can_fail():
                                _t([0], [], "torch.int32")]}}
     assert explain("rejects", ldl, lop, info1, ldl_up, tol)
     assert not explain("rejects", ldl.replace("float('nan'), 0.0", "0.0, float('nan')"), lop, info1, ldl_up, tol)  # A[0, 0] finite
-    assert not explain("rejects", ldl, lop, {**info1, "msg": info1["msg"].replace("info 1", "info 2")}, ldl_up, tol)
+    nan11 = ldl.replace("2.0, -1.25]", "2.0, float('nan')]").replace("float('nan'), 0.0", "1.0, 0.0")
+    assert explain("rejects", nan11, lop, {**info1, "msg": info1["msg"].replace("info 1", "info 2")}, ldl_up, tol)
+    assert not explain("rejects", nan11, lop, info1, ldl_up, tol)  # info 1: its first column holds no NaN
+    ldl_up0 = {"ok": {"tuple": [*ldl_up["ok"]["tuple"][:2], _t([1], [], "torch.int32")]}}
+    assert not explain("rejects", ldl, lop, info1, ldl_up0, tol)  # upstream's info is not 0 either
     bl = ldl.replace(".reshape((2, 2))", ".reshape((1, 2, 2)).expand((2, 2, 2))")
     assert explain("rejects", bl, lop, {**info1, "msg": "torch.linalg.ldl_factor_ex: (Batch element 1): LAPACK info 1"},
                    ldl_up, tol)
@@ -844,6 +854,23 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", gq11, "torch.geqrf", bad, gq_up, tol)  # the tail repeats no described matrix
     assert not explain("value", gq11.replace("expand((11, 3, 2))", "expand((11, 3, 2)) * torch.arange(1.0, 12.0)"
                                              ".reshape(11, 1, 1)"), "torch.geqrf", bad, gq_up, tol)  # inputs differ
+
+    # session 34: seed 14 #915273, linalg_qr of a periodic (4, 3, 2, 3) batch: Q described whole, R's first 10 of 12
+    # matrices; MKL and the reference LAPACK flip Q's columns differently, and the 11th and 12th matrices (whose Q
+    # is described, their R not) repeat the 1st and 2nd, inputs and values, on each side (Note [Described twins])
+    lq = ("a0 = torch.tensor(([-0.0, -2.0, -2.0, 2.0, -1.25, 0.5, 2.0, 0.5, 2.0, 1.0, 0.0, -0.0] * 6)[:72], "
+          "dtype=torch.float32).reshape((4, 3, 2, 3)); out = torch.ops.aten.linalg_qr.default(a0)")
+    lqop = "torch.ops.aten.linalg_qr.default"
+    lq_up = upstream_results([lq], timeout=60.0)[0]
+    lq_ours = {"ok": {"tuple": [{**d, "values": d["values"][:64]} for d in _described(lq)["ok"]["tuple"]]}}  # describe keeps 64
+    assert explain("value", lq, lqop, lq_ours, lq_up, tol)
+    q_up = lq_up["ok"]["tuple"][0]
+    moved = {"ok": {"tuple": [{**q_up, "values": q_up["values"][:44] + [-v for v in q_up["values"][44:48]]},
+                              lq_up["ok"]["tuple"][1]]}}
+    assert not explain("value", lq, lqop, moved, lq_up, tol)  # the 12th Q repeats no described matrix's
+    assert not explain("value", lq.replace(".reshape((4, 3, 2, 3))", ".reshape((4, 3, 2, 3)) + torch.cat([torch.zeros(60), "
+                                           "torch.ones(12)]).reshape((4, 3, 2, 3))"), lqop, lq_ours, lq_up,
+                       tol)  # the 11th and 12th inputs are no described matrix's
 
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
