@@ -1423,10 +1423,14 @@ def lapack_backward_stable(kind, code, op, ours, up, tol):
         own = rcond is not False and _rank_holds(m[0], 0, sides[0][3].reshape(nb, -1)[0] if sides[0][3].size else None,
                                                  np.linalg.svd(m[0], compute_uv=False), math.inf, driver, True, rcond,
                                                  single) is not None
-        if b is None or b.dim() != a.dim() or b.shape[:-1] != a.shape[:-1] or not _finite(b) or b.is_complex() \
+        if b is None or b.dim() != a.dim() or b.shape[-2] != a.shape[-2] or not _finite(b) or b.is_complex() \
                 or (to[2]["values"] != tu[2]["values"] and not own):
             return None
-        rhs = np.array(b.detach().double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
+        try:  # b's batch broadcast to a's (seed 14 #858758: one right-hand side for two matrices)
+            b = b.detach().expand(*a.shape[:-2], *b.shape[-2:])
+        except RuntimeError:
+            return None
+        rhs = np.array(b.double().tolist()).reshape(-1, *b.shape[-2:])[:nb]
         same = to[2]["values"] == tu[2]["values"]
         # a rank _rank_holds cannot decide (None) stands when both sides report the same ranks
         check = (lambda A, r, sv, ref, lim, greedy: _or(_rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single),

@@ -872,6 +872,19 @@ def test_each_artefact_proof_can_fail():
                                            "torch.ones(12)]).reshape((4, 3, 2, 3))"), lqop, lq_ours, lq_up,
                        tol)  # the 11th and 12th inputs are no described matrix's
 
+    # session 34: seed 14 #858758, lstsq (gelsy) of two 1 x 4 matrices with one right-hand side broadcast to both:
+    # upstream's uninitialized jpvt fixed a zero column first in each (rank 0, x = 0), ours pivots (rank 1)
+    gy = ("a0 = torch.tensor([2.0, 2.0, 0.0, -2.0, 0.0, 1.0, 1.0, 1.0], dtype=torch.float32).reshape((2, 1, 4)); "
+          "a1 = torch.tensor([-0.0, 0.0, -1.25, 1e30, 0.5, -1.25], dtype=torch.float32).reshape((1, 1, 6))[..., ::2]; "
+          "out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=None)")
+    gy_ours = _described(gy)
+    gy_up = {"ok": {"tuple": [_t([0.0] * 24, [2, 4, 3]), _t([], [0]), _t([0, 0], [2], "torch.int64"), _t([], [0])]}}
+    for d, v in zip(gy_up["ok"]["tuple"], gy_ours["ok"]["tuple"]):
+        d["stride"] = v["stride"]
+    assert explain("value", gy, lop2, gy_ours, gy_up, tol)
+    assert not explain("value", gy.replace("0.0, -2.0, 0.0, 1.0", "0.5, -2.0, 0.5, 1.0"), lop2, gy_ours, gy_up,
+                       tol)  # no zero column: no pivot set gives rank 0
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
