@@ -254,14 +254,21 @@ floor_log2(int64_t v)
 }
 
 /* upstream's update_from / update_to (DistributionTemplates.h): `from` moved right and `to`
- * left to the nearest values whose cast to the dtype stays inside [from, to) */
-static int64_t
-update_from(int dtype, int64_t from)
+ * left to the nearest values whose cast to the dtype stays inside [from, to). from = 2**63 - 1
+ * overflows upstream's from + 1 (to -2**63, whose abs its bit count shifts forever: the call never
+ * returns, seed 15 #146428): refused here, -1 with the error set. */
+static int
+update_from(int dtype, int64_t *from)
 {
-    int64_t p1 = float_round_trip(dtype, from + 1);
-    if (p1 < from)
-        from = p1 + ((int64_t)1 << (floor_log2(llabs(from + 1)) - float_digits(dtype) + 1));
-    return from;
+    if (*from == INT64_MAX) {
+        PyErr_Format(PyExc_RuntimeError, "random_ of a floating dtype with from=%lld: from + 1 overflows int64 "
+                     "(upstream's update_from does not return for it)", (long long)*from);
+        return -1;
+    }
+    int64_t p1 = float_round_trip(dtype, *from + 1);
+    if (p1 < *from)
+        *from = p1 + ((int64_t)1 << (floor_log2(llabs(*from + 1)) - float_digits(dtype) + 1));
+    return 0;
 }
 
 static int64_t
@@ -277,10 +284,11 @@ static PyObject *
 random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
     uint64_t range;
-    /* upstream's meta random_ checks nothing (its bounds checks live in the CPU kernel's path) */
+    /* upstream's meta random_ checks nothing (its bounds checks live in the CPU kernel's path);
+     * its CPU random_from_to_impl builds the nullary iterator (self's overlap check) before them */
+    if (check_writable(self) < 0)
+        return NULL;
     if (self->device == TN_DEVICE_META) {
-        if (check_writable(self) < 0)
-            return NULL;
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
@@ -297,7 +305,8 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
             return NULL;
         }
         if (tn_dtype_is_floating(self->dtype)) {
-            from = update_from(self->dtype, from);
+            if (update_from(self->dtype, &from) < 0)
+                return NULL;
             to.v = update_to(self->dtype, to.v);
             if (from >= to.v) {
                 PyErr_Format(PyExc_RuntimeError,
@@ -317,7 +326,8 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
         }
         if (from != INT64_MIN && tn_dtype_is_floating(self->dtype)) {
             int64_t to_inc = (int64_t)random_max(self->dtype);
-            from = update_from(self->dtype, from);
+            if (update_from(self->dtype, &from) < 0)
+                return NULL;
             if (from >= to_inc) {
                 PyErr_Format(PyExc_RuntimeError,
                              "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
@@ -337,8 +347,6 @@ random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_i
         else
             range = random_max(self->dtype) - (uint64_t)from + 1;
     }
-    if (check_writable(self) < 0)
-        return NULL;
     /* an empty self is returned before the 64-bit kernel's dtype dispatch */
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);

@@ -4212,6 +4212,16 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((2, 1), dtype=torch.float16, device='meta'); r = torch.randn([2, 2, 2**63 - 1], dtype=None, layout=torch.strided, pin_memory=False, out=a0); out = (r, a0, r is a0)",
     "out = torch.rand([2**40, 2**40], out=torch.empty(2, device='meta'))",
     "out = torch.randn([2**62, 4], out=torch.empty(2))",
+    # session 34: seed 15 #146428, random_ builds its nullary iterator (self's overlap check) before its bounds
+    "a0 = torch.tensor([-0.0, 2.0, 0.0, 1.0], dtype=torch.float64).reshape((4,)); out = a0.unsqueeze(0).expand(2, *a0.shape).random_(2**63 - 1, None, generator=None)",
+    "out = torch.zeros(1).expand(3).random_(5, 3)",
+    "out = torch.zeros(1, dtype=torch.complex64).expand(3).random_(0, 3)",
+    # session 34: hamming/blackman/bartlett/kaiser_window compute (they were refused past their checks since
+    # session 32: Note [Windows' Scalar overloads] in runtime/py/tn_decompose.py)
+    "out = torch.hamming_window(5)",
+    "out = torch.blackman_window(4, False, dtype=torch.float64)",
+    "out = torch.bartlett_window(0)",
+    "out = torch.kaiser_window(5, True, 3.)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
@@ -4300,12 +4310,6 @@ FUZZ_REFUSED = {
     # --- session 32 s32a: a boxed complex argument takes an int through a double (2**70 converts);
     # the TorchScript scalar ops that take it have no kernel here
     "out = torch.ops.aten.add.complex(2**70, 1j)",
-    # --- session 32 s32e: hamming/blackman/bartlett/kaiser_window check their arguments as
-    # upstream's and are refused past the checks (runtime/py/tn_decompose.py _window_refused)
-    "out = torch.hamming_window(5)",
-    "out = torch.blackman_window(4, False, dtype=torch.float64)",
-    "out = torch.bartlett_window(0)",
-    "out = torch.kaiser_window(5, True, 3.)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
@@ -4536,6 +4540,17 @@ def test_ldl_solve_pivots_outside_the_matrix_are_refused():
     ok = ["out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([-1, -1, 3], dtype=torch.int32), torch.ones(3, 2))",
           "out = torch.linalg.ldl_solve(torch.eye(3), torch.tensor([1, -3, -3], dtype=torch.int32), torch.ones(3, 2))"]
     assert all("ok" in r for r in run_side("ours", ok)), run_side("ours", ok)
+
+
+def test_random_from_int64_max_returns():
+    """random_(2**63 - 1, None) of a floating self: upstream's update_from computes from + 1, which
+    overflows to -2**63, and counts its bits with a shift that never reaches 0: the call never returns
+    (seed 15 #146428; an expanded self raises the overlap error first, a FUZZ_CLASSES case). Ours
+    refuses it with a RuntimeError, and draws below it as upstream does."""
+    res = run_side("ours", ["out = torch.empty(3, dtype=torch.float64).random_(2**63 - 1, None)",
+                            "out = torch.empty(3, dtype=torch.float64).random_(2**63 - 2, None)"], timeout=30.0)
+    assert [r.get("exc") for r in res] == ["RuntimeError", None], res
+    assert "from + 1 overflows" in res[0]["msg"], res
 
 
 def test_scalar_of_a_tensor_requiring_grad_warns_once():
