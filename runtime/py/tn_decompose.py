@@ -4619,20 +4619,42 @@ def _window_function_checks(name, window_length, dtype, layout, device, pin_memo
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
 
 
+def _window_start(window_length, periodic, dtype, layout, device, pin_memory):
+    """What every window of TensorFactories.cpp does past its checks: an empty window of length 0,
+    ones of length 1, else arange(n) in the dtype, n one more than the length when periodic (the
+    caller narrows it back, _window_end). Returns (arange or None, n, the finished window or None)."""
+    torch, aten = _aten()
+    if window_length == 0:
+        return None, 0, aten.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    if window_length == 1:
+        return None, 1, aten.ones([1], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    n = window_length + 1 if periodic else window_length
+    return aten.arange(n, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory), n, None
+
+
+def _window_end(window, n, periodic):
+    return window.narrow(0, 0, n - 1) if periodic else window
+
+
+# Note [Windows' Scalar overloads]
+# TensorFactories.cpp computes a window with C++'s Tensor::mul_(Scalar), mul(Scalar), add_(Scalar) and
+# operator+(Tensor, Scalar): the mul.Scalar / add.Scalar overloads, whose float16 or bfloat16 result
+# rounds as upstream's Scalar overloads do, not as a Python number wrapped by Tensor.mul_ (with
+# Tensor.mul_, hann_window's float16 differed from upstream's in most elements). Each window below is
+# upstream's composition op for op on those overloads: float16, bfloat16 and float64 agree bit for
+# bit; float32 differs where upstream's cos does (MKL's, within 1 ulp), so the golden cases compare
+# float32 windows under the derived rule.
 def _hamming(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
     """TensorFactories.cpp hamming_window past its checks: arange(n) * 2pi / (n - 1), cos,
-    * -beta + alpha, in place (n one more than the length when periodic, then narrowed)."""
+    * -beta + alpha, in place (Note [Windows' Scalar overloads])."""
     torch, aten = _aten()
     if dtype is None:
         dtype = torch.get_default_dtype()
-    if window_length == 0:
-        return aten.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    if window_length == 1:
-        return aten.ones([1], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    n = window_length + 1 if periodic else window_length
-    window = aten.arange(n, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    window.mul_(math.pi * 2.0 / float(n - 1)).cos_().mul_(-beta).add_(alpha)
-    return window.narrow(0, 0, n - 1) if periodic else window
+    window, n, done = _window_start(window_length, periodic, dtype, layout, device, pin_memory)
+    if done is not None:
+        return done
+    aten.add_.Scalar(aten.mul_.Scalar(aten.cos_(aten.mul_.Scalar(window, math.pi * 2.0 / float(n - 1))), -beta), alpha)
+    return _window_end(window, n, periodic)
 
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -4642,28 +4664,80 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
     return _hamming(window_length, periodic, 0.5, 0.5, dtype, layout, device, pin_memory)
 
 
-def _window_refused(name):
-    """hamming/blackman/bartlett/kaiser_window: upstream's checks, then a refusal by name (their
-    compositions, run here op for op, were 1 ulp off upstream's in float32 where our cos kernel is,
-    and bartlett's float16 differs in a way not understood; kaiser's is a kernel of its own)."""
+def _default_dtype(dtype):
+    """c10::dtype_or_default: the windows but hann's take it before their checks print it."""
+    import torch
+    return torch.get_default_dtype() if dtype is None else dtype
 
-    def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None, pin_memory=None):
-        import torch
 
-        if dtype is None:
-            dtype = torch.get_default_dtype()  # c10::dtype_or_default, before the checks print it
-        _window_function_checks(name, window_length, dtype, layout, device, pin_memory)
-        return NotImplemented
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
+                   pin_memory=None):
+    dtype = _default_dtype(dtype)
+    _window_function_checks("hamming_window", window_length, dtype, layout, device, pin_memory)
+    return _hamming(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
 
-    return window
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp blackman_window: w = arange(n) * pi / (n - 1); cos(4w) * 0.08 - cos(2w) *
+    0.5 + 0.42 (Note [Windows' Scalar overloads])."""
+    torch, aten = _aten()
+    dtype = _default_dtype(dtype)
+    _window_function_checks("blackman_window", window_length, dtype, layout, device, pin_memory)
+    window, n, done = _window_start(window_length, periodic, dtype, layout, device, pin_memory)
+    if done is not None:
+        return done
+    w = aten.mul_.Scalar(window, math.pi / float(n - 1))
+    four = aten.mul_.Scalar(aten.cos_(aten.mul.Scalar(w, 4)), 0.08)
+    two = aten.mul_.Scalar(aten.cos_(aten.mul.Scalar(w, 2)), 0.5)
+    return _window_end(aten.add.Scalar(aten.sub.Tensor(four, two), 0.42), n, periodic)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp bartlett_window: arange(n) * 2 / (n - 1), its second half (from
+    (n - 1) // 2 + 1) replaced in place by 2 - w (mul_(-1), add_(2): integer Scalars)."""
+    torch, aten = _aten()
+    dtype = _default_dtype(dtype)
+    _window_function_checks("bartlett_window", window_length, dtype, layout, device, pin_memory)
+    window, n, done = _window_start(window_length, periodic, dtype, layout, device, pin_memory)
+    if done is not None:
+        return done
+    aten.mul_.Scalar(window, 2.0 / float(n - 1))
+    first = ((n - 1) >> 1) + 1
+    aten.add_.Scalar(aten.mul_.Scalar(window.narrow(0, first, n - first), -1), 2)
+    return _window_end(window, n, periodic)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp kaiser_window (on meta an empty() of the length, past the checks) and
+    UnaryOpsKernel.cpp's kaiser_window kernel, element by element in the op math type (float for
+    float16 and bfloat16, rounded once at the end): with alpha = (n - 1) / 2,
+    i0(beta * sqrt(|1 - ((a - alpha) / alpha)^2|)) / i0(beta), each step the kernel's as compiled
+    (1 - x^2 fused; i0 is calc_i0)."""
+    torch, aten = _aten()
+    dtype = _default_dtype(dtype)
+    _window_function_checks("kaiser_window", window_length, dtype, layout, device, pin_memory)
+    if device is not None and torch.device(device).type == "meta":
+        return aten.empty([window_length], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    window, n, done = _window_start(window_length, periodic, dtype, layout, device, pin_memory)
+    if done is not None:
+        return done
+    op = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    alpha = aten.scalar_tensor((n - 1) / 2.0, dtype=op)  # static_cast<opmath_t>
+    b = aten.scalar_tensor(beta, dtype=op)
+    x = aten.div.Tensor(aten.sub.Tensor(window.to(op), alpha), alpha)
+    # 1 - x^2 in one rounding: upstream's compiler turns std::pow(x, 2) into x * x and contracts 1 - x * x
+    # into a fused multiply-add (a separately rounded square differs in 62 of kaiser_window(401)'s float32
+    # elements); addcmul's kernel is that fma
+    r = aten.mul.Tensor(b, aten.sqrt(aten.abs(aten.addcmul(aten.scalar_tensor(1.0, dtype=op), x, x, value=-1))))
+    return _window_end(aten.div.Tensor(aten.i0(r), aten.i0(b)).to(dtype), n, periodic)
 
 
 COMPOSITIONS = {
     "hann_window": hann_window, "hann_window.periodic": hann_window,
-    **{f"{name}{ov}": _window_refused(name) for name, ovs in (
-        ("hamming_window", ("", ".periodic", ".periodic_alpha", ".periodic_alpha_beta")),
-        ("blackman_window", ("", ".periodic")), ("bartlett_window", ("", ".periodic")),
-        ("kaiser_window", ("", ".periodic", ".beta"))) for ov in ovs},
+    **{f"{name}{ov}": fn for name, fn, ovs in (
+        ("hamming_window", hamming_window, ("", ".periodic", ".periodic_alpha", ".periodic_alpha_beta")),
+        ("blackman_window", blackman_window, ("", ".periodic")), ("bartlett_window", bartlett_window, ("", ".periodic")),
+        ("kaiser_window", kaiser_window, ("", ".periodic", ".beta"))) for ov in ovs},
     "stft": stft, "normal.Tensor_Tensor": normal_tensor_tensor,
     "tile": tile, "kron": kron, "tensordot": tensordot, "tensordot.out": tensordot_out, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,

@@ -1072,8 +1072,21 @@ add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})
 S = "randn(2, 64, seed=11)"
 add("hann_window", {"16": "torch.hann_window(16)", "1": "torch.hann_window(1)", "double": "torch.hann_window(8, dtype=torch.float64)"}, exact=True)
 add("hann_window.periodic", {"false": "torch.hann_window(9, periodic=False)", "true": "torch.hann_window(9, periodic=True)"}, exact=True)
-# session 32 s32e: the other windows run upstream's checks (window_function_checks: layout, dtype, then
-# length) and are refused by name past them, so their cases are the checks
+# the windows' checks (window_function_checks: layout, dtype, then length), then their values (Note [Windows'
+# Scalar overloads]): float16, bfloat16 and float64 exact, float32 derived (upstream's cos is MKL's)
+# window -> its overloads past .periodic: (the extra arguments, the overload's name)
+_WIN = {"hamming": (("", ".periodic"), (", 0.6", ".periodic_alpha"), (", 0.6, 0.3", ".periodic_alpha_beta")),
+        "blackman": (("", ".periodic"),), "bartlett": (("", ".periodic"),), "hann": (("", ".periodic"),),
+        "kaiser": (("", ".periodic"), (", 5.0", ".beta"), (", 0.0", ".beta"))}
+for _w, _overloads in _WIN.items():
+    for _dt in ("float16", "bfloat16", "float64", "float32"):
+        for _n in (1, 2, 7, 64, 401):
+            for _per in (True, False):
+                for _i, (_x, _ov) in enumerate(_overloads):
+                    add(f"{_w}_window{_ov}", {f"{_dt}_{_n}_{_per}_{_i}": f"torch.{_w}_window({_n}, {_per}{_x}, dtype=torch.{_dt})"},
+                        exact=_dt != "float32")
+add("kaiser_window", {"meta": "torch.kaiser_window(5, device='meta')", "default": "torch.kaiser_window(12)"})
+add("bartlett_window", {"empty": "torch.bartlett_window(0)"}, exact=True)
 for _w in ("hamming", "blackman", "bartlett", "kaiser"):
     add(f"{_w}_window", {"int_dtype": f"torch.{_w}_window(8, dtype=torch.int32)",
                          "negative": f"torch.{_w}_window(-1)",
