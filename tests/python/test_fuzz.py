@@ -885,6 +885,17 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", gy.replace("0.0, -2.0, 0.0, 1.0", "0.5, -2.0, 0.5, 1.0"), lop2, gy_ours, gy_up,
                        tol)  # no zero column: no pivot set gives rank 0
 
+    # session 34: seed 15 #218373, lstsq (gelsy, rcond -1: no condition stop, rank 2) of a rank-1 (2, 2) with a vector
+    # right-hand side written as a literal: both sides divide by R22's residue (ours an exact 0: inf, upstream NaN)
+    gv = ("a0 = torch.tensor([-1.25], dtype=torch.float32).reshape((1, 1)).expand((2, 2)); a1 = torch.tensor([2.0, -7e4, "
+          "0.0, 0.0], dtype=torch.float32).reshape((2, 2)).transpose(-1, -2); out = torch.ops.aten.linalg_lstsq.default(a0, "
+          "torch.ones(2), -1.0)")
+    gvx = lambda *x: {"ok": {"tuple": [_t(list(x), [2]), _t([], [0]), _t([2], [], "torch.int64"), _t([], [0])]}}
+    assert explain("value", gv, lop2, gvx("-inf", "inf"), gvx("nan", "nan"), tol)
+    assert not explain("value", gv, lop2, gvx(1.0, 2.0), gvx("nan", "nan"), tol)  # finite, and no least-squares solution
+    assert not explain("value", gv.replace("torch.ones(2)", "torch.full((2,), 3.0)"), lop2, gvx("-inf", "inf"),
+                       gvx("nan", "nan"), tol)  # a right-hand side the proof cannot read
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
