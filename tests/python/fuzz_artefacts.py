@@ -1801,6 +1801,51 @@ def cholesky_incomplete(kind, code, op, ours, up, tol):
     return "cholesky_ex of a matrix not positive definite (info > 0): no factor is defined past the leading minor"
 
 
+def cholesky_singular_info(kind, code, op, ours, up, tol):
+    """cholesky_ex (lower, real) of a symmetric positive semidefinite matrix that is singular in exact
+    arithmetic: past its first singular leading minor (order s) the exact pivot is 0, so whether a
+    side's computed pivot there, or at any later order, comes out positive (a rounding residue: info
+    0 or later) or not (info k) follows its rounding (seed 15 #597689: rank 1, ours's residues 3e-16
+    and 5e-24, MKL's info 3). Explained when each side's info is 0 or at least s, what it factored (the
+    whole matrix for info 0, else its leading (info - 1) block) is a Cholesky factor of that block of A
+    (lower triangular, positive diagonal, L L^T within max(tol, n u) of its largest element), and the
+    elements before min(infos) - 1 agree."""
+    if kind != "value" or name(op) not in ("linalg_cholesky_ex", "cholesky_ex") or re.search(r"upper=True", code):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() != 2 or a.is_complex() or not _finite(a) or len(to) != 2 or not _same_but_values(to, tu):
+        return None
+    A = np.array(a.detach().double().tolist())
+    n = A.shape[-1]
+    if n == 0 or A.shape[0] != n or to[0]["values"] is None or len(to[0]["values"]) != n * n or tu[0]["values"] is None:
+        return None
+    S = np.tril(A) + np.tril(A, -1).T  # the lower triangle read as the symmetric matrix
+    minors = [_exact_rank(S[:k, :k].tolist()) for k in range(1, n + 1)]
+    s = next((k + 1 for k in range(n) if minors[k] < k + 1), None)
+    if s is None or min(np.linalg.eigvalsh(S)) < -max(tol, n * _UNIT.get(str(a.dtype), 2.0 ** -24)) * np.abs(S).max():
+        return None  # not singular, or not semidefinite
+    bound = max(tol, n * _UNIT.get(str(a.dtype), 2.0 ** -24)) * max(1.0, float(np.abs(S).max()))
+    infos, Ls = [], []
+    for side in (to, tu):
+        info = side[1]["values"][0] if side[1]["values"] else None
+        L = np.array([_num(x) for x in side[0]["values"]]).reshape(n, n)
+        if info is None or not (info == 0 or info >= s):
+            return None
+        k = n if info == 0 else info - 1
+        Lk = np.tril(L[:k, :k])
+        if not (np.isfinite(Lk).all() and (np.diag(Lk) > 0).all() and np.abs(Lk @ Lk.T - S[:k, :k]).max(initial=0.0) <= bound):
+            return None
+        infos.append(info)
+        Ls.append(L)
+    k = min(n if i == 0 else i - 1 for i in infos)
+    if infos[0] == infos[1] or _elements_differ(np.tril(Ls[0][:k, :k]), np.tril(Ls[1][:k, :k]), tol).any():
+        return None
+    return ("cholesky_ex of a singular positive semidefinite matrix: which pivot past its first singular minor "
+            "rounds to a positive residue follows each side's rounding (info 0 or later)")
+
+
 def lapack_nonfinite_single_decision(kind, code, op, ours, up, tol):
     """A LAPACK call on a float32 or complex64 matrix holding inf or NaN that one side refuses with
     _LinAlgError (info > 0) and the other computes: which step of the factorization meets a NaN
@@ -2301,7 +2346,7 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           fft_primitive_dims, upstream_internal_assert, ldl_nan_pivot_refused, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
           lu_exactly_singular, lapack_nonfinite_single_decision,
-          solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, geqrf_both_valid, qr_free_columns,
+          solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
           attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,

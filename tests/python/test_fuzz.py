@@ -896,6 +896,26 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", gv.replace("torch.ones(2)", "torch.full((2,), 3.0)"), lop2, gvx("-inf", "inf"),
                        gvx("nan", "nan"), tol)  # a right-hand side the proof cannot read
 
+    # session 34: seed 15 #597689, cholesky_ex of the rank-1 float64 matrix of 2s: ours's residues 3e-16 and 5e-24 are
+    # positive (info 0), MKL stops at order 3; past the first singular minor (order 2) either is rounding
+    cs = ("a0 = torch.tensor([2.0], dtype=torch.float64).reshape((1, 1)).expand((4, 4)); "
+          "out = torch.ops.aten.linalg_cholesky_ex.default(a0, upper=False, check_errors=False)")
+    cop2 = "torch.ops.aten.linalg_cholesky_ex.default"
+    r2d = 1.4142135623730951
+    csl = lambda tail, info, l10=1.414213562373095: {"ok": {"tuple": [
+        _t([r2d, 0.0, 0.0, 0.0, l10, 2.1073424255447017e-08, 0.0, 0.0, 1.414213562373095, 2.1073424255447014e-08]
+           + tail, [4, 4], "torch.float64"), _t([info], [], "torch.int32")]}}
+    ours_cs = csl([3.1401849173675503e-16, 0.0, 1.414213562373095, 2.1073424255447014e-08, 3.14018491736755e-16,
+                   4.679240163218305e-24], 0)
+    up_cs = csl([0.0, 0.0, 1.414213562373095, 2.1073424255447014e-08, 2.0, 2.0], 3)
+    assert explain("value", cs, cop2, ours_cs, up_cs, tol)
+    assert not explain("value", cs, cop2, ours_cs, csl([0.0, 0.0, 1.414213562373095, 2.1073424255447014e-08, 2.0, 2.0],
+                                                       1), tol)  # info 1: before the first singular minor
+    assert not explain("value", cs.replace("[2.0]", "[2.0, 1.0, 1.0, 2.0]").replace("(1, 1)).expand((4, 4))", "(2, 2))"),
+                       cop2, ours_cs, up_cs, tol)  # not singular
+    assert not explain("value", cs, cop2, csl(ours_cs["ok"]["tuple"][0]["values"][10:], 0, 1.5), up_cs,
+                       tol)  # ours's L L^T is not A
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
