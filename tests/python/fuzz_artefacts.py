@@ -1271,10 +1271,17 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
         if rcond is None or 0 < rcond < 1:
             if r == 0:
                 return not np.abs(A).max(initial=0.0) if greedy or not k else bool((np.abs(A).max(axis=0) == 0).any())
-            if r != k or not math.isfinite(lim):
-                return None
             t = (2.0 ** -23 if single else 2.0 ** -52) * max(A.shape) if rcond is None else rcond
             s1 = ref[0] if ref.size else 0.0
+            if not greedy and r < k and math.isfinite(lim) and bool((np.abs(A).max(axis=0) == 0).any()):
+                # upstream's jpvt may fix r columns, then a zero column: R_{r+1, r+1} = 0 ends the estimate
+                # at r (seed 15 #588684: rank 1 of a matrix of rank 2), when some r columns condition R_r
+                # past rcond as above
+                if any(np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
+                       for S in _pivot_sets(A, r, lim, False) if np.abs(A[:, S]).max(axis=0).all()):
+                    return True
+            if r != k or not math.isfinite(lim):
+                return None
             conditioned = [np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
                            for S in _pivot_sets(A, k, lim, greedy)]
             return (all(conditioned) if greedy else any(conditioned)) and bool(conditioned) or None

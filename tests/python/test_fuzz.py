@@ -916,6 +916,20 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", cs, cop2, csl(ours_cs["ok"]["tuple"][0]["values"][10:], 0, 1.5), up_cs,
                        tol)  # ours's L L^T is not A
 
+    # session 34: seed 15 #588684's rule (gelsy): upstream's jpvt may fix r columns and then a zero column, which ends its
+    # rank at r; ours (no column fixed) takes the full rank of a wide matrix with a zero column
+    zc = ("a0 = torch.tensor([1.0, 0.0, 2.0, 3.0, 4.0, 0.0, 5.0, 7.0], dtype=torch.float64).reshape((2, 4)); "
+          "a1 = torch.tensor([1.0, 2.0], dtype=torch.float64).reshape((2, 1)); out = torch.ops.aten.linalg_lstsq.default(a0, a1)")
+    zx = lambda x, r: {"ok": {"tuple": [_t(list(x), [4, 1], "torch.float64"), _t([], [0], "torch.float64"),
+                                        _t([r], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+    zours = zx([-0.22857142857142804, 0.0, 0.1428571428571428, 0.31428571428571406], 2)
+    # upstream's answer with columns 0 and 1 fixed: the minimum-norm solution of A's projection on column 0 (Q1 Q1^T A)
+    z1 = zx([0.08823529411764709, 0.0, 0.11418685121107262, 0.16089965397923867], 1)
+    assert explain("value", zc, lop2, zours, z1, tol)
+    assert not explain("value", zc.replace("0.0, 2.0, 3.0, 4.0, 0.0", "1.0, 2.0, 3.0, 4.0, 1.0"), lop2, zours, z1,
+                       tol)  # no zero column: rank 1 is no gelsy answer
+    assert not explain("value", zc, lop2, zours, zx([9 / 17, 0.0, 0.0, 0.0], 1), tol)  # column 0 alone: not gelsy's
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
