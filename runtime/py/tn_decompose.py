@@ -3684,8 +3684,8 @@ def embedding_renorm_(self, indices, max_norm, norm_type):
         done.add(i)
         row = self[i]
         norm = float(aten.norm.Scalar(row, norm_type))
-        if norm > max_norm:
-            row.mul_(max_norm / (norm + 1e-7))
+        if norm > max_norm:  # row *= scale: mul_.Scalar, Note [Windows' Scalar overloads]
+            aten.mul_.Scalar(row, max_norm / (norm + 1e-7))
     return self
 
 
@@ -4330,7 +4330,7 @@ def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     if beta != 0:
         result.copy_(self_)
     if batch1.size(0) == 0:
-        return result.mul_(beta) if beta != 0 else result.zero_()
+        return aten.mul_.Scalar(result, beta) if beta != 0 else result.zero_()  # mul_.Scalar, as upstream's C++
     b = beta
     for i in range(batch1.size(0)):
         result.addmm_(batch1[i], batch2[i], beta=b, alpha=alpha)
@@ -4638,12 +4638,14 @@ def _window_end(window, n, periodic):
 
 # Note [Windows' Scalar overloads]
 # TensorFactories.cpp computes a window with C++'s Tensor::mul_(Scalar), mul(Scalar), add_(Scalar) and
-# operator+(Tensor, Scalar): the mul.Scalar / add.Scalar overloads, whose float16 or bfloat16 result
-# rounds as upstream's Scalar overloads do, not as a Python number wrapped by Tensor.mul_ (with
-# Tensor.mul_, hann_window's float16 differed from upstream's in most elements). Each window below is
-# upstream's composition op for op on those overloads: float16, bfloat16 and float64 agree bit for
-# bit; float32 differs where upstream's cos does (MKL's, within 1 ulp), so the golden cases compare
-# float32 windows under the derived rule.
+# operator+(Tensor, Scalar): the mul.Scalar / add.Scalar overloads and their in-place ones. In place on a
+# float16 or bfloat16 self, mul_.Scalar and add_.Scalar take the Scalar rounded to self's dtype, where
+# Python's Tensor.mul_(float) (mul_.Tensor with a wrapped number) multiplies by it in float (out of
+# place both agree): hann_window, composed with Tensor.mul_, differed from upstream's in most float16
+# elements. A composition of upstream C++ that scales in place calls the Scalar overloads (the windows,
+# embedding_renorm_'s row *= scale, addbmm's empty batch). Each window below is upstream's composition
+# op for op: float16, bfloat16 and float64 agree bit for bit; float32 differs where upstream's cos does
+# (MKL's, within 1 ulp), so the golden cases compare float32 windows under the derived rule.
 def _hamming(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory):
     """TensorFactories.cpp hamming_window past its checks: arange(n) * 2pi / (n - 1), cos,
     * -beta + alpha, in place (Note [Windows' Scalar overloads])."""

@@ -361,6 +361,9 @@ add("addbmm", {"0": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), r
                "bcast": "torch.addbmm(randn(4, seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3), beta=2)",
                "empty": "torch.addbmm(randn(2, 4, seed=1), randn(0, 2, 5), randn(0, 5, 4), beta=3)",
                "bad": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), randn(3, 4, 4, seed=3))"})
+# an empty batch's result is self scaled in place: mul_.Scalar, which rounds beta to a half self's dtype (session 34)
+add("addbmm", {f"empty_{_d}": f"torch.addbmm(randn(3, 4, seed=1, dtype=torch.{_d}) * 3, randn(0, 3, 5, dtype=torch.{_d}), "
+               f"randn(0, 5, 4, dtype=torch.{_d}), beta=0.3)" for _d in ("float16", "bfloat16")}, exact=True)
 add("empty_permuted", {"0": "torch.empty_permuted((2, 3, 4), (2, 0, 1)).stride()", "bad": "torch.empty_permuted((2, 3), (0, 0))"}, exact=True)
 add("randint_like", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), 10)"}, exact=True)
 add("randint_like.low_dtype", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), -5, 5, dtype=torch.int64)"}, exact=True)
@@ -861,6 +864,10 @@ add("gradient.tensorarray", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 0
 add("embedding_renorm_", {"0": "w = randn(5, 3, seed=1); r = torch.embedding_renorm_(w, literal([0, 1, 1, 4], torch.int64), 0.5, 2.0); out = (w, r is w)",
                           "F": "w = randn(5, 3, seed=1); y = torch.nn.functional.embedding(literal([[0, 2], [2, 4]], torch.int64), w, max_norm=1.0, norm_type=1.0); out = (y, w)",
                           "bad": "torch.embedding_renorm_(randn(5, seed=1), literal([0], torch.int64), 0.5, 2.0)"})
+# a half weight's rows scale by mul_.Scalar, its scale rounded to the dtype first (session 34)
+add("embedding_renorm_", {f"{_d}": f"w = randn(10, 7, seed=1, dtype=torch.{_d}) * 3; r = torch.embedding_renorm_(w, "
+                          f"literal([1, 3, 5, 7], torch.int64), 1.3, 2.0); out = (w, r is w)" for _d in ("float16", "bfloat16")},
+    exact=True)
 
 # ---- random fills drawn as upstream's samplers, nonzero_static, _batch_norm_with_update ----
 add("cauchy_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).cauchy_()",
