@@ -1789,12 +1789,6 @@ std_var_out_dims(const tn_out_call *c, const TensorObject *self, uint8_t *reduce
     return 0;
 }
 
-/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
- * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
- * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
- * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
- * (bfloat16 into float16) keeps a half common dtype, which that path skips; make_reduction then
- * takes self converted to out's dtype. */
 /* std of a complex self into a complex out: std_var_out's add_out(result, real_var, imag_var) writes
  * the variance into the complex result, and sqrt_out(result, result) takes its complex square root,
  * which is the real one's plus 0i but for a NaN variance: NaN + NaN i (seed 14 #466235) */
@@ -1822,6 +1816,12 @@ complex_std_into_complex(tn_out_call *c)
     return 1;
 }
 
+/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
+ * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction
+ * path (every dim of more than one element reduced, something to reduce), whose std_var_all_cpu
+ * has no half kernel: "std_var_all: Unsupported dtype Half". An out of the other half type
+ * (bfloat16 into float16) keeps a half common dtype, which that path skips; make_reduction then
+ * takes self converted to out's dtype. */
 int
 tn_out_check_std_var(tn_out_call *c)
 {
