@@ -410,12 +410,6 @@ FLOAT_BINARY_ROWS(f64, double, MF_f64)
  *   (c10::Half arithmetic) rounds alpha*b first.
  * Widened rows lose the original strides, so the f16/bf16 forms of these ops have their own
  * rows on the 16-bit values. */
-static inline int64_t
-vector_body(const int64_t *s, int64_t n, int64_t chunk)
-{
-    int vec = s[0] == 1 && ((s[1] == 1 && (s[2] == 1 || s[2] == 0)) || (s[1] == 0 && s[2] == 1));
-    return vec ? n - n % chunk : 0;
-}
 
 /* WINS(a, b): a beats b (a > b for maximum, a < b for minimum). The body keeps b on ties, the
  * tail keeps a; NaN wins either way. Quiet comparisons (isunordered, isgreater) let the compiler
@@ -451,7 +445,7 @@ vector_body(const int64_t *s, int64_t n, int64_t chunk)
         const bin_ctx *c = ctx;                                                           \
         T *o = (T *)p[0];                                                                 \
         const T *x = (const T *)p[1], *y = (const T *)p[2];                               \
-        int64_t body = vector_body(s, n, CHUNK);                                          \
+        int64_t body = tn_vector_body(s, 2, n, CHUNK);                                          \
         if (!tn_elementwise_reference() && s[0] == 1 && (s[1] == 1 || s[2] == 1) &&       \
             (s[1] == 0 || s[1] == 1) && (s[2] == 0 || s[2] == 1)) {                       \
             (c->avx2 ? NAME##__avx2 : NAME##__base)(o, x, y, s, n, body);                 \
@@ -478,7 +472,7 @@ minmax_half_row(void *ctx, char *const *p, const int64_t *s, int64_t n, int is_m
     int bf = ((const bin_ctx *)ctx)->k.half == 2;
     uint16_t *o = (uint16_t *)p[0];
     const uint16_t *x = (const uint16_t *)p[1], *y = (const uint16_t *)p[2];
-    int64_t body = vector_body(s, n, 32);
+    int64_t body = tn_vector_body(s, 2, n, 32);
     for (int64_t i = 0; i < n; i++) {
         uint16_t ua = x[i * s[1]], ub = y[i * s[2]];
         float a = bf ? tn_bf16_to_f32(ua) : tn_f16_to_f32(ua);
@@ -515,7 +509,7 @@ add_alpha_half_row(void *ctx, char *const *p, const int64_t *s, int64_t n, float
     int bf = c->k.half == 2;
     uint16_t *o = (uint16_t *)p[0];
     const uint16_t *x = (const uint16_t *)p[1], *y = (const uint16_t *)p[2];
-    int64_t body = vector_body(s, n, 32);
+    int64_t body = tn_vector_body(s, 2, n, 32);
     for (int64_t i = 0; i < n; i++) {
         uint16_t ua = x[i * s[1]], ub = y[i * s[2]];
         float a = bf ? tn_bf16_to_f32(ua) : tn_f16_to_f32(ua);
@@ -1731,7 +1725,7 @@ act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     const act_tail *t = ctx;
     t->fn(t->fctx, p, s, n);
     int64_t chunk = (t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32) * t->wide;
-    int64_t body = vector_body(s, n, chunk);
+    int64_t body = tn_vector_body(s, 2, n, chunk);
     if (t->form == 3) {
         logit_body(t, p, s, body);
         return;

@@ -113,6 +113,25 @@ tn_loop_elem_offsets(const tn_loop *l, int64_t t, int64_t *off)
         off[k] += (t % m) * tn_loop_inner_stride(l, k);
 }
 
+/* Note [Vector body and tail] (binary.c): upstream's cpu_kernel_vec runs a row as its vector body
+ * when the output and every input are contiguous, one input at most a broadcast scalar (stride 0),
+ * in whole chunks of 2 * Vec::size(), then a scalar tail; other rows run scalar throughout. The
+ * length of that body for a row of n elements (s: the operands' strides, output first). */
+static inline int64_t
+tn_vector_body(const int64_t *s, int ninputs, int64_t n, int64_t chunk)
+{
+    if (s[0] != 1)
+        return 0;
+    int scalars = 0;
+    for (int k = 1; k <= ninputs; k++) {
+        if (s[k] == 0)
+            scalars++;
+        else if (s[k] != 1)
+            return 0;
+    }
+    return scalars <= 1 ? n - n % chunk : 0;
+}
+
 /* ---- the row driver (loop.c), shared by copy.c, binary.c and unary.c ----
  * A row function handles n elements of the innermost dimension: ptr[k] is operand k's first
  * element (a byte address) and stride[k] its step in elements (0 = broadcast). */

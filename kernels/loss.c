@@ -46,23 +46,6 @@ store16(int bf, float x)
     return bf ? tn_f32_to_bf16(x) : tn_f32_to_f16(x);
 }
 
-/* cpu_kernel_vec runs a row as its vector body when the output and every input are contiguous,
- * one input at most a broadcast scalar: whole chunks of 2 * Vec::size(), then the scalar tail */
-static int64_t
-vector_body(const int64_t *s, int ninputs, int64_t n, int64_t chunk)
-{
-    if (s[0] != 1)
-        return 0;
-    int scalars = 0;
-    for (int k = 1; k <= ninputs; k++) {
-        if (s[k] == 0)
-            scalars++;
-        else if (s[k] != 1)
-            return 0;
-    }
-    return scalars <= 1 ? n - n % chunk : 0;
-}
-
 /* ---- forward ---- */
 
 #define HUBER(T, z, d) ((z) < (d) ? (T)0.5 * (z) * (z) : (d) * ((z) - (T)0.5 * (d)))
@@ -147,7 +130,7 @@ tn_threshold_loss_forward(tn_threshold_loss which, int dtype, const tn_loop *l, 
         const T nv = (T)c->norm, q = (T)c->param;                                          \
         const double param = c->param;                                                     \
         const int huber = c->which == TN_LOSS_HUBER;                                       \
-        const int64_t body = vector_body(s, 3, n, CHUNK);                                  \
+        const int64_t body = tn_vector_body(s, 3, n, CHUNK);                                  \
         for (int64_t i = 0; i < n; i++) {                                                  \
             T x = a[i * s[1]] - b[i * s[2]], gi = g[i * s[3]], r;                          \
             if (i < body) {                                                                \
@@ -176,7 +159,7 @@ backward_h16(void *ctx, char *const *p, const int64_t *s, int64_t n)
     uint16_t *o = (uint16_t *)p[0];
     const uint16_t *a = (const uint16_t *)p[1], *b = (const uint16_t *)p[2], *g = (const uint16_t *)p[3];
     const double param = c->param;
-    const int64_t body = vector_body(s, 3, n, 32);
+    const int64_t body = tn_vector_body(s, 3, n, 32);
     if (c->which == TN_LOSS_SMOOTH_L1) {  /* in float, one rounding at the store */
         float nv = (float)c->norm, q = (float)param;
         for (int64_t i = 0; i < n; i++) {

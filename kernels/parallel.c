@@ -82,6 +82,20 @@ run_chunk(void *arg, size_t i)
     t->fn(t->ctx, begin, end);
 }
 
+/* [0, n) in pieces of ceil(n / chunks), on the pool (inline, in order, without one) */
+static void
+run_pieces(tn_range_fn fn, void *ctx, int64_t n, int64_t chunks)
+{
+    range_task t = {fn, ctx, n, (n + chunks - 1) / chunks};
+    size_t count = (size_t)((n + t.chunk - 1) / t.chunk);
+    if (tn_threadpool()) {
+        pthreadpool_parallelize_1d(tn_threadpool(), run_chunk, &t, count, 0);
+        return;
+    }
+    for (size_t i = 0; i < count; i++)
+        run_chunk(&t, i);
+}
+
 void
 tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx)
 {
@@ -101,9 +115,7 @@ tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx)
         fn(ctx, 0, n);
         return;
     }
-    range_task t = {fn, ctx, n, (n + chunks - 1) / chunks};
-    size_t count = (size_t)((n + t.chunk - 1) / t.chunk);
-    pthreadpool_parallelize_1d(tn_threadpool(), run_chunk, &t, count, 0);
+    run_pieces(fn, ctx, n, chunks);
 }
 
 /* at::parallel_for's split (ParallelOpenMP.h invoke_parallel): min(threads, ceil(n / grain)) chunks
@@ -126,12 +138,5 @@ tn_parallel_for_aten(int64_t n, int64_t grain, tn_range_fn fn, void *ctx)
     int64_t chunks = (n + grain - 1) / grain;
     if (chunks > threads)
         chunks = threads;
-    range_task t = {fn, ctx, n, (n + chunks - 1) / chunks};
-    size_t count = (size_t)((n + t.chunk - 1) / t.chunk);
-    if (tn_threadpool()) {
-        pthreadpool_parallelize_1d(tn_threadpool(), run_chunk, &t, count, 0);
-        return;
-    }
-    for (size_t i = 0; i < count; i++)
-        run_chunk(&t, i);
+    run_pieces(fn, ctx, n, chunks);
 }

@@ -827,7 +827,7 @@ softshrink_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
     const shrink_tail *t = ctx;
     t->fn(t->fctx, p, s, n);
     int64_t chunk = t->dtype == TN_DTYPE_F64 ? 8 : t->dtype == TN_DTYPE_F32 ? 16 : 32;
-    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % chunk : 0;
+    int64_t body = tn_vector_body(s, 1, n, chunk);
     for (int64_t i = body; i < n; i++) {
         double x;
         switch (t->dtype) {

@@ -441,28 +441,65 @@ warn_resized(const TensorObject *self, int nd, const int64_t *shape)
     return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
 }
 
+/* A loss's TensorIterator over (self, target) or (self, target, grad_output): their broadcast shape and
+ * common dtype; -1 with upstream's error set. */
+static int
+loss_inputs(const TensorObject *self, const TensorObject *target, const TensorObject *grad_output, int *nd,
+            int64_t *shape, int *common)
+{
+    int n1;
+    int64_t s1[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &n1, s1) < 0)
+        return -1;
+    if (grad_output) {
+        if (tn_broadcast_shapes(n1, s1, grad_output->ndim, grad_output->sizes, nd, shape) < 0)
+            return -1;
+    } else {
+        *nd = n1;
+        memcpy(shape, s1, sizeof(int64_t) * (size_t)n1);
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0 ||
+        (grad_output && tn_result_type_update_tensor(&st, grad_output) < 0))
+        return -1;
+    *common = tn_result_type_finish(&st);
+    return *common < 0 ? -1 : 0;
+}
+
+/* enforce_safe_casting_to_output: the common dtype into the output's */
+static int
+check_result_cast(int from, int to)
+{
+    if (tn_can_cast(from, to))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                 tn_dtype_legacy_name(from), tn_dtype_legacy_name(to));
+    return -1;
+}
+
+/* a structured loss's meta asserts the reduction (TORCH_INTERNAL_ASSERT, a RuntimeError) */
+static int
+check_reduction(const char *name, int64_t reduction)
+{
+    if (reduction == REDUCE_NONE || reduction == REDUCE_MEAN || reduction == REDUCE_SUM)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s: reduction must be 0 (none), 1 (mean) or 2 (sum), got %lld (upstream: "
+                 "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED)", name,
+                 (long long)reduction);
+    return -1;
+}
+
 /* mse_loss: ATen's mse kernel (d = a - b; d * d) over a TensorIterator, then mean or sum */
 PyObject *
 tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction)
 {
     /* upstream's meta asserts the reduction first (TORCH_INTERNAL_ASSERT, a RuntimeError), then
      * the iterator's checks (shapes, then the dispatch on the common dtype) */
-    if (reduction != REDUCE_NONE && reduction != REDUCE_MEAN && reduction != REDUCE_SUM) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "mse_loss: reduction must be 0 (none), 1 (mean) or 2 (sum), got %lld (upstream: "
-                     "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED)",
-                     (long long)reduction);
-        return NULL;
-    }
-    int nd;
+    int nd, common;
     int64_t shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, shape) < 0)
+    if (check_reduction("mse_loss", reduction) < 0 || loss_inputs(self, target, NULL, &nd, shape, &common) < 0)
         return NULL;
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0)
-        return NULL;
-    int common = tn_result_type_finish(&st);
     if (!tn_dtype_is_floating(common)) {
         PyErr_Format(PyExc_NotImplementedError, "\"mse_cpu\" not implemented for '%s'", tn_dtype_legacy_name(common));
         return NULL;
@@ -504,26 +541,14 @@ PyObject *
 tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target,
                         int64_t reduction)
 {
-    int nd, nd2;
-    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, s1) < 0 ||
-        tn_broadcast_shapes(nd, s1, grad_output->ndim, grad_output->sizes, &nd2, shape) < 0)
-        return NULL;
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0 ||
-        tn_result_type_update_tensor(&st, grad_output) < 0)
-        return NULL;
-    int compute = tn_result_type_finish(&st);
+    int nd2, compute;
+    int64_t shape[TN_MAX_NDIM];
     /* Note [mse_loss_backward dtypes]: upstream's iterator promotes the three inputs to their
      * common dtype and casts it into zeros_like(self), so the common dtype must cast safely to
      * self's; its kernel then dispatches over the real types (integers too: the norm becomes an
      * integer scalar, 2 or 2 / numel truncated) and refuses bool and complex by name. */
-    if (!tn_can_cast(compute, self->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                     tn_dtype_legacy_name(compute), tn_dtype_legacy_name(self->dtype));
+    if (loss_inputs(self, target, grad_output, &nd2, shape, &compute) < 0 || check_result_cast(compute, self->dtype) < 0)
         return NULL;
-    }
     if (compute == TN_DTYPE_BOOL || tn_dtype_is_complex(compute)) {
         PyErr_Format(PyExc_NotImplementedError, "\"mse_backward_cpu_out\" not implemented for '%s'",
                      tn_dtype_legacy_name(compute));
@@ -659,30 +684,14 @@ threshold_loss(const tn_op *overload, tn_threshold_loss which, TensorObject *sel
                                                   : "smooth_l1_loss does not support negative values for beta.");
         return NULL;
     }
-    int nd;
+    int nd, common;
     int64_t shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, shape) < 0)
-        return NULL;
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0)
-        return NULL;
-    int common = tn_result_type_finish(&st);
-    if (common < 0)
+    if (loss_inputs(self, target, NULL, &nd, shape, &common) < 0)
         return NULL;
     /* huber: empty_like(input) receives the common dtype (a safe cast); smooth_l1's meta asserts the
      * reduction once its output is the iterator's */
-    if (huber && !tn_can_cast(common, self->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                     tn_dtype_legacy_name(common), tn_dtype_legacy_name(self->dtype));
+    if ((huber && check_result_cast(common, self->dtype) < 0) || (!huber && check_reduction("smooth_l1_loss", reduction) < 0))
         return NULL;
-    }
-    if (!huber && reduction != REDUCE_NONE && reduction != REDUCE_MEAN && reduction != REDUCE_SUM) {
-        PyErr_Format(PyExc_RuntimeError, "smooth_l1_loss: reduction must be 0 (none), 1 (mean) or 2 (sum), got %lld "
-                     "(upstream: reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED)",
-                     (long long)reduction);
-        return NULL;
-    }
     int device = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     if ((huber && warn_resized(self, nd, shape) < 0) ||
         (device != TN_DEVICE_META && check_loss_dtype(overload, which, 0, common) < 0))
@@ -727,12 +736,10 @@ static PyObject *
 threshold_loss_backward(const tn_op *overload, tn_threshold_loss which, TensorObject *grad_output, TensorObject *self,
                         TensorObject *target, int64_t reduction, double param)
 {
-    int nd, nd2;
-    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, s1) < 0 ||
-        tn_broadcast_shapes(nd, s1, grad_output->ndim, grad_output->sizes, &nd2, shape) < 0)
+    int nd2, compute;
+    int64_t shape[TN_MAX_NDIM];
+    if (loss_inputs(self, target, grad_output, &nd2, shape, &compute) < 0)
         return NULL;
-    int compute = self->dtype;
     if (which == TN_LOSS_HUBER) {  /* check_all_same_dtype, against the output's (input's) dtype */
         const TensorObject *ins[2] = {target, grad_output};
         for (int i = 0; i < 2; i++) {
@@ -742,20 +749,9 @@ threshold_loss_backward(const tn_op *overload, tn_threshold_loss which, TensorOb
                 return NULL;
             }
         }
-    } else {
-        tn_result_type_state st;
-        tn_result_type_init(&st);
-        if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0 ||
-            tn_result_type_update_tensor(&st, grad_output) < 0)
-            return NULL;
-        compute = tn_result_type_finish(&st);
-        if (compute < 0)
-            return NULL;
-        if (!tn_can_cast(compute, self->dtype)) {
-            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                         tn_dtype_legacy_name(compute), tn_dtype_legacy_name(self->dtype));
-            return NULL;
-        }
+        compute = self->dtype;
+    } else if (check_result_cast(compute, self->dtype) < 0) {
+        return NULL;
     }
     int meta = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META ||
                grad_output->device == TN_DEVICE_META;

@@ -4728,8 +4728,8 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
     b = aten.scalar_tensor(beta, dtype=op)
     x = aten.div.Tensor(aten.sub.Tensor(window.to(op), alpha), alpha)
     # 1 - x^2 in one rounding: upstream's compiler turns std::pow(x, 2) into x * x and contracts 1 - x * x
-    # into a fused multiply-add (a separately rounded square differs in 62 of kaiser_window(401)'s float32
-    # elements); addcmul's kernel is that fma
+    # into a fused multiply-add (a separately rounded square fails the golden kaiser_window cases of length
+    # 401); addcmul's kernel is that fma
     r = aten.mul.Tensor(b, aten.sqrt(aten.abs(aten.addcmul(aten.scalar_tensor(1.0, dtype=op), x, x, value=-1))))
     return _window_end(aten.div.Tensor(aten.i0(r), aten.i0(b)).to(dtype), n, periodic)
 
