@@ -317,10 +317,11 @@ QUIET_RESIZE_OUT = {"linspace", "logspace", "range"}
 # CompositeImplicitAutograd out= overloads whose decomposition checks its arguments before the
 # first out= op it calls, whose autograd kernel refuses an argument that requires grad (Note [CIA
 # out= under autograd] in runtime/dispatch.c): nanmean_out's dims (the count's sum) before
-# nansum.out; take_along_dim_out's index dtype, dim and broadcast before gather.out; outer_out's
-# (and ger's) 1-d checks before mul.out. The other CIA out= overloads call their out= op first
-# (std.out, linalg_det.out, cross.out, nll_loss.out).
-CIA_OUT_CHECKS_FIRST = {"nanmean.out", "take_along_dim.out", "outer.out", "ger.out"}
+# nansum.out; outer_out's (and ger's) 1-d checks before mul.out. The other CIA out= overloads call
+# their out= op first (std.out, linalg_det.out, cross.out, nll_loss.out). (take_along_dim_out, which
+# checks its devices, index dtype, dim and broadcast before gather.out, is its C composition on
+# every path: ops/compositions.c.)
+CIA_OUT_CHECKS_FIRST = {"nanmean.out", "outer.out", "ger.out"}
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured
 # resize_out restrides it with the meta function's): the structured ones, the composite aliases

@@ -340,6 +340,7 @@ PyObject *tn_compose_swapaxes_(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapdims(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapdims_(tn_op *op, tn_value *a);
 PyObject *tn_compose_take_along_dim(tn_op *op, tn_value *a);
+PyObject *tn_compose_take_along_dim__out(tn_op *op, tn_value *a);
 PyObject *tn_compose_to__device(tn_op *op, tn_value *a);
 PyObject *tn_compose_to__dtype(tn_op *op, tn_value *a);
 PyObject *tn_compose_to__dtype_layout(tn_op *op, tn_value *a);

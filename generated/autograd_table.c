@@ -2402,7 +2402,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_take, TN_AG_RECORD, tn_ag_record_take},
     {TN_OP_take__out, TN_AG_OUT, NULL, 0x2},
     {TN_OP_take_along_dim, TN_AG_CIA, tn_compose_take_along_dim},
-    {TN_OP_take_along_dim__out, TN_AG_OUT, NULL, 0x0, 0, "gather"},
+    {TN_OP_take_along_dim__out, TN_AG_CIA, tn_compose_take_along_dim__out},
     {TN_OP_tan, TN_AG_RECORD, tn_ag_record_tan},
     {TN_OP_tan__out, TN_AG_OUT, NULL},
     {TN_OP_tan_, TN_AG_RECORD, tn_ag_record_tan_},

@@ -8560,6 +8560,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_std, tn_out_check_std_var},
     {TN_OP_std__correction, tn_out_check_std_var},
     {TN_OP_std__dim, tn_out_check_std_var},
+    {TN_OP_take_along_dim, tn_out_check_take_along_dim},
     {TN_OP_threshold, tn_out_check_threshold},
     {TN_OP_trunc, tn_out_check_rounding},
     {TN_OP_var, tn_out_check_std_var},

@@ -1323,6 +1323,7 @@ int tn_out_check_sign(struct tn_out_call *c);
 int tn_out_check_softmax_out(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
 int tn_out_check_std_var(struct tn_out_call *c);
+int tn_out_check_take_along_dim(struct tn_out_call *c);
 int tn_out_check_threshold(struct tn_out_call *c);
 int tn_out_check_values_indices(struct tn_out_call *c);
 

@@ -2938,7 +2938,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"take", "", "aten::take(Tensor self, Tensor index) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1, -1},
     {"take", "out", "aten::take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_take, -1},
     {"take_along_dim", "", "aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", TN_OPK_FUNCTIONAL | TN_OPF_CIA, TN_TAG_pt2_compliant_tag, -1, -1},
-    {"take_along_dim", "out", "aten::take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_CIA | TN_OPF_OUT_EXACT | TN_OPF_CIA_CHECKS_FIRST, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_take_along_dim, -1},
+    {"take_along_dim", "out", "aten::take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_CIA | TN_OPF_OUT_EXACT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_take_along_dim, -1},
     {"tan", "", "aten::tan(Tensor self) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1, -1},
     {"tan", "out", "aten::tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_STRUCTURED, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_tan, -1},
     {"tan_", "", "aten::tan_(Tensor(a!) self) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_tan, -1},

@@ -11,6 +11,7 @@
 #include "runtime/dtype.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "runtime/dispatch.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
@@ -1215,19 +1216,19 @@ tn_compose_pad(tn_op *op, tn_value *a)
 }
 
 /* take_along_dim: self and indices broadcast but along dim, then gather; without a dim, gather
- * over both flattened */
-PyObject *
-tn_compose_take_along_dim(tn_op *op, tn_value *a)
+ * over both flattened. out: gather.out's into it (take_along_dim_out), or NULL. op: the functional,
+ * whose dtypes the kernels it calls check against. */
+static PyObject *
+take_along_dim_into(tn_op *op, tn_value *a, PyObject *out)
 {
-    if (tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(1))) < 0)
-        return NULL;
+    tn_value gargs[5] = {[3] = tn_ag_value_bool(0), [4] = out ? tn_value_tensor(out) : (tn_value){.tag = TN_V_NONE}};
+    int id = out ? TN_OP_gather__out : TN_OP_gather;
     int64_t flat = -1;
     if (a[2].tag == TN_V_NONE) {
         PyObject *x = at_view(T(0), &flat, 1);
         PyObject *i = x ? at_view(T(1), &flat, 1) : NULL;
-        PyObject *r = i ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(x), tn_value_int(0), tn_value_tensor(i),
-                                                          tn_ag_value_bool(0)})
-                        : NULL;
+        gargs[0] = tn_value_tensor(x), gargs[1] = tn_value_int(0), gargs[2] = tn_value_tensor(i);
+        PyObject *r = i ? call(id, gargs) : NULL;
         Py_XDECREF(x);
         Py_XDECREF(i);
         return r;
@@ -1240,12 +1241,41 @@ tn_compose_take_along_dim(tn_op *op, tn_value *a)
     PyObject *ib = wrapped ? at_expand(wrapped, (tn_ints){ishape, nd, false}) : NULL;
     Py_XDECREF(wrapped);
     PyObject *sb = ib ? at_expand(T(0), (tn_ints){sshape, nd, false}) : NULL;
-    PyObject *r = sb ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(sb), tn_value_int(d), tn_value_tensor(ib),
-                                                       tn_ag_value_bool(0)})
-                     : NULL;
+    gargs[0] = tn_value_tensor(sb), gargs[1] = tn_value_int(d), gargs[2] = tn_value_tensor(ib);
+    PyObject *r = sb ? call(id, gargs) : NULL;
     Py_XDECREF(ib);
     Py_XDECREF(sb);
     return r;
+}
+
+PyObject *
+tn_compose_take_along_dim(tn_op *op, tn_value *a)
+{
+    if (tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(1))) < 0)
+        return NULL;
+    return take_along_dim_into(op, a, NULL);
+}
+
+/* take_along_dim_out checks that self, indices and out are on self's device before anything,
+ * then gather.out's checks (out's dtype, its resize, its overlap with self's broadcast) are the
+ * ones met. The door comes here on the meta device and under autograd; on the CPU through
+ * take_along_dim's out check below. */
+PyObject *
+tn_compose_take_along_dim__out(tn_op *op, tn_value *a)
+{
+    if (tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(1))) < 0 ||
+        tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(3))) < 0)
+        return NULL;
+    return take_along_dim_into(tn_op_by_id(TN_OP_take_along_dim), a, T(3));
+}
+
+int
+tn_out_check_take_along_dim(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT)
+        return 0;
+    c->result = tn_compose_take_along_dim__out((tn_op *)c->op, (tn_value *)c->args);
+    return c->result ? 1 : -1;
 }
 
 /* ---- where with a Scalar ---- */

@@ -64,10 +64,12 @@ generator_manual_seed(PyObject *self, PyObject *arg)
     return Py_NewRef(self);
 }
 
-static PyObject *
-generator_seed(PyObject *self, PyObject *unused)
+/* A non-deterministic seed, as upstream's c10::detail::getNonDeterministicRandom on the CPU:
+ * 64 bits of /dev/urandom (no 53-bit mask there; that one is CUDA's). salt: for the time
+ * fallback. */
+static uint64_t
+nondeterministic_seed(const void *salt)
 {
-    /* a non-deterministic seed, as upstream's c10::detail::getNonDeterministicRandom */
     uint64_t s = 0;
     FILE *f = fopen("/dev/urandom", "rb");
     if (f) {
@@ -76,8 +78,14 @@ generator_seed(PyObject *self, PyObject *unused)
         fclose(f);
     }
     if (!s)
-        s = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)self;
-    s &= 0x1fffffffffffffull;  /* upstream keeps seeds representable as doubles */
+        s = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)salt;
+    return s;
+}
+
+static PyObject *
+generator_seed(PyObject *self, PyObject *unused)
+{
+    uint64_t s = nondeterministic_seed(self);
     tn_generator_seed(&((GeneratorObject *)self)->gen, s);
     return PyLong_FromUnsignedLongLong(s);
 }
@@ -277,6 +285,9 @@ tn_generator_type_init(PyObject *module, newfunc tp_new)
     tn_default_generator = tn_generator_alloc(public_type);
     if (!tn_default_generator)
         return -1;
+    /* a new torch.Generator() starts at the fixed default seed, the process's default generator
+     * at a non-deterministic one (upstream's getDefaultCPUGenerator) */
+    tn_generator_seed(&((GeneratorObject *)tn_default_generator)->gen, nondeterministic_seed(tn_default_generator));
     if (PyModule_AddObjectRef(module, "Generator", (PyObject *)public_type) < 0 ||
         PyModule_AddObjectRef(module, "default_generator", tn_default_generator) < 0)
         return -1;

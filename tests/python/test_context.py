@@ -709,3 +709,19 @@ def test_pybind_docstrings(torch):
     assert torch._C._get_accelerator.__doc__ == "_get_accelerator(check: bool | None = None) -> torch.device\n"
     assert torch._C._set_fp32_precision_setter.__doc__ == (
         "_set_fp32_precision_setter(arg0: str, arg1: str, arg2: str) -> str\n")
+
+
+SEEDS = ("import torch; print(torch.default_generator.initial_seed(), torch.Generator().initial_seed(), "
+         "max(torch.seed() for _ in range(16)) >= 2**53)")
+
+
+@pytest.mark.parametrize("python", [OURS_PY, UPSTREAM_PY], ids=["ours", "upstream"])
+def test_default_generator_starts_at_a_nondeterministic_seed(python):
+    """The process's default generator starts at a seed from /dev/urandom, all 64 bits (upstream's
+    getDefaultCPUGenerator and getNonDeterministicRandom on the CPU: the 53-bit mask is CUDA's), so
+    unseeded draws differ between runs; torch.seed() draws the same way; a new torch.Generator()
+    starts at 67280421310721 (default_rng_seed_val). Both sides, two processes each."""
+    runs = [subprocess.run([str(python), "-c", SEEDS], capture_output=True, text=True, timeout=120).stdout.split()
+            for _ in range(2)]
+    assert runs[0][0] != runs[1][0], runs
+    assert [r[1:] for r in runs] == [["67280421310721", "True"]] * 2, runs

@@ -4222,6 +4222,18 @@ FUZZ_CLASSES = [
     "out = torch.blackman_window(4, False, dtype=torch.float64)",
     "out = torch.bartlett_window(0)",
     "out = torch.kaiser_window(5, True, 3.)",
+    # session 35: seed 15 #401530, take_along_dim_out checks self's, indices' and out's devices before the shapes,
+    # then gather.out's checks (its C composition on every path, ops/compositions.c), with neighbours
+    "a0 = torch.tensor([5], dtype=torch.int64).reshape(()); a1 = torch.empty((), dtype=torch.int64, device='meta'); a2 = torch.tensor([300, 5, 300, -1000, 2, -1, -3, 300, 7, -1, -1000, 7], dtype=torch.int64).reshape((2, 2, 3)).transpose(-1, -2); r = torch.take_along_dim(a0, a1, -1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.take_along_dim(torch.ones(1), torch.zeros(1, dtype=torch.int64, device='meta'), 0, out=torch.empty(1))",
+    "out = torch.take_along_dim(torch.ones(1, device='meta'), torch.zeros(1, dtype=torch.int64), 0, out=torch.empty(1))",
+    "out = torch.take_along_dim(torch.ones(1), torch.zeros(1, dtype=torch.int64), 0, out=torch.empty(1, device='meta'))",
+    "out = torch.take_along_dim(torch.ones(()), torch.zeros((), dtype=torch.int64, device='meta'), out=torch.empty(1))",
+    "out = torch.take_along_dim(torch.ones(1), torch.zeros((), dtype=torch.int64, device='meta'), 0, out=torch.empty(1, device='meta'))",
+    "a = torch.ones(3, 4); out = torch.take_along_dim(a, torch.tensor([[0, 1, 2, 0]]), 0, out=a)",
+    "a = torch.ones(3, 4); out = torch.take_along_dim(a, torch.tensor([[0, 1, 2, 0]]), out=a)",
+    "a = torch.ones(3, 4, device='meta'); out = torch.take_along_dim(a, torch.zeros(1, 4, dtype=torch.int64, device='meta'), 0, out=a)",
+    "out = torch.take_along_dim(torch.ones(3, 4), torch.tensor([[0, 1, 2, 0]]), 0, out=torch.empty(2, dtype=torch.float64))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
