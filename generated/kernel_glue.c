@@ -8530,6 +8530,8 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_min, tn_out_check_max_min},
     {TN_OP_min__dim, tn_out_check_max_min},
     {TN_OP_min__other, tn_out_check_max_min},
+    {TN_OP_mm, tn_out_check_matmul_out},
+    {TN_OP_mm__dtype, tn_out_check_matmul_out},
     {TN_OP_mode, tn_out_check_values_indices},
     {TN_OP_multinomial, tn_out_check_multinomial},
     {TN_OP_mv, tn_out_check_mv_out},

@@ -38,6 +38,39 @@ any_meta(TensorObject *a, TensorObject *b)
     return a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META);
 }
 
+/* Note [Matmul's dtype checks]
+ * Which check meets operands (or an out=) of mixed dtypes is the product's upstream reaches:
+ *   mm (2-D @ 2-D, 1-D @ 2-D, and _matmul_impl's fold of a 3-D+ operand into a matrix): its out='s
+ *     dtype must be mat1's (resize_out), then "expected m1 and m2 to have the same dtype";
+ *   mv (2-D @ 1-D, a fold against a vector): addmv's meta compares self's, mat's and vec's dtypes
+ *     ("addmv input tensors must have the same dtype, but got Double, Float, and Double"), self
+ *     being mv's result (vec's dtype) or mv_out's out (a fresh one in vec's dtype when out is
+ *     neither of the result's size nor of one element), then out's dtype must be vec's;
+ *   bmm (the batched rest): its out='s dtype must be batch2's (the other operand's), then its
+ *     kernel's dtype dispatch and batch1/batch2 compare (Note [bmm's empty paths]);
+ *   dot (1-D @ 1-D): out's dtype must be self's (tn_out_check_dot_out), then its operands'.
+ * Each after that product's shape checks, which the functionals make. */
+static int
+addmv_dtypes(int self_dtype, const TensorObject *mat, const TensorObject *vec)
+{
+    if (self_dtype == mat->dtype && mat->dtype == vec->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
+                 tn_dtype_legacy_name(self_dtype), tn_dtype_legacy_name(mat->dtype), tn_dtype_legacy_name(vec->dtype));
+    return -1;
+}
+
+/* a structured out='s resize_out: out's dtype must be the result's */
+static int
+out_dtype_is(const TensorObject *out, int dtype)
+{
+    if (out->dtype == dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead", tn_dtype_cpp_name(dtype),
+                 tn_dtype_cpp_name(out->dtype));
+    return -1;
+}
+
 /* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides; an integer dtype takes
  * ialpha and ibeta (the Scalars' int64_t, exact past 2**53), the others alpha and beta. */
 static int
@@ -397,6 +430,13 @@ tn_out_check_mv_out(tn_out_call *c)
         PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
         return -1;
     }
+    /* addmv's self: out, unless out is neither of the result's size nor of one element (then a
+     * fresh tensor in vec's dtype); its dtypes are compared before out's (Note [Matmul's dtype
+     * checks]) */
+    int fresh = dst->ndim > 1 || (dst->numel != mat->sizes[0] && dst->numel != 1);
+    if (mat->sizes[1] == vec->sizes[0] && dst->device == TN_DEVICE_CPU && mat->device == TN_DEVICE_CPU &&
+        vec->device == TN_DEVICE_CPU && addmv_dtypes(fresh ? vec->dtype : dst->dtype, mat, vec) < 0)
+        return -1;
     /* an out it writes as it is (of the result's shape and dtype) that repeats elements: upstream's
      * gemv writes it unchecked, each element's sum through out's shared slots in its BLAS loop's
      * order (a row-major matrix leaves the last row's, a column-major one partial sums): refused
@@ -446,7 +486,7 @@ tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
                      (long long)vec->sizes[0]);
         return NULL;
     }
-    if (same_dtype(self, vec, "mat and vec") < 0)
+    if (addmv_dtypes(vec->dtype, self, vec) < 0)  /* self: mv's result, at::empty(vec.options()) */
         return NULL;
     int64_t n = self->sizes[0];
     TensorObject *out = tn_tensor_empty(1, &n, self->dtype, any_meta(self, vec) ? TN_DEVICE_META : TN_DEVICE_CPU);
@@ -495,6 +535,21 @@ matmul_should_fold(const TensorObject *t1in, const TensorObject *t2in)
     return 1;
 }
 
+/* the dtype check of the 2-D product matmul reaches without bmm (Note [Matmul's dtype checks]):
+ * 1-D @ 2-D is mm(self.unsqueeze(0), other); a fold multiplies t1 (the larger operand, other.mT
+ * when other is larger) by t2 (the smaller): mm against a matrix, mv against a vector */
+static int
+matmul_folded_dtypes(const TensorObject *self, const TensorObject *other)
+{
+    int transpose = other->ndim > self->ndim;
+    if (self->ndim == 1 && other->ndim == 2)
+        return same_dtype((TensorObject *)self, (TensorObject *)other, "m1 and m2");
+    const TensorObject *t1 = transpose ? other : self, *t2 = transpose ? self : other;
+    if (t2->ndim == 2)
+        return same_dtype((TensorObject *)t1, (TensorObject *)t2, "m1 and m2");
+    return addmv_dtypes(t2->dtype, t1, t2);
+}
+
 PyObject *
 tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
@@ -533,8 +588,6 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     /* upstream reaches mm (a 2-D operand folded in, its meta compares the dtypes) or bmm on the
      * expanded operands (its kernel's dtype dispatch first, after the shapes: bmm_operand_dtypes) */
     int via_bmm = !(d1 <= 2 && d2 <= 2) && !matmul_should_fold(self, other);
-    if (!via_bmm && same_dtype(self, other, "both arguments to matmul") < 0)
-        return NULL;
     /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
     int64_t n = d1 == 1 ? 1 : self->sizes[d1 - 2], k = self->sizes[d1 - 1];
     int64_t kb = d2 == 1 ? other->sizes[0] : other->sizes[d2 - 2], p = d2 == 1 ? 1 : other->sizes[d2 - 1];
@@ -547,6 +600,8 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
                          (long long)(self->numel / (k ? k : 1)), (long long)k, (long long)kb, (long long)p);
         return NULL;
     }
+    if (!via_bmm && matmul_folded_dtypes(self, other) < 0)
+        return NULL;
     int nb1 = d1 > 2 ? d1 - 2 : 0, nb2 = d2 > 2 ? d2 - 2 : 0;
     int nbatch;
     int64_t bshape[TN_MAX_NDIM];
@@ -722,12 +777,53 @@ bmm_overlap_out(tn_out_call *c)
 
 /* bmm(out=), matmul(out=), linalg.matmul(out=): Note [bmm into an overlapping out]; matmul's
  * product of a matrix and a vector is mv_out's */
+/* out='s dtype against the product matmul(out=) reaches (Note [Matmul's dtype checks]), when its
+ * shapes hold (else the functional's shape errors stand); mm(out=) too. 0 to go on. */
+static int
+matmul_out_dtypes(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *a = TN_T(c->args[0].u.t), *b = TN_T(c->args[1].u.t), *dst = c->dst;
+    int d1 = a->ndim, d2 = b->ndim;
+    if (a->device != TN_DEVICE_CPU || b->device != TN_DEVICE_CPU || dst->device != TN_DEVICE_CPU || d1 == 0 || d2 == 0)
+        return 0;
+    if (c->f->id == TN_OP_mm)
+        return d1 == 2 && d2 == 2 && a->sizes[1] == b->sizes[0] ? out_dtype_is(dst, a->dtype) : 0;
+    if (d1 == 1 && d2 == 1)
+        return tn_out_check_dot_out(c);
+    if (d1 == 2 && d2 == 1)
+        return 0;  /* mv_out's */
+    int64_t k = a->sizes[d1 - 1], kb = b->sizes[d2 >= 2 ? d2 - 2 : 0];
+    if (k != kb)
+        return 0;
+    if (d1 <= 2 && d2 <= 2)  /* 1-D @ 2-D, 2-D @ 2-D: mm_out */
+        return out_dtype_is(dst, a->dtype);
+    if (matmul_should_fold(a, b)) {
+        /* with an out= (no grad), only a larger self against a matrix or either against a vector folds */
+        int transpose = d2 > d1;
+        const TensorObject *t1 = transpose ? b : a, *t2 = transpose ? a : b;
+        if (t2->ndim == 2)
+            return out_dtype_is(dst, t1->dtype);
+        return addmv_dtypes(dst->dtype, t1, t2);  /* mv_out into out reshaped to the result's size */
+    }
+    int nb;
+    int64_t bshape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(d1 > 2 ? d1 - 2 : 0, a->sizes, d2 > 2 ? d2 - 2 : 0, b->sizes, &nb, bshape) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return out_dtype_is(dst, b->dtype);  /* bmm_out's batch2 */
+}
+
 int
 tn_out_check_matmul_out(tn_out_call *c)
 {
     if (c->f->id != TN_OP_bmm) {
         int r = tn_out_check_mv_out(c);
-        if (r != 0)
+        if (r == 0 && matmul_out_dtypes(c) < 0)
+            r = -1;
+        if (r != 0 || c->f->id == TN_OP_mm)
             return r;
     }
     return bmm_overlap_out(c);

@@ -4234,6 +4234,27 @@ FUZZ_CLASSES = [
     "a = torch.ones(3, 4); out = torch.take_along_dim(a, torch.tensor([[0, 1, 2, 0]]), out=a)",
     "a = torch.ones(3, 4, device='meta'); out = torch.take_along_dim(a, torch.zeros(1, 4, dtype=torch.int64, device='meta'), 0, out=a)",
     "out = torch.take_along_dim(torch.ones(3, 4), torch.tensor([[0, 1, 2, 0]]), 0, out=torch.empty(2, dtype=torch.float64))",
+    # session 35: seed 15 #968046, the product matmul reaches decides which dtype check comes first (Note [Matmul's
+    # dtype checks] in ops/matmul.c: bmm_out's out against batch2 before its kernel's dispatch; mm's out against mat1
+    # before m1 and m2; addmv's self, mat and vec, self being mv_out's out or a fresh vec-dtype tensor), with neighbours
+    "a0 = torch.tensor([True, False, True, False, True, True, False, True], dtype=torch.bool).reshape((2, 4, 1)).transpose(-1, -2); a1 = torch.tensor([1, 1, 7, 2], dtype=torch.int8).reshape((4, 1)); a2 = torch.tensor([7], dtype=torch.uint8).reshape((1, 1)); r = torch.matmul(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.matmul(torch.ones(2, 4, 1).mT, torch.ones(4, 1, dtype=torch.int8), out=torch.empty(2, 1, 1, dtype=torch.int16))",
+    "out = torch.matmul(torch.ones(2, 1, 4, dtype=torch.bool), torch.ones(4, 1, dtype=torch.int8), out=torch.empty(2, 1, 1, dtype=torch.uint8))",
+    "out = torch.matmul(torch.ones(2, 1, 4, dtype=torch.bool), torch.ones(4, 1, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2, 2, 2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.matmul(torch.ones(2, 2, 2), torch.ones(2, dtype=torch.float64), out=torch.empty(2, 2, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2), torch.ones(2, 2, 2, dtype=torch.float64), out=torch.empty(2, 2, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2, 2, 2), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, 2, 2, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(1, 2, 3), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2), torch.ones(2, dtype=torch.float64), out=torch.empty((), dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, dtype=torch.int8))",
+    "out = torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, 2, dtype=torch.int8))",
+    "out = torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, 2, dtype=torch.float64))",
+    "out = torch.mv(torch.ones(2, 2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2, dtype=torch.float64), out=torch.empty(5, dtype=torch.int8))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2), out=torch.empty(1, dtype=torch.int8))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2), out=torch.empty(0, dtype=torch.int8))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2), out=torch.empty(2, 2))",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
