@@ -1280,6 +1280,12 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
                 if any(np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
                        for S in _pivot_sets(A, r, lim, False) if np.abs(A[:, S]).max(axis=0).all()):
                     return True
+            nonzero = [j for j in range(A.shape[1]) if np.abs(A[:, j]).max(initial=0.0) > 0]
+            if greedy and 0 < r == len(nonzero) < k and math.isfinite(lim):
+                # dgeqp3 takes the r nonzero columns first (a zero column's norm is the least), then R's
+                # next diagonal entry is exactly 0 (a reflection of a zero column): the estimate stops
+                # at r when R_r is conditioned past rcond, as below (seed 15 #588684: ours's rank 2)
+                return bool(np.linalg.svd(A[:, nonzero], compute_uv=False)[-1] - lim > t * (s1 + lim)) or None
             if r != k or not math.isfinite(lim):
                 return None
             conditioned = [np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)

@@ -929,6 +929,19 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", zc.replace("0.0, 2.0, 3.0, 4.0, 0.0", "1.0, 2.0, 3.0, 4.0, 1.0"), lop2, zours, z1,
                        tol)  # no zero column: rank 1 is no gelsy answer
     assert not explain("value", zc, lop2, zours, zx([9 / 17, 0.0, 0.0, 0.0], 1), tol)  # column 0 alone: not gelsy's
+    # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
+    # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
+    zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "
+           "a1 = torch.tensor([-1.25, 0.5, 2.0, 2.0, 1.0, 0.0], dtype=torch.float32).reshape((6,))[..., ::2]; "
+           "out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver=None)")
+    zx3 = lambda x, r: {"ok": {"tuple": [_t(list(x), [3]), _t([], [0]), _t([r], [], "torch.int64"), _t([], [0])]}}
+    zours3 = zx3([-0.36742082238197327, 0.0, 0.3527950942516327], 2)
+    zup3 = zx3([-0.39915522933006287, 0.0, 0.04056988283991814], 1)
+    assert explain("value", zc3, lop2, zours3, zup3, tol)
+    assert not explain("value", zc3, lop2, zx3([-0.36742082238197327, 0.0, 0.3527950942516327], 1), zup3,
+                       tol)  # ours's solution is rank 2's, not rank 1's
+    assert not explain("value", zc3.replace("0.5, 1.0, 0.0, 3.75", "0.5, 1.0, 2.0, 3.75"), lop2,
+                       zx3([-0.36742082238197327, 0.0, 0.3527950942516327], 2), zup3, tol)  # no zero column: rank 3
 
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
