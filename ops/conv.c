@@ -23,6 +23,7 @@
 #include "kernels/parallel.h"
 #include "kernels/xnn_adapter.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,20 @@ expand_param(tn_ints p, const char *name, int d, int64_t *out)
  * compute_columns3d take all types with half and bfloat16 (not bool nor uint16..64);
  * slow_conv_dilated<> and slow_conv_transpose2d/3d_out_cpu (float_and_long) only the floating
  * types and int64 (an int32 input with a dilation is refused there, before the weight's dtype) */
+/* the slow kernels read the weight as the input's type ("expected scalar type Float but found
+ * Double"); a bias of another type than the input's meets check_input_same_type_as_parameters */
+static int
+mixed_operand_dtypes(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
+{
+    if (weight->dtype != input->dtype)
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(input->dtype),
+                     tn_dtype_legacy_name(weight->dtype));
+    else
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and bias type (%s) should be the same",
+                     tn_dtype_cpp_name(input->dtype), tn_dtype_cpp_name(bias->dtype));
+    return -1;
+}
+
 static int
 slow_kernel_lacks(const TensorObject *input, int float_and_long)
 {
@@ -290,11 +305,8 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    if (other) {
-        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
-                     tn_dtype_name(input->dtype), other);
-        return -1;
-    }
+    if (other)
+        return mixed_operand_dtypes(input, weight, bias);
     return 0;
 }
 
@@ -567,6 +579,37 @@ conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight,
     return rc;
 }
 
+/* Note [Padding times a non-finite weight]
+ * Upstream's slow convolutions (im2col, then a GEMM: every float64 one, float16 and bfloat16 on
+ * CPUs without oneDNN's support for them, float32 ones use_mkldnn declines) multiply each padded
+ * position's zero by its weight: an infinite or NaN weight makes NaN of every output whose window
+ * puts it over padding. Our im2col path does the same; the depthwise loop below, which skips the
+ * padding, marks those outputs NaN (padded_taps_nan). oneDNN's float32 kernels skip padded taps
+ * in some algorithms: tests/python/fuzz_artefacts.py proves those differences. */
+/* acc's outputs (depthwise_channel's row) whose window puts the tap (k0, k1, and along the last
+ * dim inside for outputs [lo, hi)) over padding: NaN */
+static void
+padded_taps_nan(window3 W, int64_t k0, int64_t k1, int64_t lo, int64_t hi, int wide, void *acc)
+{
+    const int64_t *o = W.o, *sp = W.sp, *pd = W.pd, *dl = W.dl, *in = W.in;
+    for (int64_t o0 = 0; o0 < o[0]; o0++) {
+        int64_t i0 = o0 * sp[0] - pd[0] + k0 * dl[0];
+        for (int64_t o1 = 0; o1 < o[1]; o1++) {
+            int64_t i1 = o1 * sp[1] - pd[1] + k1 * dl[1];
+            int row_out = i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1];
+            for (int64_t o2 = 0; o2 < o[2]; o2++) {
+                if (!row_out && o2 >= lo && o2 < hi)
+                    continue;
+                int64_t at = (o0 * o[1] + o1) * o[2] + o2;
+                if (wide)
+                    ((double *)acc)[at] = NAN;
+                else
+                    ((float *)acc)[at] = NAN;
+            }
+        }
+    }
+}
+
 /* One input channel per group (depthwise: MobileNet blocks, Mamba's causal conv1d): a GEMM per
  * group would be (multiplier x K) by (K x L) with K the kernel's size, all call overhead, and
  * im2col would write K x L elements per channel. Instead each output row accumulates, kernel
@@ -603,6 +646,8 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
                     float wf = (float)wd;
                     int64_t first = k2 * dl[2] - pd[2], lo, hi;
                     inside_range(first, sp[2], in[2], o[2], &lo, &hi);
+                    if (!isfinite(wd))
+                        padded_taps_nan(W, k0, k1, lo, hi, wide, acc);
                     if (hi == lo)
                         continue;
                     for (int64_t o0 = 0; o0 < o[0]; o0++) {
@@ -1004,11 +1049,8 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
                      tn_dtype_legacy_name(input->dtype));
         return -1;
     }
-    if (other) {
-        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
-                     tn_dtype_name(input->dtype), other);
-        return -1;
-    }
+    if (other)
+        return mixed_operand_dtypes(input, weight, bias);
     return 0;
 }
 

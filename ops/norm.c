@@ -50,8 +50,10 @@ softmax_impl(const tn_op *overload, TensorObject *self, int64_t dim, int log)
         return NULL;
     /* upstream's softmax_cpu_out returns before its kernel's dtype dispatch for an empty input */
     if (!tn_dtype_is_floating(self->dtype) && self->numel != 0 && self->device != TN_DEVICE_META) {
-        PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
-                     log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
+        /* its last-dim kernel for the last dim (of a 0-dim input viewed as 1-D), the general one else */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_%skernel_impl\" not implemented for '%s'",
+                     log ? "log_softmax" : "softmax", d == (self->ndim ? self->ndim : 1) - 1 ? "lastdim_" : "",
+                     tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
     /* upstream's softmax output is contiguous whatever the input's layout */
@@ -206,28 +208,26 @@ tn_op__safe_softmax(const tn_op *overload, TensorObject *self, int64_t dim, int 
 
 /* ---- layer norm ---- */
 
+/* rms: rms_norm's message, whose shape follows "[*" with no comma (layer_norm's: "[*, ") */
 static int
-normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, int64_t *n, int *axis)
+normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, int64_t *n, int *axis, int rms)
 {
     int k = (int)normalized_shape.n;
     if (k < 1) {
         PyErr_SetString(PyExc_RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
         return -1;
     }
-    if (k > input->ndim) {
-        PyErr_SetString(PyExc_RuntimeError, "Given normalized_shape does not match the input size");
-        return -1;
-    }
     *axis = input->ndim - k;
-    for (int i = 0; i < k; i++) {
-        if (input->sizes[*axis + i] != normalized_shape.v[i]) {
-            char a[256], b[256];
-            tn_format_sizes(a, sizeof a, k, normalized_shape.v);
-            tn_format_sizes(b, sizeof b, input->ndim, input->sizes);
-            PyErr_Format(PyExc_RuntimeError,
-                         "Given normalized_shape=%s, expected input with shape [*, ...], but got input of size%s", a, b);
-            return -1;
-        }
+    int bad = *axis < 0;
+    for (int i = 0; !bad && i < k; i++)
+        bad = input->sizes[*axis + i] != normalized_shape.v[i];
+    if (bad) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, k, normalized_shape.v);
+        tn_format_sizes(b, sizeof b, input->ndim, input->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Given normalized_shape=%s, expected input with shape [*%s%s, but got input "
+                     "of size%s", a, rms ? "" : ", ", a + 1, b);
+        return -1;
     }
     *n = tn_numel(k, normalized_shape.v);
     /* the leading dims' product, also when a normalized dim is 0: upstream's M rows of N = 0 then
@@ -275,7 +275,7 @@ tn_op_native_layer_norm(const tn_op *overload, TensorObject *input, tn_ints norm
     }
     if (check_param_shape("weight", weight, normalized_shape) < 0 ||
         check_param_shape("bias", bias, normalized_shape) < 0 ||
-        normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+        normalized_rows(input, normalized_shape, &rows, &n, &axis, 0) < 0)
         return NULL;
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {
@@ -355,7 +355,7 @@ tn_rms_norm_check(TensorObject *input, tn_ints normalized_shape, TensorObject *w
                      normalized_shape.n, input->ndim);
         return -1;
     }
-    return normalized_rows(input, normalized_shape, &rows, &n, &axis);
+    return normalized_rows(input, normalized_shape, &rows, &n, &axis, 1);
 }
 
 PyObject *
@@ -366,7 +366,7 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
     int axis;
     if (tn_rms_norm_check(input, normalized_shape, weight) < 0)
         return NULL;
-    normalized_rows(input, normalized_shape, &rows, &n, &axis);
+    normalized_rows(input, normalized_shape, &rows, &n, &axis, 1);
     int d = input->dtype;
     if (tn_dtype_is_complex(d))  /* upstream computes complex rms_norm (x^2 complex, not |x|^2); we have no path */
         return tn_refuse_dtype(overload, d);

@@ -487,6 +487,24 @@ EXACT_MESSAGES = [
     "out = torch.clamp(torch.ones(2, 1, dtype=torch.complex64), torch.ones(3, 3, dtype=torch.complex64)[1:])",
     "out = torch.ops.aten.linalg_lstsq.default(torch.zeros(3, 4, 1, dtype=torch.bool), torch.zeros(2, 4, 1, dtype=torch.bool), -2.5)",
     "out = torch.ops.aten.index_put.default(torch.zeros(3, 4, 2, dtype=torch.uint8), [torch.tensor([True, False, True]), None], torch.tensor([7, 8, 9, 1]))",
+    # session 35: messages found by comparing FUZZ_CASES' messages (classes already agreed): the matmul family's
+    # (Note [Matmul's dtype checks]), layer_norm's and rms_norm's shapes, softmax's kernel names, conv's dtypes
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2), out=torch.empty(1, dtype=torch.int8))",
+    "out = torch.mv(torch.ones(3, 2), torch.ones(2), out=torch.empty(0, dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2, 2, 2), torch.ones(2, 2, dtype=torch.float64))",
+    "out = torch.matmul(torch.ones(2), torch.ones(2, dtype=torch.float64), out=torch.empty((), dtype=torch.int8))",
+    "out = torch.matmul(torch.ones(2, 2, 4).mT, torch.ones(2, 1, dtype=torch.int8), out=torch.empty(2, 4, 1, dtype=torch.int16))",
+    "out = torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64), out=torch.empty(2, 2, dtype=torch.int8))",
+    "out = torch.ops.aten.native_layer_norm.default(torch.ones(2), [3, 2], None, None, 1e-5)",
+    "out = torch.nn.functional.layer_norm(torch.ones(1, 2, 2), [3, 2])",
+    "out = torch.ops.aten.rms_norm.default(torch.ones(1, 2, 2), [3, 2])",
+    "out = torch.softmax(torch.ones(3, 4, dtype=torch.int32), 0)",
+    "out = torch.log_softmax(torch.ones(3, 4, dtype=torch.int32), 1)",
+    "out = torch._log_softmax(torch.ones((), dtype=torch.int32), 0, False)",
+    "out = torch.nn.functional.conv1d(torch.ones(1, 2, 3, dtype=torch.int64), torch.ones(2, 2, 2))",
+    "out = torch.nn.functional.conv2d(torch.ones(1, 2, 3, 3), torch.ones(2, 2, 2, 2), torch.ones(2, dtype=torch.float64))",
+    "out = torch.nn.functional.conv_transpose1d(torch.ones(1, 2, 3, dtype=torch.bfloat16), torch.ones(2, 2, 2))",
 ]
 
 

@@ -94,3 +94,27 @@ OPS = [
 ]
 
 CASES = expand_all(OPS)
+
+# Note [Padding times a non-finite weight] (ops/conv.c): the slow convolutions multiply each padded
+# zero by its weight, so an infinite or NaN weight makes NaN of every output whose window puts it over
+# padding: float64 and bfloat16 always (no oneDNN path for them on AVX2; float16 likewise), float32 where
+# use_mkldnn declines (one image of one channel, a 3 x 3 or smaller kernel, under 20480 elements). The
+# depthwise loop (one input channel per group) skipped the padding (seed 16 #384904). Exact: NaN for NaN.
+for _dt in ("float64", "bfloat16", "float16", "float32"):
+    _w = f"torch.tensor([1.0, float('nan'), 0.0, 1e-30], dtype=torch.{_dt}).reshape((1, 1, 4, 1))"
+    _x = f"torch.tensor([0.0, 0.0, -1.25, -0.0], dtype=torch.{_dt}).reshape((1, 1, 4, 1))"
+    CASES[f"conv2d_nan_weight_over_padding_{_dt}"] = {
+        "code": f"out = torch.conv2d({_x}, {_w}, stride=[4, 2], padding=[1])"}
+    CASES[f"conv2d_inf_weight_over_padding_{_dt}"] = {
+        "code": f"w = torch.ones(1, 1, 3, 3, dtype=torch.{_dt}); w[0, 0, 0, 0] = float('inf'); "
+                f"out = torch.conv2d(torch.ones(1, 1, 5, 5, dtype=torch.{_dt}), w, padding=1)"}
+for _dt in ("float64", "bfloat16"):
+    CASES[f"conv2d_depthwise_inf_weight_over_padding_{_dt}"] = {
+        "code": f"w = torch.ones(4, 1, 3, 3, dtype=torch.{_dt}); w[0, 0, 0, 0] = float('inf'); w[3, 0, 2, 1] = float('nan'); "
+                f"out = torch.conv2d(torch.ones(2, 4, 6, 6, dtype=torch.{_dt}), w, padding=1, stride=[1, 2], groups=4)"}
+    CASES[f"conv1d_depthwise_inf_weight_over_padding_{_dt}"] = {
+        "code": f"w = torch.ones(2, 1, 3, dtype=torch.{_dt}); w[1, 0, 2] = float('-inf'); "
+                f"out = torch.conv1d(torch.ones(1, 2, 7, dtype=torch.{_dt}), w, padding=2, dilation=2, groups=2)"}
+    CASES[f"conv3d_depthwise_nan_weight_over_padding_{_dt}"] = {
+        "code": f"w = torch.ones(2, 1, 2, 2, 2, dtype=torch.{_dt}); w[0, 0, 1, 1, 1] = float('nan'); "
+                f"out = torch.conv3d(torch.ones(1, 2, 3, 3, 3, dtype=torch.{_dt}), w, padding=1, groups=2)"}
