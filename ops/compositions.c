@@ -24,6 +24,7 @@
 #include "ops/view.h"
 #include "ops/matmul.h"
 #include "ops/norm.h"
+#include "ops/pad.h"
 
 #include <math.h>
 #include <string.h>
@@ -1211,6 +1212,8 @@ tn_compose_pad(tn_op *op, tn_value *a)
         tn_opt_double value = {a[3].tag != TN_V_NONE, a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3])};
         return tn_op_pad(op, TN_T(T(0)), ints_of(&a[1]), mode, value);
     }
+    if (tn_pad_check(TN_T(T(0)), ints_of(&a[1])) < 0)
+        return NULL;
     tn_value value = tn_value_double(a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3]));
     return call(TN_OP_constant_pad_nd, (tn_value[]){a[0], a[1], value});
 }

@@ -206,7 +206,10 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     tn_format_ints(ws, sizeof ws, weight->ndim, weight->sizes, ", ");
     tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
     if (weight->ndim < 3 || weight->ndim > 2 + CONV_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "weight should have at least three dimensions, got weight of size [%s]", ws);
+        if (weight->ndim < 3)
+            PyErr_SetString(PyExc_RuntimeError, "weight should have at least three dimensions");
+        else
+            PyErr_SetString(PyExc_RuntimeError, "unsupported ConvNd parameters");  /* no backend for 4-D windows */
         return -1;
     }
     g->d = weight->ndim - 2;
@@ -951,7 +954,10 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
     tn_format_ints(ws, sizeof ws, weight->ndim, weight->sizes, ", ");
     tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
     if (weight->ndim < 3 || weight->ndim > 2 + CONV_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "weight should have at least three dimensions, got weight of size [%s]", ws);
+        if (weight->ndim < 3)
+            PyErr_SetString(PyExc_RuntimeError, "weight should have at least three dimensions");
+        else
+            PyErr_SetString(PyExc_RuntimeError, "unsupported ConvNd parameters");  /* no backend for 4-D windows */
         return -1;
     }
     int d = weight->ndim - 2;
@@ -1289,23 +1295,6 @@ tn_conv_batchify_check(const TensorObject *input, int d, int transposed)
     return -1;
 }
 
-/* How c10's Tensor::toString names a tensor's options in a Python error: "<key><ScalarType>Type"
- * ("MetaLongType", "CPUComplexFloatType", "CPUBFloat16Type"), of which torch/csrc's
- * processErrorMsg renames the classic CPU types to their Python classes ("torch.LongTensor") */
-static void
-conv_type_name(char *buf, size_t n, const TensorObject *t)
-{
-    static const char *const classic[] = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", NULL};
-    const char *legacy = tn_dtype_legacy_name(t->dtype);
-    if (t->device == TN_DEVICE_CPU)
-        for (int i = 0; classic[i]; i++)
-            if (!strcmp(legacy, classic[i])) {
-                snprintf(buf, n, "torch.%sTensor", legacy);
-                return;
-            }
-    snprintf(buf, n, "%s%sType", t->device == TN_DEVICE_META ? "Meta" : "CPU", legacy);
-}
-
 int
 tn_conv_complex_check(const TensorObject *input, const TensorObject *weight, const TensorObject *bias)
 {
@@ -1316,8 +1305,8 @@ tn_conv_complex_check(const TensorObject *input, const TensorObject *weight, con
         if (!ps[i] || (ps[i]->dtype == input->dtype && ps[i]->device == input->device))
             continue;
         char x[64], y[64];
-        conv_type_name(x, sizeof x, input);
-        conv_type_name(y, sizeof y, ps[i]);
+        tn_tensor_type_string(x, sizeof x, input);
+        tn_tensor_type_string(y, sizeof y, ps[i]);
         PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
                      i ? "bias" : "weight", y);
         return -1;

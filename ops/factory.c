@@ -150,7 +150,8 @@ tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dty
         tn_check_concrete_ints("empty_strided", stride.n, stride.v) < 0)
         return NULL;
     if (size.n != stride.n) {
-        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%zd) must match dimensionality of strides (%zd)",
+                     size.n, stride.n);
         return NULL;
     }
     int dev;

@@ -66,9 +66,12 @@ adv_prepare(TensorObject *self, tn_tensors indices, adv_index *a)
                 goto fail;
             for (int k = 0; k < t->ndim; k++) {
                 if (d + k >= self->ndim || t->sizes[k] != self->sizes[d + k]) {
+                    char a[256], b[256];
+                    tn_format_sizes(a, sizeof a, t->ndim, t->sizes);
+                    tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
                     PyErr_Format(PyExc_IndexError,
-                                 "The shape of the mask [...] at index %d does not match the shape of the indexed "
-                                 "tensor [...] at index %d", k, d + k);
+                                 "The shape of the mask %s at index %d does not match the shape of the indexed "
+                                 "tensor %s at index %d", a, k, b, d + k);
                     goto fail;
                 }
             }
@@ -717,10 +720,11 @@ tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indic
         return NULL;
     }
     if (indices->dtype != TN_DTYPE_I64 && indices->dtype != TN_DTYPE_I32) {
+        char ts[64];
+        tn_tensor_type_string(ts, sizeof ts, indices);
         PyErr_Format(PyExc_RuntimeError,
                      "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
-                     "but got torch.%sTensor instead (while checking arguments for embedding)",
-                     tn_dtype_legacy_name(indices->dtype));
+                     "but got %s instead (while checking arguments for embedding)", ts);
         return NULL;
     }
     int64_t m1 = -1;
@@ -1064,7 +1068,7 @@ tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObjec
         return NULL;
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                     tn_dtype_name(mask->dtype));
+                     tn_dtype_cpp_name(mask->dtype));
         return NULL;
     }
     /* (the where() below computes complex too, beyond the dtypes kernels.yaml lists) */
@@ -1127,7 +1131,7 @@ tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObje
 {
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                     tn_dtype_name(mask->dtype));
+                     tn_dtype_cpp_name(mask->dtype));
         return NULL;
     }
     int nd;

@@ -27,10 +27,11 @@ tn_op_embedding_dense_backward(const tn_op *overload, TensorObject *grad_output,
                                int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq)
 {
     if (indices->dtype != TN_DTYPE_I64 && indices->dtype != TN_DTYPE_I32) {
+        char ts[64];
+        tn_tensor_type_string(ts, sizeof ts, indices);
         PyErr_Format(PyExc_RuntimeError,
                      "Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; "
-                     "but got torch.%sTensor instead (while checking arguments for embedding_backward)",
-                     tn_dtype_legacy_name(indices->dtype));
+                     "but got %s instead (while checking arguments for embedding_backward)", ts);
         return NULL;
     }
     if (grad_output->ndim < 1) {
@@ -479,7 +480,7 @@ tn_op_masked_scatter(const tn_op *overload, TensorObject *self, TensorObject *ma
     }
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
-                     tn_dtype_name(mask->dtype));
+                     tn_dtype_legacy_name(mask->dtype));
         return NULL;
     }
     int nd;

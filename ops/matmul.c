@@ -477,7 +477,8 @@ tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
         return NULL;
     }
     if (self->ndim != 2 || vec->ndim != 1) {
-        PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d", self->ndim, vec->ndim);
+        /* addmv's, whose self is mv's 1-D result */
+        PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got 1, %d, %d", self->ndim, vec->ndim);
         return NULL;
     }
     if (self->sizes[1] != vec->sizes[0]) {

@@ -32,7 +32,6 @@ contiguous_of(const tn_op *overload, TensorObject *t)
 static PyObject *
 softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output, int64_t dim, int input_dtype, int log)
 {
-    const char *name = log ? "_log_softmax_backward_data" : "_softmax_backward_data";
     int same = grad->ndim == output->ndim &&
                !memcmp(grad->sizes, output->sizes, sizeof(int64_t) * (size_t)grad->ndim);
     /* log_softmax's CPU kernel reads output as if it had grad's shape: with another element
@@ -48,8 +47,8 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
         tn_format_sizes(a, sizeof a, grad->ndim, grad->sizes);
         tn_format_sizes(b, sizeof b, output->ndim, output->sizes);
         PyErr_Format(PyExc_RuntimeError,
-                     "Expected tensor for argument #1 'grad_output' to have the same size as tensor for argument "
-                     "#2 'output'; but %s does not equal %s (while checking arguments for %s)", a, b, name);
+                     "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; "
+                     "but %s does not equal %s (while checking arguments for softmax_backward)", a, b);
         return NULL;
     }
     int64_t d;

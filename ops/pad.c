@@ -9,6 +9,7 @@
 #include "runtime/storage.h"
 #include "runtime/tensor.h"
 #include "kernels/copy.h"
+#include "ops/pad.h"
 
 #include <string.h>
 
@@ -57,9 +58,10 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         return NULL;
     }
     if (pad.n / 2 > ndim) {
+        /* (upstream's words run into the numbers) */
         PyErr_Format(PyExc_RuntimeError,
                      "Length of pad should be no more than twice the number of dimensions of the input. "
-                     "Pad length is %zd while the input has %d dimensions.", pad.n, ndim);
+                     "Pad length is %zdwhile the input has %ddimensions.", pad.n, ndim);
         return NULL;
     }
     /* pad lists (left, right) pairs starting from the last dimension */
@@ -143,25 +145,34 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
  * replication_pad1d/2d/3d and _pad_circular by the pad's length and the input's rank, which
  * torchnative computes by their decompositions (Note [Decompositions at the door] in
  * runtime/py/tn_decompose.py). */
-PyObject *
-tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
+int
+tn_pad_check(const TensorObject *self, tn_ints pad)
 {
-    if (!strcmp(mode, "constant")) {
-        tn_value v = tn_value_double(value.has ? value.v : 0.0);
-        return tn_op_constant_pad_nd(overload, self, pad, &v);
-    }
-    int m = !strcmp(mode, "reflect") ? 0 : !strcmp(mode, "replicate") ? 1 : !strcmp(mode, "circular") ? 2 : -1;
-    if (m < 0) {
-        PyErr_Format(PyExc_NotImplementedError, "Unrecognised padding mode %s", mode);
-        return NULL;
-    }
     if (pad.n % 2) {
         PyErr_SetString(PyExc_RuntimeError, "Padding length must be divisible by 2");
-        return NULL;
+        return -1;
     }
     if (pad.n > 2 * self->ndim) {
         PyErr_Format(PyExc_RuntimeError, "Padding length should be less than or equal to two times the input dimension "
                      "but got padding length %zd and input of dimension %d", pad.n, self->ndim);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
+{
+    int m = !strcmp(mode, "constant") ? 3 : !strcmp(mode, "reflect") ? 0 : !strcmp(mode, "replicate") ? 1
+          : !strcmp(mode, "circular") ? 2 : -1;
+    if (m >= 0 && tn_pad_check(self, pad) < 0)
+        return NULL;
+    if (m == 3) {
+        tn_value v = tn_value_double(value.has ? value.v : 0.0);
+        return tn_op_constant_pad_nd(overload, self, pad, &v);
+    }
+    if (m < 0) {
+        PyErr_Format(PyExc_NotImplementedError, "Unrecognised padding mode %s", mode);
         return NULL;
     }
     if (value.has && value.v != 0) {

@@ -470,10 +470,16 @@ tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject
     l.noperands = 2;
     for (int i = 0; i < self->ndim; i++)
         l.strides[1][i] = pe->sizes[i] != 1 ? pe->strides[i] : 0;
-    PyObject *r = done_inplace(overload, self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
-                                                                tn_tensor_data(self), p->dtype, tn_tensor_data(pe)));
+    tn_status s = tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self), p->dtype,
+                                             tn_tensor_data(pe));
     Py_DECREF(pe);
-    return r;
+    if (s == TN_ERR_VALUE) {  /* a p outside [0, 1]: the kernel's TORCH_CHECK, in its words */
+        PyErr_SetString(PyExc_RuntimeError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this "
+                                            "error message be improved?  If so, please report an enhancement request "
+                                            "to PyTorch.)");
+        return NULL;
+    }
+    return done_inplace(overload, self, s);
 }
 
 /* bernoulli(self): each element drawn with probability self; like bernoulli(self, p), upstream

@@ -294,7 +294,8 @@ PyObject *
 tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride)
 {
     if (size.n != stride.n) {
-        PyErr_SetString(PyExc_RuntimeError, "_reshape_alias: size and stride must have the same length");
+        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%zd) must match dimensionality of strides (%zd)",
+                     size.n, stride.n);
         return NULL;
     }
     if (tn_check_ndim(size.n) < 0)
@@ -540,12 +541,13 @@ static int
 expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strides)
 {
     if (size.n < self->ndim) {
-        char a[256], b[256];
+        char a[256], b[256], ts[64];
         tn_format_sizes(a, sizeof a, (int)size.n, size.v);
         tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
+        tn_tensor_type_string(ts, sizeof ts, self);
         PyErr_Format(PyExc_RuntimeError,
-                     "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%zd) must be greater or "
-                     "equal to the number of dimensions in the tensor (%d)", b, a, size.n, self->ndim);
+                     "expand(%s{%s}, size=%s): the number of sizes provided (%zd) must be greater or "
+                     "equal to the number of dimensions in the tensor (%d)", ts, b, a, size.n, self->ndim);
         return -1;
     }
     int n = (int)size.n;
@@ -910,7 +912,8 @@ PyObject *
 tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
 {
     if (size.n != stride.n) {
-        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%zd) must match dimensionality of strides (%zd)",
+                     size.n, stride.n);
         return NULL;
     }
     int64_t off = storage_offset.has ? storage_offset.v : self->offset;
@@ -1244,9 +1247,12 @@ tn_op_movedim__intlist(const tn_op *overload, TensorObject *self, tn_ints source
 {
     int nd = self->ndim;
     if (source.n != destination.n) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, (int)source.n, source.v);
+        tn_format_sizes(b, sizeof b, (int)destination.n, destination.v);
         PyErr_Format(PyExc_RuntimeError,
-                     "movedim: Invalid source or destination dims: source ([...] dims) should contain the same number "
-                     "of dims as destination ([...] dims)");
+                     "movedim: Invalid source or destination dims: source (%s dims) should contain the same number "
+                     "of dims as destination (%s dims)", a, b);
         return NULL;
     }
     if (tn_movedim_check(nd, source.v, destination.v, source.n) < 0)

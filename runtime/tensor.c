@@ -1460,3 +1460,20 @@ tn_tensor_type_init(PyObject *module, const tn_tensor_type_parts *parts)
         return -1;
     return PyModule_AddObjectRef(module, "TensorBase", (PyObject *)tn_TensorBase_Type);
 }
+
+/* How c10's Tensor::toString names a tensor's options in a Python error: "<key><ScalarType>Type"
+ * ("MetaLongType", "CPUComplexFloatType", "CPUBFloat16Type"), of which torch/csrc's
+ * processErrorMsg renames the classic CPU types to their Python classes ("torch.LongTensor") */
+void
+tn_tensor_type_string(char *buf, size_t n, const TensorObject *t)
+{
+    static const char *const classic[] = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", NULL};
+    const char *legacy = tn_dtype_legacy_name(t->dtype);
+    if (t->device == TN_DEVICE_CPU)
+        for (int i = 0; classic[i]; i++)
+            if (!strcmp(legacy, classic[i])) {
+                snprintf(buf, n, "torch.%sTensor", legacy);
+                return;
+            }
+    snprintf(buf, n, "%s%sType", t->device == TN_DEVICE_META ? "Meta" : "CPU", legacy);
+}

@@ -131,6 +131,8 @@ tn_storage *tn_storage_new_for(int ndim, const int64_t *sizes, const int64_t *st
 /* ---- construction ---- */
 /* A new contiguous tensor with fresh (uninitialised) storage. */
 TensorObject *tn_tensor_empty(int ndim, const int64_t *sizes, int dtype, int device);
+/* a tensor's type as upstream's errors print it: "torch.LongTensor", "CPUBoolType", "MetaFloatType" */
+void tn_tensor_type_string(char *buf, size_t n, const TensorObject *t);
 /* A new contiguous tensor of zeros. */
 TensorObject *tn_tensor_zeros(int ndim, const int64_t *sizes, int dtype, int device);
 /* A new tensor viewing `storage` (retained) with the given geometry; no base, fresh version. */
