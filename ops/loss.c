@@ -546,9 +546,10 @@ PyObject *
 tn_op_margin_ranking_loss(const tn_op *overload, TensorObject *input1, TensorObject *input2, TensorObject *target,
                           double margin, int64_t reduction)
 {
-    PyObject *neg = at_1(TN_OP_neg, (PyObject *)target);
-    PyObject *diff = neg ? at_sub((PyObject *)input1, (PyObject *)input2) : NULL;
-    PyObject *prod = diff ? at_mul(neg, diff) : NULL;
+    /* operator*'s operands evaluated right to left (upstream's build: the difference's errors first) */
+    PyObject *diff = at_sub((PyObject *)input1, (PyObject *)input2);
+    PyObject *neg = diff ? at_1(TN_OP_neg, (PyObject *)target) : NULL;
+    PyObject *prod = neg ? at_mul(neg, diff) : NULL;
     PyObject *shifted = prod ? at_add_scalar(prod, tn_value_double(margin)) : NULL;
     /* ATen's clamp_min_(0), in place: the sum's layout stays */
     PyObject *out = shifted ? at_ts(TN_OP_clamp_min_, shifted, tn_value_int(0)) : NULL;

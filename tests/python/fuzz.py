@@ -24,6 +24,7 @@ The test runs the first ROUNDS rounds of seed SEED (`gate_calls`).
 
     .venv/bin/python tests/python/fuzz.py --seed 1 --calls 1000000     # the long run (not in CI)
     .venv/bin/python tests/python/fuzz.py --seed 9 --calls 2000 --show  # print differing calls
+    .venv/bin/python tests/python/fuzz.py --seed 21 --calls 20000 --messages  # same class, other message
 """
 from __future__ import annotations
 
@@ -602,6 +603,25 @@ def explain_log(path):
     return 1 if n_un else 0
 
 
+def message_survey(cs, ours, up):
+    """Calls whose exception class agrees but whose message differs (the fuzzer's verdicts compare
+    classes only): a refusal by name is ours's own words and is left out. Groups: the called name
+    and upstream's message with its numbers masked; the largest first."""
+    groups: dict = {}
+    for code, o, u in zip(cs, ours, up):
+        if "exc" not in o or o.get("exc") != u.get("exc") or o.get("msg") == u.get("msg") or refusal(o):
+            continue
+        m = re.search(r"out = ([\w.]+)", code)
+        key = (m.group(1) if m else "?", re.sub(r"[\d.]+", "N", u.get("msg", ""))[:60])
+        groups.setdefault(key, []).append((code, o.get("msg", ""), u.get("msg", "")))
+    print(f"{len(cs)} calls: {sum(len(v) for v in groups.values())} raise upstream's class with another message, "
+          f"in {len(groups)} groups")
+    for (called, _), v in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        code, om, um = v[0]
+        print(f"## {len(v)} {called}\n{code[:300]}\n  ours {om[:200]}\n  up   {um[:200]}")
+    return 0
+
+
 # ---- the long run --------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -616,9 +636,15 @@ def main(argv=None):
     ap.add_argument("--show", action="store_true", help="print every differing call")
     ap.add_argument("--pin", action="store_true", help=f"rewrite {PINS.name} from the test's run")
     ap.add_argument("--explain", metavar="LOG", help="reread a --show log: its differences, explained or not")
+    ap.add_argument("--messages", action="store_true",
+                    help="count the calls both sides refuse with one exception class but other messages (refusals "
+                         "by name aside), grouped by call and upstream's message; print each group's first call")
     a = ap.parse_args(argv)
     if a.explain:
         return explain_log(Path(a.explain))
+    if a.messages:
+        cs = calls(a.seed, a.calls, a.start)
+        return message_survey(cs, *run_both(cs, a.timeout))
     if a.pin:
         cs = gate_calls()
         groups, _, artefacts = differences(cs, *run_both(cs, a.timeout))

@@ -122,13 +122,15 @@ def _weyl_values(op, code, a, bound):
     return lambda b, k, v: b < len(ref) and k < ref.shape[-1] and abs(v - ref[b][k]) <= lim[b]
 
 
-def _tail_signs(op, to, tu, batch, nb, tol, vals_ok=None):
+def _tail_signs(op, to, tu, batch, nb, tol, vals_ok=None, free=None):
     """Whether an SVD's or eigh's matrices past the first nb (described in part, _described_batch)
     agree with upstream's as described once ours's vectors take upstream's signs, their one freedom
     for a nonzero singular value or a simple eigenvalue: pair j is U's column j with Vh's row j
     (linalg) or V's column j (torch.svd), or eigh's column j of V, its sign read from any described
     element of it that is not 0 at tol on both sides, one sign per pair and matrix. The singular
-    values or eigenvalues must agree at tol, or each pass vals_ok (_weyl_values) when given."""
+    values or eigenvalues must agree at tol, or each pass vals_ok (_weyl_values) when given. A pair
+    free(b, j) says is free (an SVD's singular value 0 to working precision: any orthonormal
+    completion, _null_space_vectors) is not compared: only what is unique is."""
     if re.search(r"svd", name(op)) and len(to) == 3:
         vals, rows = 1, {0: False, 2: "linalg" in op}  # the vector results: their pairs are rows?
     elif re.search(r"eigh", name(op)) and len(to) == 2:
@@ -155,6 +157,8 @@ def _tail_signs(op, to, tu, batch, nb, tol, vals_ok=None):
             if i == vals and vals_ok is not None:
                 if not (vals_ok(b, e % per, p) and vals_ok(b, e % per, q)):
                     return False
+                continue
+            if j is not None and free is not None and free(b, j):
                 continue
             cells.append((b, j, p, q))
             if j is not None and abs(p) > tol and abs(q) > tol:
@@ -338,7 +342,17 @@ def lapack_conditioning(kind, code, op, ours, up, tol):
         return None
     vectors = re.search(r"svd|eigh|eigvalsh", name(op)) and len(to) in (1, 2, 3)
     weyl = _weyl_values(op, code, a, max(tol, max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24))) if vectors else None
-    cut = _described_batch(to, tu, a.shape[:-2], tol, (lambda *x: _tail_signs(op, *x, vals_ok=weyl)) if vectors else None)
+    free = None
+    if vectors and "svd" in name(op):
+        # the pairs of a singular value 0 to working precision (as below, for each of a0's matrices) and
+        # those past min(m, n) are free in the matrices described in part too
+        with np.errstate(all="ignore"):
+            sva = np.linalg.svd(np.array(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).tolist())
+                                .reshape(-1, *a.shape[-2:]), compute_uv=False)
+        nul = sva <= max(a.shape[-2:]) * _UNIT.get(str(a.dtype), 2.0 ** -24) * sva[..., :1]
+        free = lambda b, j: j >= nul.shape[-1] or bool(nul[b, j])
+    cut = _described_batch(to, tu, a.shape[:-2], tol,
+                           (lambda *x: _tail_signs(op, *x, vals_ok=weyl, free=free)) if vectors else None)
     if cut is None:
         return None
     os_, us, nb = cut
@@ -725,18 +739,27 @@ def upstream_result_unreadable(kind, code, op, ours, up, tol):
     return "upstream returns a tensor reading which raises; ours raises that class at the call"
 
 
+def _int_text(d):
+    """An int as a call spells it: 3, -1, -2**63."""
+    d = d.strip()
+    base, _, exp = d.lstrip("-").partition("**")
+    v = int(base) ** int(exp) if exp else int(base)
+    return -v if d.startswith("-") else v
+
+
 def fft_primitive_dims(kind, code, op, ours, up, tol):
     """_fft_r2c / _fft_c2r / _fft_c2c take dims their callers have wrapped and made distinct
     (torch.fft's functions do); given a dim out of [0, ndim) or repeated, upstream's kernel reads
     them as they are (a reshape error, an internal assertion, or a result of the wrong bins), while
     ours refuses them (IndexError for a dim out of range, RuntimeError for a repeated one)."""
-    m = re.search(r"_fft_(?:r2c|c2r|c2c)(?:\.\w+)?\((a\d+|torch\.ones\(\d+\)), [\[(]([-\d, ]*)[\])]", code)  # a list or a tuple
+    # a list or a tuple of ints, a power of 2 among them (-2**63)
+    m = re.search(r"_fft_(?:r2c|c2r|c2c)(?:\.\w+)?\((a\d+|torch\.ones\(\d+\)), [\[(]([-\d, *]*)[\])]", code)
     if not m or "exc" not in ours:
         return None
     ndim = 1 if m.group(1).startswith("torch.ones") else getattr(inputs(code).get(m.group(1)), "ndim", None)
     if ndim is None:
         return None
-    dims = [int(d) for d in m.group(2).split(",") if d.strip()]
+    dims = [_int_text(d) for d in m.group(2).split(",") if d.strip()]
     if any(not 0 <= d < ndim for d in dims) or len(set(dims)) != len(dims):
         return "an FFT primitive given dims out of range or repeated (its callers wrap them): undefined upstream; ours refuses"
     return None

@@ -317,6 +317,14 @@ def test_each_artefact_proof_can_fail():
     idx0 = {"exc": "IndexError", "msg": "Dimension out of range (expected to be in range of [-1, 0], but got 1)"}
     assert explain("exception", tup, "torch.ops.aten._fft_r2c.default", idx0, shp0, tol)
     assert not explain("exception", tup.replace("(1, 2)", "(0,)"), "torch.ops.aten._fft_r2c.default", idx0, shp0, tol)
+    # session 35: seed 16 #948770, a dim spelled -2**63 (upstream's out_sizes[dim.back()] writes out_sizes[0])
+    c2r = ("a0 = torch.ones(3, 2, 2, dtype=torch.complex64); "
+           "out = torch.ops.aten._fft_c2r.default(a0, [0, -1, -2**63], 0, -3)")
+    big = {"exc": "IndexError", "msg": "Dimension out of range (expected to be in range of [-3, 2], but got -9223372036854775808)"}
+    neg = {"exc": "RuntimeError", "msg": "Trying to create tensor with negative dimension -3: [-3, 2, 2]"}
+    assert explain("exception", c2r, "torch.ops.aten._fft_c2r.default", big, neg, tol)
+    assert not explain("exception", c2r.replace("[0, -1, -2**63]", "[0, 1, 2]"), "torch.ops.aten._fft_c2r.default", big, neg,
+                       tol)  # dims wrapped and distinct: no artefact
 
     # circular pad (3, -2) of [0, 2, 3, 4]: [G, 0, 2, 0, 2], G copied from an element never written
     cp = "a0 = torch.tensor([0.0, 2.0, 3.0, 4.0]).reshape(1, 1, 4); out = F.pad(a0, (3, -2), mode='circular')"
@@ -929,6 +937,26 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", zc.replace("0.0, 2.0, 3.0, 4.0, 0.0", "1.0, 2.0, 3.0, 4.0, 1.0"), lop2, zours, z1,
                        tol)  # no zero column: rank 1 is no gelsy answer
     assert not explain("value", zc, lop2, zours, zx([9 / 17, 0.0, 0.0, 0.0], 1), tol)  # column 0 alone: not gelsy's
+    # session 35: seed 16 #894778, an SVD batch seen in part (64 values of U): a rank-2 4 x 3 matrix's third left
+    # singular vector is any unit vector orthogonal to the first two, in the matrices described in part too
+    import numpy as np
+    mat = np.array([[1.0, -1.25, -1.25], [0.5, 0.0, 3.75], [1.0, -1.25, -1.25], [0.5, 0.0, 3.75]])
+    sv_code = (f"a0 = torch.tensor({mat.reshape(-1).tolist()} * 6, dtype=torch.float32).reshape((6, 4, 3)); "
+               "out = torch.ops.aten._linalg_svd.default(a0)")
+    su, ss, svh = np.linalg.svd(mat, full_matrices=False)
+    other = np.linalg.svd(np.eye(4) - su[:, :2] @ su[:, :2].T)[0][:, 0]  # a unit vector beside u1 and u2
+    other = other if abs(other @ su[:, 2]) < 0.99 else np.linalg.svd(np.eye(4) - su[:, :2] @ su[:, :2].T)[0][:, 1]
+
+    def sv_desc(u):
+        f32 = lambda x: [float(np.float32(v)) for v in np.asarray(x).reshape(-1)]
+        return {"ok": {"tuple": [_t(f32([u] * 6)[:64], [6, 4, 3]), _t(f32([ss] * 6), [6, 3]), _t(f32([svh] * 6), [6, 3, 3])]}}
+    sv_up = su.copy()
+    sv_up[:, 2] = other
+    sop = "torch.ops.aten._linalg_svd.default"
+    assert explain("value", sv_code, sop, sv_desc(su), sv_desc(sv_up), tol)
+    sv_bad = sv_up.copy()
+    sv_bad[:, 1] *= 1.01
+    assert not explain("value", sv_code, sop, sv_desc(su), sv_desc(sv_bad), tol)  # u2 is unique (up to its sign)
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "
