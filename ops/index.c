@@ -1800,7 +1800,9 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
                          (long long)out_shape[i], (long long)s);
             return NULL;
         }
-        unfolded[i] = s ? repeats.v[i] : 1;
+        /* unfold's (size - s) / step + 1 of the target dim as upstream made it (wrapped past int64:
+         * not r_i then), step max(s, 1) */
+        unfolded[i] = (out_shape[i] - s) / (s > 1 ? s : 1) + 1;
         unfolded[nd + i] = s;
         if (tn_check_numel(nd + i + 1, unfolded) < 0)
             return NULL;

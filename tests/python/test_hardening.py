@@ -4296,6 +4296,11 @@ FUZZ_CLASSES = [
     # session 35: seed 16 #711252, margin_ranking_loss's -target * (input1 - input2): the difference first
     "a0 = torch.tensor([-1], dtype=torch.int8).reshape(()); a1 = torch.tensor([0, 1, 7, 5, 0, 0, 3, 9, 7, 9, 0, 1], dtype=torch.uint32).reshape((3, 4)); a2 = torch.tensor(([False, False, False, False, True, True, True, True, False, True, False, True] * 2)[:16], dtype=torch.bool).reshape((4, 4))[1:]; out = torch.margin_ranking_loss(a0, a1, a2, reduction=2)",
     "out = torch.margin_ranking_loss(torch.ones(3), torch.ones(3, dtype=torch.uint16), torch.ones(3, dtype=torch.bool))",
+    # session 35: seed 16 #972821, repeat's unfold of a target dim wrapped past int64 is (size - s) / s + 1, not r
+    "a0 = torch.tensor([], dtype=torch.int8).reshape((3, 2, 0)); out = a0.repeat(2**63 - 1, 1, 2)",
+    "out = torch.empty(3, 0).repeat(2**63 - 1, 5)",
+    "out = torch.empty(5, 0).repeat(2**63 - 1, 1)",
+    "out = torch.empty(3, 0).repeat(2**62 + 1, 5, 2)",
 ]
 FUZZ_REFUSED = {
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
