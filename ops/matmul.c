@@ -835,8 +835,14 @@ tn_out_check_matmul_out(tn_out_call *c)
 PyObject *
 tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias)
 {
-    if (weight->ndim != 2 && weight->ndim != 1) {
-        PyErr_Format(PyExc_RuntimeError, "linear(): weight must be 1-D or 2-D, got %d-D", weight->ndim);
+    /* ATen's linear: both at least 1-D, then every path's weight.t() */
+    if (input->ndim == 0 || weight->ndim == 0) {
+        PyErr_Format(PyExc_RuntimeError, "both arguments to linear need to be at least 1D, but they are %dD and %dD",
+                     input->ndim, weight->ndim);
+        return NULL;
+    }
+    if (weight->ndim > 2) {
+        PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", weight->ndim);
         return NULL;
     }
     if (weight->ndim == 1 && tn_linear_fuses_bias(input, bias)) {

@@ -911,9 +911,8 @@ tn_op_squeeze___dims(const tn_op *overload, TensorObject *self, tn_ints dim)
 PyObject *
 tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
 {
-    if (size.n != stride.n) {
-        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%zd) must match dimensionality of strides (%zd)",
-                     size.n, stride.n);
+    if (size.n != stride.n) {  /* (empty_strided's and _reshape_alias's words are another) */
+        PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
         return NULL;
     }
     int64_t off = storage_offset.has ? storage_offset.v : self->offset;

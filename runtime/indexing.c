@@ -160,6 +160,18 @@ bool_index_tensor(int value)
 
 /* Apply ints, slices, None, Ellipsis and bools to `self`; collect tensor indices per dimension
  * of the result (NULL where none). Returns the sliced view (new reference). */
+/* an int index of a 0-dim tensor (upstream's applySelect): 0 is "invalid index", any other is
+ * out of bounds for a dimension of size 0 */
+static void
+zero_dim_int_index(int64_t v)
+{
+    if (v == 0)
+        PyErr_SetString(PyExc_IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    else
+        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension 0 with size 0", (long long)v);
+}
+
 static PyObject *
 apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors, int *has_tensor, int writing)
 {
@@ -368,15 +380,13 @@ tn_tensor_mp_subscript(PyObject *self, PyObject *index)
     }
     /* fast paths */
     if (is_int_index(index)) {
-        if (TN_T(self)->ndim == 0) {
-            PyErr_SetString(PyExc_IndexError,
-                            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
-                            "C++ to convert a 0-dim tensor to a number");
-            return NULL;
-        }
         int64_t v;
         if (tn_py_int64(index, &v) < 0)
             return NULL;
+        if (TN_T(self)->ndim == 0) {
+            zero_dim_int_index(v);
+            return NULL;
+        }
         return op_select(self, 0, v);
     }
     if (PySlice_Check(index)) {
@@ -518,6 +528,13 @@ tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
         /* upstream writes nothing (and bumps no version) for x[False] = v */
         Py_DECREF(vt);
         return 0;
+    }
+    if (is_int_index(index) && t->ndim == 0) {  /* upstream's applySelect, after the value's conversion */
+        int64_t v;
+        if (tn_py_int64(index, &v) == 0)
+            zero_dim_int_index(v);
+        Py_DECREF(vt);
+        return -1;
     }
     PyObject *tuple = index_tuple(index);
     if (!tuple) {

@@ -66,8 +66,8 @@ alloc_failed(int64_t nbytes)
                      "called with negative number: %llu", (unsigned long long)nbytes);
     else
         PyErr_Format(PyExc_RuntimeError,
-                     "[enforce fail at alloc_cpu.cpp] . DefaultCPUAllocator: can't allocate memory: you tried to "
-                     "allocate %lld bytes.", (long long)nbytes);
+                     "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                     "tried to allocate %lld bytes. Error code 12 (Cannot allocate memory)", (long long)nbytes);
 }
 
 tn_storage *

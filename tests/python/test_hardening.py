@@ -525,6 +525,14 @@ EXACT_MESSAGES = [
     "out = torch.ones(2, 3)[:, torch.tensor([True, False])]",
     "out = torch.movedim(torch.ones(2, 3), [0], [1, 0])",
     "out = torch._softmax_backward_data(torch.ones(4, 4), torch.ones(3, 4, 4), 0, torch.float32)",
+    "out = torch.tensor(1.0)[-1]",
+    "out = torch.tensor(1.0)[0]",
+    "x = torch.tensor(1.0); x[5] = 2; out = x",
+    "x = torch.tensor(1.0); x[0] = 2; out = x",
+    "out = torch.as_strided(torch.ones(4), (2, 2), (1,))",
+    "out = torch.nn.functional.linear(torch.ones(3), torch.ones(2, 3, 3))",
+    "out = torch.nn.functional.linear(torch.ones(3), torch.tensor(1.0))",
+    "out = torch.full((2**33,), 1.5)",
 ]
 
 
