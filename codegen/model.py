@@ -245,10 +245,11 @@ OUT_META_SAFE_COPY = {"argsort.stable_out"}
 # of meta tensor" after the size check (TN_OPF_KERNEL_MIXES_DEVICES: no mixed-device check at the
 # door; the kernel's parts check)
 KERNEL_MIXES_DEVICES = {"as_strided_scatter"}
-# Out overloads built on a TensorIterator whose functional carries no pointwise tag (floor_divide_out:
-# TensorIterator::binary_op, then div_floor_stub): they check what an iterator checks before
-# writing (an out with internal overlap), as the pointwise ones (TN_OPF_ITER_ALIAS)
-ITER_OUT_UNTAGGED = {"floor_divide.out"}
+# Out and in-place overloads built on a TensorIterator whose functional carries no pointwise tag
+# (floor_divide_out: TensorIterator::binary_op, then div_floor_stub; floor_divide_ is floor_divide_out
+# into self): they check what an iterator checks before writing (an out with internal overlap, before
+# the kernel's ZeroDivisionError), as the pointwise ones (TN_OPF_ITER_ALIAS)
+ITER_OUT_UNTAGGED = {"floor_divide.out", "floor_divide_.Tensor", "floor_divide_.Scalar"}
 # Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError);
 # pow.Scalar_out's meta takes out's dtype and its kernel redispatches to pow.Tensor_Tensor_out
 # (a TensorIterator: can_cast), or fills 1 when the base is 1.

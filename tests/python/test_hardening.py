@@ -533,6 +533,9 @@ EXACT_MESSAGES = [
     "out = torch.nn.functional.linear(torch.ones(3), torch.ones(2, 3, 3))",
     "out = torch.nn.functional.linear(torch.ones(3), torch.tensor(1.0))",
     "out = torch.full((2**33,), 1.5)",
+    # floor_divide_ builds its iterator (the overlap check) before the kernel's ZeroDivisionError
+    "a0 = torch.tensor([-128, -8], dtype=torch.int8).reshape((2,)); out = a0.unsqueeze(0).expand(2, *a0.shape).floor_divide_(-2**63)",
+    "out = torch.tensor([-128, -8], dtype=torch.int8).unsqueeze(0).expand(2, 2).floor_divide_(torch.tensor(0))",
 ]
 
 
