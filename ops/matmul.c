@@ -776,8 +776,6 @@ bmm_overlap_out(tn_out_call *c)
     return rc;
 }
 
-/* bmm(out=), matmul(out=), linalg.matmul(out=): Note [bmm into an overlapping out]; matmul's
- * product of a matrix and a vector is mv_out's */
 /* out='s dtype against the product matmul(out=) reaches (Note [Matmul's dtype checks]), when its
  * shapes hold (else the functional's shape errors stand); mm(out=) too. 0 to go on. */
 static int
@@ -817,14 +815,16 @@ matmul_out_dtypes(tn_out_call *c)
     return out_dtype_is(dst, b->dtype);  /* bmm_out's batch2 */
 }
 
+/* bmm(out=), matmul(out=), linalg.matmul(out=), mm(out=): Note [bmm into an overlapping out] and
+ * Note [Matmul's dtype checks]; matmul's product of a matrix and a vector is mv_out's */
 int
 tn_out_check_matmul_out(tn_out_call *c)
 {
     if (c->f->id != TN_OP_bmm) {
         int r = tn_out_check_mv_out(c);
-        if (r == 0 && matmul_out_dtypes(c) < 0)
-            r = -1;
-        if (r != 0 || c->f->id == TN_OP_mm)
+        if (r == 0)
+            r = matmul_out_dtypes(c);
+        if (r != 0)
             return r;
     }
     return bmm_overlap_out(c);
