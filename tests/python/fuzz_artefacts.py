@@ -1721,6 +1721,8 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
     pivot of its U (0 when none), and a solve's answer differs only where that info is not 0."""
     layout = {"linalg_lu_factor_ex": (None, 0), "linalg_lu_factor": (None, 0), "lu_factor": (None, 0),
               "lu_factor_ex": (None, 0), "_linalg_solve_ex": (0, 1), "linalg_solve_ex": (0, 1)}.get(name(op))
+    if kind == "accepts" and layout == (None, 0):
+        return _lu_zero_pivot_refused(code, ours, up, tol)
     if kind != "value" or layout is None:
         return None
     import numpy as np
@@ -1757,6 +1759,33 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
                 return None  # the answer differs where no pivot is zero
     return ("lu_factor or solve of an exactly singular matrix: a zero pivot in ours's LU, a rounding residue in upstream's; "
             "both are LU factorizations, and the solve divides by that pivot")
+
+
+def _lu_zero_pivot_refused(code, ours, up, tol):
+    """The other way round (lu_exactly_singular): upstream's LU of an exactly singular 2-D matrix met
+    an exactly zero pivot k, which its check_errors refuses ("U[k,k] is zero"), where ours's pivot
+    k is a rounding residue (within n u max(|L| |U|) of 0), ours's answer an LU factorization of the
+    matrix within that bound (_lu_holds) with no exactly zero pivot (info 0)."""
+    import numpy as np
+    m = re.search(r"U\[(\d+),(\d+)\] is zero", up.get("msg", ""))
+    a = inputs(code).get("a0")
+    to = tensors(ours)
+    if not m or m.group(1) != m.group(2) or up.get("exc") != "RuntimeError" or a is None or a.dim() != 2 \
+            or a.shape[0] != a.shape[1] or a.is_complex() or not _finite(a) or len(to) < 2:
+        return None
+    n, k = a.shape[-1], int(m.group(1)) - 1
+    A = np.array(a.detach().double().tolist())
+    if not 0 <= k < n or _exact_rank(A.tolist()) >= n or len(to[0]["values"]) != n * n or len(to[1]["values"]) != n:
+        return None
+    lu = np.array([_num(x) for x in to[0]["values"]]).reshape(n, n)
+    bound = max(tol, n * _UNIT.get(str(a.dtype), 2.0 ** -24)) * n
+    holds, zero = _lu_holds(lu, [int(x) for x in to[1]["values"]], (A,), bound)
+    L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
+    if not holds or zero or (len(to) > 2 and to[2]["values"] != [0]) \
+            or not abs(U[k, k]) <= bound * max(1.0, float((np.abs(L) @ np.abs(U)).max())):
+        return None
+    return ("lu_factor of an exactly singular matrix: an exactly zero pivot in upstream's LU (its check refuses it), a "
+            "rounding residue in ours's; ours's is an LU factorization of it")
 
 
 def gels_rank_deficient_refused(kind, code, op, ours, up, tol):

@@ -957,6 +957,21 @@ def test_each_artefact_proof_can_fail():
     sv_bad = sv_up.copy()
     sv_bad[:, 1] *= 1.01
     assert not explain("value", sv_code, sop, sv_desc(su), sv_desc(sv_bad), tol)  # u2 is unique (up to its sign)
+    # session 35: seed 17 #137284, the other way: upstream's LU of an exactly singular float32 matrix (rows 0 and 3
+    # equal) meets an exact zero pivot and its check refuses it; ours's pivot 4 is a residue of the 1e30 entries
+    lz = ("a0 = torch.tensor(([0.0, 1e-30, 1e30, 1.0, 2.0, 2.0, 2.0, 0.5, 3.75, -2.0, -1.25, 1e30] * 2)[:20], "
+          "dtype=torch.float32).reshape((5, 4))[1:]; out = torch.ops.aten.linalg_lu_factor_ex.default(a0, pivot=True, check_errors=True)")
+    lzop = "torch.ops.aten.linalg_lu_factor_ex.default"
+    lzv = [3.75, -2.0, -1.25, 1.0000000150474662e+30, 0.5333333611488342, 3.066666603088379, 2.6666667461395264,
+           -5.3333334135864865e+29, 0.0, 3.2608695244494093e-31, 1.0000000150474662e+30, 1.1739130020141602,
+           0.5333333611488342, 1.0, 0.0, -70368744177664.0]
+    lzo = lambda info=0: {"ok": {"tuple": [_t(lzv, [4, 4]), _t([2, 2, 3, 4], [4], "torch.int32"), _t([info], [], "torch.int32")]}}
+    lzu = {"exc": "RuntimeError", "msg": "torch.linalg.lu_factor_ex: U[4,4] is zero and using it on lu_solve would result "
+           "in a division by zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) "
+           "or linalg.lu_factor_ex(A, pivot)"}
+    assert explain("accepts", lz, lzop, lzo(), lzu, tol)
+    assert not explain("accepts", lz.replace("[:20]", "[1:21]"), lzop, lzo(), lzu, tol)  # another matrix: no LU of it
+    assert not explain("accepts", lz, lzop, lzo(1), lzu, tol)  # ours's info names a zero pivot it does not hold
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "
