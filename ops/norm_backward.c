@@ -13,6 +13,7 @@
 #include "generated/op_kernels.h"
 #include "kernels/norm.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* t itself when contiguous, else a contiguous copy (upstream's .contiguous()) */
@@ -179,11 +180,14 @@ tn_op_native_layer_norm_backward(const tn_op *overload, TensorObject *grad_out, 
     if ((pdt != d && !((d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) && pdt == TN_DTYPE_F32)) || rstd->dtype != pdt ||
         (weight && weight->dtype != pdt) || grad_out->dtype != d || mean->numel != rows || rstd->numel != rows ||
         grad_out->numel != input->numel) {
-        PyErr_Format(PyExc_RuntimeError, "native_layer_norm_backward: grad_out (%s), mean and rstd (%s, %s) and "
-                     "weight must be as native_layer_norm made them for this %s input",
-                     tn_dtype_name(grad_out->dtype), tn_dtype_name(mean->dtype), tn_dtype_name(rstd->dtype),
-                     tn_dtype_name(d));
-        return NULL;
+        /* upstream's kernel reads them by input's shape and dtype, unchecked (past grad_out's
+         * elements when it holds fewer, as another dtype's bits): no answer to agree with */
+        char why[512];
+        snprintf(why, sizeof why, "takes grad_out, mean, rstd and weight only as native_layer_norm makes them for its "
+                 "input in torchnative (got grad_out %s, mean %s, rstd %s for a %s input; upstream's kernel reads them "
+                 "by the input's shape and dtype unchecked)", tn_dtype_name(grad_out->dtype), tn_dtype_name(mean->dtype),
+                 tn_dtype_name(rstd->dtype), tn_dtype_name(d));
+        return tn_refuse(overload, why);
     }
     int dev = input->device;
     TensorObject *dx = want[0] ? tn_tensor_empty(input->ndim, input->sizes, d, dev) : NULL;

@@ -4314,6 +4314,9 @@ FUZZ_CLASSES = [
     "out = torch.empty(3, 0).repeat(2**62 + 1, 5, 2)",
 ]
 FUZZ_REFUSED = {
+    # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's
+    # shape and dtype unchecked (a prefix of a larger grad_out here): refused by name
+    "a0 = torch.tensor(([2.0, 0.5, 0.0, 1.0, -1.25, 0.5, float('inf'), -2.0, -0.0, 0.5, -7e4, float('inf')] * 2)[:18], dtype=torch.float32).reshape((3, 3, 2)); a1 = torch.tensor([-7e4], dtype=torch.float32).reshape((1,)); a2 = torch.tensor([1e30], dtype=torch.float32).reshape((1,)).expand((1,)); a3 = torch.tensor([0.5], dtype=torch.float32).reshape((1,)); a4 = torch.tensor([-0.0], dtype=torch.float32).reshape((1,)); a5 = torch.tensor([1.0, float('inf')], dtype=torch.float32).reshape((2,))[..., ::2]; out = torch.ops.aten.native_layer_norm_backward.default(a0, a1, [1], a2, a3, a4, a5, [True, False, False])",
     # --- session 30 s30h2: unfold_backward's overlapping-window kernel reads a 0-dim grad_in past
     # its one element (values that change run to run): refused, not broadcast
     "a0 = torch.tensor([True], dtype=torch.bool).reshape(()); out = torch.ops.aten.unfold_backward.default(a0, [2, 4], -1, 4, 3)",
