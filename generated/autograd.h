@@ -558,7 +558,10 @@ PyObject *tn_ag_record_view_as_complex(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_view_as_real(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_view_copy(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_where__self(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record_xlogy__Scalar_Other(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record_xlogy__Scalar_Self(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_xlogy__Tensor(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record_xlogy___Scalar_Other(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_xlogy___Tensor(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_zero_(tn_op *op_, tn_value *a_);
 extern tn_node_kind tn_kind_AbsBackward0;
@@ -1020,6 +1023,8 @@ extern tn_node_kind tn_kind_ViewBackward0_copy;
 extern tn_node_kind tn_kind_WeightNormInterfaceBackward0;
 extern tn_node_kind tn_kind_WhereBackward0;
 extern tn_node_kind tn_kind_XlogyBackward0;
+extern tn_node_kind tn_kind_XlogyBackward1;
+extern tn_node_kind tn_kind_XlogyBackward2;
 extern tn_node_kind tn_kind_ZeroBackward0;
 
 #endif /* TN_GENERATED_AUTOGRAD_H */

@@ -10942,3 +10942,153 @@ fail_:
     return NULL;
 }
 
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[12] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 12);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

@@ -9,132 +9,6 @@
 
 #include <math.h>
 
-/* ProdBackward0: aten::prod
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} ProdBackward0;
-
-static int
-ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward0_release(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward0_finalize(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward0_getset[] = {
-    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward0 = {
-    .name = "ProdBackward0",
-    .basicsize = sizeof(ProdBackward0),
-    .apply = ProdBackward0_apply,
-    .release = ProdBackward0_release,
-    .finalize = ProdBackward0_finalize,
-    .traverse = ProdBackward0_traverse,
-    .getset = ProdBackward0_getset,
-    .op = "aten::prod",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ProdBackward1: aten::prod.dim_int
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
  */
@@ -10324,6 +10198,131 @@ tn_ag_record_special_zeta__other_scalar(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SplitBackward0: aten::split.Tensor
+ *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    int64_t split_size;
+    int64_t dim;
+} SplitBackward0;
+
+static int
+SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SplitBackward0_release(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SplitBackward0_finalize(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SplitBackward0_get_split_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
+}
+
+static PyObject *
+SplitBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
+}
+
+static PyGetSetDef SplitBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
+    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SplitBackward0 = {
+    .name = "SplitBackward0",
+    .basicsize = sizeof(SplitBackward0),
+    .apply = SplitBackward0_apply,
+    .release = SplitBackward0_release,
+    .finalize = SplitBackward0_finalize,
+    .traverse = SplitBackward0_traverse,
+    .getset = SplitBackward0_getset,
+    .op = "aten::split.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
+PyObject *
+tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    n->split_size = a_[1].u.i;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

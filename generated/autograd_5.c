@@ -9,131 +9,6 @@
 
 #include <math.h>
 
-/* SplitBackward0: aten::split.Tensor
- *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    tn_ag_options self_options;
-    int64_t split_size;
-    int64_t dim;
-} SplitBackward0;
-
-static int
-SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SplitBackward0_release(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-}
-
-static void
-SplitBackward0_finalize(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SplitBackward0_get_split_size(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
-}
-
-static PyObject *
-SplitBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
-}
-
-static PyGetSetDef SplitBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
-    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SplitBackward0 = {
-    .name = "SplitBackward0",
-    .basicsize = sizeof(SplitBackward0),
-    .apply = SplitBackward0_apply,
-    .release = SplitBackward0_release,
-    .finalize = SplitBackward0_finalize,
-    .traverse = SplitBackward0_traverse,
-    .getset = SplitBackward0_getset,
-    .op = "aten::split.Tensor",
-    .complex_rule = TN_COMPLEX_VERIFIED,
-};
-
-/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
-PyObject *
-tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->self_options = tn_ag_options_of(self);
-    n->split_size = a_[1].u.i;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SplitWithSizesBackward0: aten::split_with_sizes
  *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
  */
@@ -9385,6 +9260,287 @@ tn_ag_record_xlogy___Tensor(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
     if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* XlogyBackward1: aten::xlogy.Scalar_Self
+ *   other: grad * self / other
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved other_;
+} XlogyBackward1;
+
+static int
+XlogyBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    XlogyBackward1 *n = (XlogyBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->self});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(other)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+XlogyBackward1_release(tn_node *n_)
+{
+    XlogyBackward1 *n = (XlogyBackward1 *)n_;
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+XlogyBackward1_finalize(tn_node *n_)
+{
+    XlogyBackward1 *n = (XlogyBackward1 *)n_;
+    (void)n;
+}
+
+static int
+XlogyBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    XlogyBackward1 *n = (XlogyBackward1 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+XlogyBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((XlogyBackward1 *)self)->self);
+}
+
+static PyObject *
+XlogyBackward1_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((XlogyBackward1 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef XlogyBackward1_getset[] = {
+    {"_saved_self", XlogyBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_other", XlogyBackward1_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_XlogyBackward1 = {
+    .name = "XlogyBackward1",
+    .basicsize = sizeof(XlogyBackward1),
+    .apply = XlogyBackward1_apply,
+    .release = XlogyBackward1_release,
+    .finalize = XlogyBackward1_finalize,
+    .traverse = XlogyBackward1_traverse,
+    .getset = XlogyBackward1_getset,
+    .op = "aten::xlogy.Scalar_Self",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_xlogy__Scalar_Self(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    XlogyBackward1 *n = (XlogyBackward1 *)tn_node_new(&tn_kind_XlogyBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, other) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* XlogyBackward2: aten::xlogy.Scalar_Other
+ *   self: other.toDouble() > 0. ? at::xlogy(grad,  other) : at::xlogy(grad,  other).masked_fill(self == 0., 0.)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value other;
+} XlogyBackward2;
+
+static int
+XlogyBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    XlogyBackward2 *n = (XlogyBackward2 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if ((tn_scalar_to_double(&n->other) > 0.0)) {
+                t_[1] = tn_ag_op(TN_OP_xlogy__Scalar_Other, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->other});
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[5] = Py_XNewRef(t_[1]);
+            } else {
+                t_[2] = tn_ag_op(TN_OP_xlogy__Scalar_Other, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->other});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_double(0.0)});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = Py_XNewRef(t_[4]);
+            }
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+XlogyBackward2_release(tn_node *n_)
+{
+    XlogyBackward2 *n = (XlogyBackward2 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+XlogyBackward2_finalize(tn_node *n_)
+{
+    XlogyBackward2 *n = (XlogyBackward2 *)n_;
+    (void)n;
+}
+
+static int
+XlogyBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    XlogyBackward2 *n = (XlogyBackward2 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+XlogyBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((XlogyBackward2 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+XlogyBackward2_get_other(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((XlogyBackward2 *)self)->other);
+}
+
+static PyGetSetDef XlogyBackward2_getset[] = {
+    {"_saved_self", XlogyBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_other", XlogyBackward2_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_XlogyBackward2 = {
+    .name = "XlogyBackward2",
+    .basicsize = sizeof(XlogyBackward2),
+    .apply = XlogyBackward2_apply,
+    .release = XlogyBackward2_release,
+    .finalize = XlogyBackward2_finalize,
+    .traverse = XlogyBackward2_traverse,
+    .getset = XlogyBackward2_getset,
+    .op = "aten::xlogy.Scalar_Other",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_xlogy__Scalar_Other(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    XlogyBackward2 *n = (XlogyBackward2 *)tn_node_new(&tn_kind_XlogyBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->other = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_xlogy___Scalar_Other(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    XlogyBackward2 *n = (XlogyBackward2 *)tn_node_new(&tn_kind_XlogyBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->other = a_[1];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -1277,6 +1277,10 @@ PyObject *tn_op_where__ScalarOther(const tn_op *overload, TensorObject *conditio
 PyObject *tn_op_where__ScalarSelf(const tn_op *overload, TensorObject *condition, const tn_value *self, TensorObject *other);
 /* aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *self, TensorObject *other);
+/* aten::xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor */
+PyObject *tn_op_xlogy__Scalar_Other(const tn_op *overload, TensorObject *self, const tn_value *other);
+/* aten::xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor */
+PyObject *tn_op_xlogy__Scalar_Self(const tn_op *overload, const tn_value *self, TensorObject *other);
 /* aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::zero_(Tensor(a!) self) -> Tensor(a!) */

@@ -602,7 +602,8 @@ BIN_ROW(heaviside_b8, uint8_t, uint8_t, A_ | B_)
  * take widened f32 blocks and round in the same places (k->half says to which format):
  *   div_trunc (tensor / tensor): trunc(round(a / b));
  *   div_floor (tensor / tensor): every step of div_floor_floating;
- *   sigmoid_backward (f16 only; bf16 is computed in f32): a * (1 - b) * b, rounding each step.
+ *   sigmoid_backward (f16 only; bf16 is computed in f32): a * (1 - b) * b, rounding each step;
+ *   xlogy: x * log(y), log(y) rounded first (c10's std::log of a Half returns a Half).
  * With a Python-number divisor upstream takes an f32 path instead (tn_binary_scalar).
  * nextafter steps to the neighbouring f16/bf16 value, so it works on the 16-bit patterns. */
 static inline float
@@ -622,7 +623,16 @@ div_floor_half_s(float a, float b, int h)
     return fl;
 }
 
+static inline float
+xlogy_half_s(float a, float b, int h)
+{
+    if (b != b)
+        return NAN;
+    return a == 0 ? 0.0f : a * round_half(logf(b), h);
+}
+
 BIN_ROW(div_trunc_half, float, float, truncf(round_half(a / b, k->half)))
+BIN_ROW(xlogy_half, float, float, xlogy_half_s(a, b, k->half))
 BIN_ROW(div_floor_half, float, float, div_floor_half_s(a, b, k->half))
 BIN_ROW(sigmoid_backward_half, float, float,
         round_half(round_half(a * round_half(1.0f - b, k->half), k->half) * b, k->half))
@@ -930,6 +940,8 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
             w.fn = div_floor_half;
         else if (op == TN_BIN_SIGMOID_BACKWARD && dtype == TN_DTYPE_F16)
             w.fn = sigmoid_backward_half;
+        else if (op == TN_BIN_XLOGY && !float_b)
+            w.fn = xlogy_half;
         else
             w.fn = f32_row(row);
         if (!w.fn)

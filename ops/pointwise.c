@@ -587,6 +587,36 @@ tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *oth
     return binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self, other, NULL, NULL);
 }
 
+/* xlogy with a Scalar (BinaryOps.cpp): the Tensor overload with the Scalar wrapped
+ * (wrapped_scalar_tensor: it promotes as a Python number, and a float16/bfloat16 self takes it in
+ * its own dtype, log rounded there first: Note [Half precision steps] in kernels/binary.c) */
+static PyObject *
+xlogy_wrapped(const tn_op *overload, TensorObject *self, const tn_value *scalar, TensorObject *other)
+{
+    TensorObject *t = self ? self : other;
+    int dtype = tn_scalar_dtype(scalar);
+    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(scalar, dtype, t->device);
+    if (!wrapped)
+        return NULL;
+    wrapped->wrapped_number = 1;
+    PyObject *r = binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self ? self : wrapped, self ? wrapped : other, NULL,
+                         NULL);
+    Py_DECREF(wrapped);
+    return r;
+}
+
+PyObject *
+tn_op_xlogy__Scalar_Other(const tn_op *overload, TensorObject *self, const tn_value *other)
+{
+    return xlogy_wrapped(overload, self, other, NULL);
+}
+
+PyObject *
+tn_op_xlogy__Scalar_Self(const tn_op *overload, const tn_value *self, TensorObject *other)
+{
+    return xlogy_wrapped(overload, NULL, self, other);
+}
+
 PyObject *
 tn_op_logaddexp(const tn_op *overload, TensorObject *self, TensorObject *other)
 {

@@ -5795,6 +5795,11 @@ ALIASES = {
     "fix": "trunc", "negative": "neg", "absolute": "abs", "clip": "clamp",
     "matrix_power": "linalg_matrix_power",
 }
+# ... and the alias overloads whose target's overload has another name
+ALIAS_OVERLOADS = {
+    ("special_xlogy", "other_scalar"): "Scalar_Other", ("special_xlogy", "self_scalar"): "Scalar_Self",
+    ("special_xlogy", "other_scalar_out"): "OutScalar_Other", ("special_xlogy", "self_scalar_out"): "OutScalar_Self",
+}
 
 
 def _schema_args(func):
@@ -5811,7 +5816,8 @@ def _alias_target(func):
     if target is None:
         return None
     packet = getattr(torch.ops.aten, target + ("_" if inplace else ""), None)
-    overload = getattr(packet, func._overloadname, None) if packet is not None else None
+    ov = ALIAS_OVERLOADS.get((name, func._overloadname), func._overloadname)
+    overload = getattr(packet, ov, None) if packet is not None else None
     if overload is None or _schema_args(overload) != _schema_args(func):
         return None
     return overload

@@ -1858,3 +1858,9 @@ for _dt in ("bfloat16", "float16"):
 add("special_ndtr", {"float32": "torch.special.ndtr(torch.linspace(-6, 6, 2001))",
                      "float64": "torch.special.ndtr(torch.linspace(-6, 6, 2001, dtype=torch.float64))",
                      "int64": "torch.special.ndtr(torch.arange(-4, 5))"})
+
+# xlogy of float16/bfloat16: c10's std::log of a Half is a Half, so log(y) is rounded before the product
+# (Note [Half precision steps] in kernels/binary.c): exact, with a tensor and with a Scalar other
+for _dt in ("bfloat16", "float16"):
+    add("xlogy_half", {_dt: f"torch.xlogy(torch.linspace(-9, 9, 1001).to(torch.{_dt}), torch.linspace(0.01, 9, 1001).to(torch.{_dt}))",
+                       f"{_dt}_scalar": f"torch.xlogy(torch.linspace(-9, 9, 1001).to(torch.{_dt}), 2.7)"}, exact=True)

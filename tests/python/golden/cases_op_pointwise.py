@@ -78,6 +78,12 @@ binary("atan2", tol="derived")
 binary("hypot", tol="derived")
 binary("logaddexp", tol="derived")
 binary("xlogy.Tensor", r1="pos", tol="derived")
+# with a Scalar: the Tensor overload of the wrapped Scalar (spellings: torch.xlogy, special.xlogy, out=)
+scalar("xlogy.Scalar_Other", value=2.5, tol="derived", spell_extra={"special": "torch.special.xlogy({0}, {1})"})
+OPS.append(Op("xlogy.Scalar_Self", 2.5, T(role="pos"), tol="derived",
+              spell_extra={"special": "torch.special.xlogy({0}, {1})"},
+              extra={"int_scalar": ((3, T(role="pos")), None), "int_tensor": ((2.0, T(role="pos", dtype="int64")), None),
+                     "zero_scalar": ((0, T(role="pos")), None)}))
 binary("pow.Tensor_Tensor", r1="pos", r2="small", tol="derived")
 scalar("pow.Tensor_Scalar", value=2, tol="derived",
        extra={"half": ((T(role="pos"), 0.5), None), "neg2": ((T(role="pos"), -2), None),
