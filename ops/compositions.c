@@ -1509,16 +1509,13 @@ done:
  * gives zeros of query's sizes with value's last one, in query's dtype, plus
  * (q.sum() + k.sum() + v.sum()) * 0. The shapes need not agree otherwise; a NaN or infinity in
  * any input (or a sum overflowing its dtype) makes every element NaN, and each input that
- * requires grad gets a zero gradient through that graph. The sum of a meta tensor is read back
- * there ("Cannot copy out of meta tensor"). */
+ * requires grad gets a zero gradient through that graph. On the meta device the same graph gives
+ * the geometry and dtype (bool inputs: int64, their sums' type; seed 17 #737857: this path raised
+ * "Cannot copy out of meta tensor" where upstream's returns). */
 static PyObject *
 sdpa_empty(PyObject *q, PyObject *k, PyObject *v)
 {
     TensorObject *qt = TN_T(q), *vt = TN_T(v);
-    if (qt->device == TN_DEVICE_META || TN_T(k)->device == TN_DEVICE_META || vt->device == TN_DEVICE_META) {
-        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
-        return NULL;
-    }
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, qt->sizes, sizeof(int64_t) * (size_t)qt->ndim);
     shape[qt->ndim - 1] = vt->sizes[vt->ndim - 1];

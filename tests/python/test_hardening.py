@@ -4312,6 +4312,10 @@ FUZZ_CLASSES = [
     "out = torch.empty(3, 0).repeat(2**63 - 1, 5)",
     "out = torch.empty(5, 0).repeat(2**63 - 1, 1)",
     "out = torch.empty(3, 0).repeat(2**62 + 1, 5, 2)",
+    # session 35: seed 17 #737857, Note [Empty attention] on the meta device (its graph gives the geometry)
+    "a0 = torch.empty((2, 2), dtype=torch.bool, device='meta'); a1 = torch.empty((0, 2), dtype=torch.bool, device='meta'); a2 = torch.empty((0, 2), dtype=torch.bool, device='meta'); out = F.scaled_dot_product_attention(a0, a1, a2)",
+    "out = F.scaled_dot_product_attention(torch.empty(1, 2, 0, 2, device='meta'), torch.empty(1, 2, 3, 2, device='meta'), torch.empty(1, 2, 3, 2, device='meta'))",
+    "out = F.scaled_dot_product_attention(torch.empty(2, 2, device='meta'), torch.empty(3, 2, device='meta'), torch.empty(3, 0, device='meta'))",
 ]
 FUZZ_REFUSED = {
     # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's
