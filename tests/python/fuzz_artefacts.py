@@ -730,6 +730,79 @@ def ldl_nan_pivot_refused(kind, code, op, ours, up, tol):
     return "ldl_factor_ex of a NaN pivot: the reference LAPACK stops (info k), MKL pivots past it"
 
 
+def _ldl_rebuilt(ld, piv):
+    """L D L^T of LAPACK's sytrf factorization in its lower form (ld: L below the diagonal, D's 1x1
+    and 2x2 blocks on it; piv 1-based, a 2x2 block's two entries negative): L = P(1) L(1) P(2)
+    L(2) ..., each P the block's row interchange, each L(k) the identity with the block's columns
+    below it. Returns (L D L^T, max |L| |D| |L|^T, D's blocks as (start, size))."""
+    import numpy as np
+    n = len(piv)
+    D, L, blocks, k = np.zeros((n, n)), np.eye(n), [], 0
+    while k < n:
+        sz = 1 if piv[k] > 0 else 2
+        if k + sz > n:
+            return None, None, None
+        D[k:k + sz, k:k + sz] = np.tril(ld[k:k + sz, k:k + sz]) + np.tril(ld[k:k + sz, k:k + sz], -1).T
+        P = np.eye(n)
+        swap = k if sz == 1 else k + 1
+        other = abs(int(piv[k])) - 1
+        P[[swap, other]] = P[[other, swap]]
+        Lk = np.eye(n)
+        Lk[k + sz:, k:k + sz] = ld[k + sz:, k:k + sz]
+        L = L @ P @ Lk
+        blocks.append((k, sz))
+        k += sz
+    return L @ D @ L.T, float((np.abs(L) @ np.abs(D) @ np.abs(L).T).max(initial=0.0)), blocks
+
+
+def ldl_zero_pivot_refused(kind, code, op, ours, up, tol):
+    """ldl_factor_ex(check_errors=True) where MKL's sytrf, upstream's, meets a pivot k that rounds to
+    exactly 0 and reports info k, which upstream's check cannot name (its internal assertion
+    "Unknown error code: k", with no batch element named), while the reference sytrf, ours, keeps a
+    rounding residue there and reports 0. Explained when, for a matrix of the batch (the lower
+    triangle it reads, symmetric), ours's answer is a factorization of it within the backward error
+    bound max(tol, n u) n max(|L| |D| |L|^T) (_ldl_rebuilt) with info 0, and ours's D block holding
+    pivot k has a singular value within that bound of 0: a zero pivot there is as good an answer
+    (seed 17 #287748: entries of 1e30 beside 0.5)."""
+    if kind != "accepts" or name(op) not in ("linalg_ldl_factor_ex", "ldl_factor_ex"):
+        return None
+    import numpy as np
+    m = re.search(r"ldl_factor_ex: (?:\(Batch element (\d+)\): )?Unknown error code: (\d+)", up.get("msg", ""))
+    a = inputs(code).get("a0")
+    to = tensors(ours)
+    if not m or a is None or a.dim() < 2 or a.is_complex() or not a.is_floating_point() or not _finite(a) \
+            or a.shape[-1] != a.shape[-2] or len(to) != 3 or "hermitian=True" in code:
+        return None
+    if any(len(t["values"] or []) != math.prod(t["shape"]) for t in to):
+        return None  # described in part
+    n, k = a.shape[-1], int(m.group(2)) - 1
+    mats = np.array(a.detach().double().tolist()).reshape(-1, n, n)
+    lds = np.array([_num(x) for x in to[0]["values"]]).reshape(-1, n, n)
+    pivs = [int(x) for x in to[1]["values"]]
+    info = [int(x) for x in to[2]["values"]]
+    if not 0 <= k < n or len(info) != mats.shape[0] or any(info):
+        return None
+    u = _UNIT.get(str(a.dtype), 2.0 ** -24)
+    for b in ([int(m.group(1))] if m.group(1) is not None else range(mats.shape[0])):
+        if b >= mats.shape[0]:
+            return None
+        t = np.tril(mats[b])
+        A = t + np.tril(t, -1).T
+        rebuilt, scale, blocks = _ldl_rebuilt(lds[b], pivs[b * n:(b + 1) * n])
+        if rebuilt is None:
+            continue
+        bound = max(tol, n * u) * n * max(1.0, scale)
+        if not np.abs(rebuilt - A).max() <= bound:
+            continue
+        start, sz = next((st, z) for st, z in blocks if st <= k < st + z)
+        block = np.tril(lds[b][start:start + sz, start:start + sz])
+        block = block + np.tril(block, -1).T
+        if np.linalg.svd(block, compute_uv=False)[-1] <= bound:
+            return ("ldl_factor_ex: a pivot rounds to exactly 0 in upstream's factorization (its check cannot name it), "
+                    "to a residue within the backward error in ours's; ours's is a factorization of the matrix")
+    return None
+
+
 def upstream_result_unreadable(kind, code, op, ours, up, tol):
     """Upstream returns a tensor it cannot read itself (reading it raises: as_strided_ to a view
     past 2**63 bytes, a size it holds as a symbolic integer); ours raises the same class at the
@@ -2410,7 +2483,7 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, ldl_nan_pivot_refused, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
-          lu_exactly_singular, lapack_nonfinite_single_decision,
+          lu_exactly_singular, ldl_zero_pivot_refused, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,

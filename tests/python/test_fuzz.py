@@ -972,6 +972,23 @@ def test_each_artefact_proof_can_fail():
     assert explain("accepts", lz, lzop, lzo(), lzu, tol)
     assert not explain("accepts", lz.replace("[:20]", "[1:21]"), lzop, lzo(), lzu, tol)  # another matrix: no LU of it
     assert not explain("accepts", lz, lzop, lzo(1), lzu, tol)  # ours's info names a zero pivot it does not hold
+    # session 35: seed 17 #287748, ldl_factor_ex's pivot 3 rounds to exactly 0 in MKL's sytrf beside entries of 1e30
+    # (upstream's check then fails an internal assertion on info 3, naming no batch element); ours's is a residue
+    ld_code = ("a0 = torch.tensor(([0.5, 0.5, -0.0, 1e30, -7e4, 0.0, -0.0, 2.0, 0.0, -1.25, -2.0, 3.75] * 3)[:36], "
+               "dtype=torch.float32).reshape((4, 3, 3)); out = torch.ops.aten.linalg_ldl_factor_ex.default(a0, check_errors=True)")
+    ldop = "torch.ops.aten.linalg_ldl_factor_ex.default"
+    ld_v = [0.5, 0.0, 0.0, 1.0000000150474662e+30, -70000.0, 0.0, 2.0000000063421537e-30, -0.0, 0.0, -1.25, 0.0, 0.0,
+            1.0000000150474662e+30, 0.0, 0.0, -6.99999976701182e-26, 5.000000015855384e-31, 0.5, -2.0, 0.0, 0.0, 0.625,
+            0.78125, 0.0, -0.25, 0.23999999463558197, 0.07999999821186066, 1.0000000150474662e+30, 0.0, 0.0, -0.0, 2.0,
+            0.0, -1.250000003963846e-30, -1.0, 1.75]
+    ld_o = lambda v=ld_v, info=(0, 0, 0, 0): {"ok": {"tuple": [_t(v, [4, 3, 3]), _t([-2, -2, 3, -3, -3, 3, 2, 2, 3, 1, 2, 3], [4, 3], "torch.int32"),
+                                                              _t(list(info), [4], "torch.int32")]}}
+    ld_u = {"exc": "RuntimeError", "msg": 'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+            'BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. torch.linalg.ldl_factor_ex: Unknown error code: 3.'}
+    assert explain("accepts", ld_code, ldop, ld_o(), ld_u, tol)
+    assert not explain("accepts", ld_code, ldop, ld_o(info=(0, 3, 0, 0)), ld_u, tol)  # ours's info names a pivot
+    assert not explain("accepts", ld_code.replace("1e30", "3.0"), ldop, ld_o(), ld_u, tol)  # not ours's factorization
+    assert not explain("accepts", ld_code, ldop, ld_o([x * 2 for x in ld_v]), ld_u, tol)  # no factorization of a0
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "
