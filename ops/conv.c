@@ -53,10 +53,6 @@ expand_param(tn_ints p, const char *name, int d, int64_t *out)
     return 0;
 }
 
-/* the dtypes upstream's slow CPU convolutions do not dispatch on, on the CPU: slow_conv2d_cpu and
- * compute_columns3d take all types with half and bfloat16 (not bool nor uint16..64);
- * slow_conv_dilated<> and slow_conv_transpose2d/3d_out_cpu (float_and_long) only the floating
- * types and int64 (an int32 input with a dilation is refused there, before the weight's dtype) */
 /* the slow kernels read the weight as the input's type ("expected scalar type Float but found
  * Double"); a bias of another type than the input's meets check_input_same_type_as_parameters */
 static int
@@ -71,6 +67,10 @@ mixed_operand_dtypes(const TensorObject *input, const TensorObject *weight, cons
     return -1;
 }
 
+/* the dtypes upstream's slow CPU convolutions do not dispatch on, on the CPU: slow_conv2d_cpu and
+ * compute_columns3d take all types with half and bfloat16 (not bool nor uint16..64);
+ * slow_conv_dilated<> and slow_conv_transpose2d/3d_out_cpu (float_and_long) only the floating
+ * types and int64 (an int32 input with a dilation is refused there, before the weight's dtype) */
 static int
 slow_kernel_lacks(const TensorObject *input, int float_and_long)
 {

@@ -140,11 +140,7 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
     return (PyObject *)out;
 }
 
-/* pad(self, pad, mode, value): upstream's CompositeImplicitAutograd front door (_pad_enum).
- * "constant" is constant_pad_nd; the other modes go through the door to reflection_pad1d/2d/3d,
- * replication_pad1d/2d/3d and _pad_circular by the pad's length and the input's rank, which
- * torchnative computes by their decompositions (Note [Decompositions at the door] in
- * runtime/py/tn_decompose.py). */
+/* at::pad's own checks (ops/pad.h) */
 int
 tn_pad_check(const TensorObject *self, tn_ints pad)
 {
@@ -160,6 +156,11 @@ tn_pad_check(const TensorObject *self, tn_ints pad)
     return 0;
 }
 
+/* pad(self, pad, mode, value): upstream's CompositeImplicitAutograd front door (_pad_enum).
+ * "constant" is constant_pad_nd; the other modes go through the door to reflection_pad1d/2d/3d,
+ * replication_pad1d/2d/3d and _pad_circular by the pad's length and the input's rank, which
+ * torchnative computes by their decompositions (Note [Decompositions at the door] in
+ * runtime/py/tn_decompose.py). */
 PyObject *
 tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
 {

@@ -158,8 +158,6 @@ bool_index_tensor(int value)
     return (PyObject *)t;
 }
 
-/* Apply ints, slices, None, Ellipsis and bools to `self`; collect tensor indices per dimension
- * of the result (NULL where none). Returns the sliced view (new reference). */
 /* an int index of a 0-dim tensor (upstream's applySelect): 0 is "invalid index", any other is
  * out of bounds for a dimension of size 0 */
 static void
@@ -172,6 +170,8 @@ zero_dim_int_index(int64_t v)
         PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension 0 with size 0", (long long)v);
 }
 
+/* Apply ints, slices, None, Ellipsis and bools to `self`; collect tensor indices per dimension
+ * of the result (NULL where none). Returns the sliced view (new reference). */
 static PyObject *
 apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors, int *has_tensor, int writing)
 {
