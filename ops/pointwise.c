@@ -410,10 +410,9 @@ tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 PyObject *
 tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    TensorObject *o = tn_scalar_tensor(other, tn_scalar_dtype(other), self->device);
+    TensorObject *o = tn_wrapped_scalar_tensor(other, self->device);
     if (!o)
         return NULL;
-    o->wrapped_number = 1;
     PyObject *r = check_sub_via_add(alpha, o->dtype, self->dtype) < 0 || check_alpha(alpha, o, self, NULL) < 0
                       ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
                               self, NULL, alpha);
@@ -558,11 +557,9 @@ tn_op_special_zeta__other_scalar(const tn_op *overload, TensorObject *self, cons
 PyObject *
 tn_op_special_zeta__self_scalar(const tn_op *overload, const tn_value *self, TensorObject *other)
 {
-    int dtype = tn_scalar_dtype(self);
-    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(self, dtype, other->device);
+    TensorObject *wrapped = tn_wrapped_scalar_tensor(self, other->device);
     if (!wrapped)
         return NULL;
-    wrapped->wrapped_number = 1;
     PyObject *r = binary(overload, TN_BIN_ZETA, BK_FLOATONLY, wrapped, other, NULL, NULL);
     Py_DECREF(wrapped);
     return r;
@@ -593,12 +590,9 @@ tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *oth
 static PyObject *
 xlogy_wrapped(const tn_op *overload, TensorObject *self, const tn_value *scalar, TensorObject *other)
 {
-    TensorObject *t = self ? self : other;
-    int dtype = tn_scalar_dtype(scalar);
-    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(scalar, dtype, t->device);
+    TensorObject *wrapped = tn_wrapped_scalar_tensor(scalar, (self ? self : other)->device);
     if (!wrapped)
         return NULL;
-    wrapped->wrapped_number = 1;
     PyObject *r = binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self ? self : wrapped, self ? wrapped : other, NULL,
                          NULL);
     Py_DECREF(wrapped);
@@ -858,10 +852,9 @@ fail:
 PyObject *
 tn_op_pow__Scalar(const tn_op *overload, const tn_value *self, TensorObject *exponent)
 {
-    TensorObject *base = tn_scalar_tensor(self, tn_scalar_dtype(self), exponent->device);
+    TensorObject *base = tn_wrapped_scalar_tensor(self, exponent->device);
     if (!base)
         return NULL;
-    base->wrapped_number = 1;
     PyObject *r = binary(overload, TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
     Py_DECREF(base);
     /* upstream's pow.Scalar meta allocates a contiguous result whatever exponent's layout (the
@@ -951,19 +944,17 @@ where_with_scalars(const tn_op *overload, TensorObject *condition, TensorObject 
 {
     TensorObject *a = self, *b = other, *ta = NULL, *tb = NULL;
     if (!a) {
-        ta = tn_scalar_tensor(sself, tn_scalar_dtype(sself), condition->device);
+        ta = tn_wrapped_scalar_tensor(sself, condition->device);
         if (!ta)
             return NULL;
-        ta->wrapped_number = 1;
         a = ta;
     }
     if (!b) {
-        tb = tn_scalar_tensor(sother, tn_scalar_dtype(sother), condition->device);
+        tb = tn_wrapped_scalar_tensor(sother, condition->device);
         if (!tb) {
             Py_XDECREF((PyObject *)ta);
             return NULL;
         }
-        tb->wrapped_number = 1;
         b = tb;
     }
     PyObject *r = tn_op_where__self(overload, condition, a, b);

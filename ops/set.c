@@ -224,10 +224,9 @@ PyObject *
 tn_op_isin__Tensor_Scalar(const tn_op *overload, TensorObject *elements, const tn_value *test_element,
                           bool assume_unique, bool invert)
 {
-    TensorObject *t = tn_scalar_tensor(test_element, tn_scalar_dtype(test_element), elements->device);
+    TensorObject *t = tn_wrapped_scalar_tensor(test_element, elements->device);
     if (!t)
         return NULL;
-    t->wrapped_number = 1;
     PyObject *r = isin(overload, elements, t, invert, assume_unique, 1);  /* upstream: eq / ne */
     Py_DECREF(t);
     return r;
@@ -237,10 +236,9 @@ PyObject *
 tn_op_isin__Scalar_Tensor(const tn_op *overload, const tn_value *element, TensorObject *test_elements,
                           bool assume_unique, bool invert)
 {
-    TensorObject *e = tn_scalar_tensor(element, tn_scalar_dtype(element), test_elements->device);
+    TensorObject *e = tn_wrapped_scalar_tensor(element, test_elements->device);
     if (!e)
         return NULL;
-    e->wrapped_number = 1;
     PyObject *r = isin(overload, e, test_elements, invert, assume_unique, 0);
     Py_DECREF(e);
     return r;

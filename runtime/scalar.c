@@ -312,7 +312,13 @@ tn_wrapped_number_tensor(PyObject *number)
         if (v.u.d == -1.0 && PyErr_Occurred())
             return NULL;
     }
-    TensorObject *t = tn_scalar_tensor(&v, tn_scalar_dtype(&v), TN_DEVICE_CPU);
+    return tn_wrapped_scalar_tensor(&v, TN_DEVICE_CPU);
+}
+
+TensorObject *
+tn_wrapped_scalar_tensor(const tn_value *v, int device)
+{
+    TensorObject *t = tn_scalar_tensor(v, tn_scalar_dtype(v), device);
     if (t)
         t->wrapped_number = 1;
     return t;

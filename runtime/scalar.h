@@ -28,6 +28,9 @@ PyObject *tn_element_to_py(int dtype, const char *p);
 int tn_tensor_item_value(TensorObject *t, tn_value *out);
 /* A Python number bound to a Tensor parameter: a 0-dim wrapped-number tensor. */
 TensorObject *tn_wrapped_number_tensor(PyObject *number);
+/* upstream's wrapped_scalar_tensor: a 0-dim tensor of the Scalar's own dtype (int64, float64,
+ * complex128, bool) on device, marked a wrapped number (it promotes as a Python number) */
+TensorObject *tn_wrapped_scalar_tensor(const tn_value *v, int device);
 /* The dtype of the tensor upstream's tensor_slow makes of a Python number given for a Tensor
  * ("to" takes one: scalar_to_tensor of its Scalar): bool, int64, complex128, float64; an int past
  * int64 is a uint64 Scalar, one past uint64 (or below int64) raises its conversion's

@@ -1864,3 +1864,9 @@ add("special_ndtr", {"float32": "torch.special.ndtr(torch.linspace(-6, 6, 2001))
 for _dt in ("bfloat16", "float16"):
     add("xlogy_half", {_dt: f"torch.xlogy(torch.linspace(-9, 9, 1001).to(torch.{_dt}), torch.linspace(0.01, 9, 1001).to(torch.{_dt}))",
                        f"{_dt}_scalar": f"torch.xlogy(torch.linspace(-9, 9, 1001).to(torch.{_dt}), 2.7)"}, exact=True)
+# xlogy's Scalar kernels' error inputs (classes and values against upstream)
+add("xlogy_scalar_errors", {"out_cast": "torch.xlogy(torch.ones(3), 2.5, out=torch.empty(3, dtype=torch.int64))",
+                            "inplace_int": "x = torch.ones(3, dtype=torch.int64); out = x.xlogy_(2.5)",
+                            "str": "torch.xlogy(torch.ones(3), 'a')",
+                            "bool": "torch.xlogy(True, torch.tensor([True, False]))",
+                            "meta": "torch.xlogy(torch.ones(2, 3, device='meta'), 2.5)"}, exact=True)
