@@ -9,129 +9,6 @@
 
 #include <math.h>
 
-/* FracBackward0: aten::frac
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} FracBackward0;
-
-static int
-FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-FracBackward0_release(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static void
-FracBackward0_finalize(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static int
-FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef FracBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_FracBackward0 = {
-    .name = "FracBackward0",
-    .basicsize = sizeof(FracBackward0),
-    .apply = FracBackward0_apply,
-    .release = FracBackward0_release,
-    .finalize = FracBackward0_finalize,
-    .traverse = FracBackward0_traverse,
-    .getset = FracBackward0_getset,
-    .op = "aten::frac",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::frac(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_frac(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_frac_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
  *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
  */
@@ -11083,6 +10960,139 @@ tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

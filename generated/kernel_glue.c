@@ -6662,6 +6662,16 @@ glue_special_bessel_y1(tn_value *a)
     );
 }
 
+/* aten::special_entr(Tensor self) -> Tensor */
+static PyObject *
+glue_special_entr(tn_value *a)
+{
+    return tn_op_special_entr(
+        &tn_ops[TN_OP_special_entr],
+        TN_T(a[0].u.t)
+    );
+}
+
 /* aten::special_erfcx(Tensor self) -> Tensor */
 static PyObject *
 glue_special_erfcx(tn_value *a)
@@ -6800,6 +6810,39 @@ glue_special_spherical_bessel_j0(tn_value *a)
     return tn_op_special_spherical_bessel_j0(
         &tn_ops[TN_OP_special_spherical_bessel_j0],
         TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_special_xlog1py(tn_value *a)
+{
+    return tn_op_special_xlog1py(
+        &tn_ops[TN_OP_special_xlog1py],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor */
+static PyObject *
+glue_special_xlog1py__other_scalar(tn_value *a)
+{
+    return tn_op_special_xlog1py__other_scalar(
+        &tn_ops[TN_OP_special_xlog1py__other_scalar],
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
+/* aten::special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor */
+static PyObject *
+glue_special_xlog1py__self_scalar(tn_value *a)
+{
+    return tn_op_special_xlog1py__self_scalar(
+        &tn_ops[TN_OP_special_xlog1py__self_scalar],
+        &a[0],
+        TN_T(a[1].u.t)
     );
 }
 
@@ -8395,6 +8438,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_special_bessel_j1, glue_special_bessel_j1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_bessel_y0, glue_special_bessel_y0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_bessel_y1, glue_special_bessel_y1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_entr, glue_special_entr, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_erfcx, glue_special_erfcx, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_i0e, glue_special_i0e, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_i1, glue_special_i1, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -8409,6 +8453,9 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_special_scaled_modified_bessel_k0, glue_special_scaled_modified_bessel_k0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_scaled_modified_bessel_k1, glue_special_scaled_modified_bessel_k1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_spherical_bessel_j0, glue_special_spherical_bessel_j0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_xlog1py, glue_special_xlog1py, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_xlog1py__other_scalar, glue_special_xlog1py__other_scalar, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_xlog1py__self_scalar, glue_special_xlog1py__self_scalar, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_zeta, glue_special_zeta, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_zeta__other_scalar, glue_special_zeta__other_scalar, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_zeta__self_scalar, glue_special_zeta__self_scalar, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

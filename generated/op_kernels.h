@@ -1087,6 +1087,8 @@ PyObject *tn_op_special_bessel_j1(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_special_bessel_y0(const tn_op *overload, TensorObject *self);
 /* aten::special_bessel_y1(Tensor self) -> Tensor */
 PyObject *tn_op_special_bessel_y1(const tn_op *overload, TensorObject *self);
+/* aten::special_entr(Tensor self) -> Tensor */
+PyObject *tn_op_special_entr(const tn_op *overload, TensorObject *self);
 /* aten::special_erfcx(Tensor self) -> Tensor */
 PyObject *tn_op_special_erfcx(const tn_op *overload, TensorObject *self);
 /* aten::special_i0e(Tensor self) -> Tensor */
@@ -1115,6 +1117,12 @@ PyObject *tn_op_special_scaled_modified_bessel_k0(const tn_op *overload, TensorO
 PyObject *tn_op_special_scaled_modified_bessel_k1(const tn_op *overload, TensorObject *x);
 /* aten::special_spherical_bessel_j0(Tensor x) -> Tensor */
 PyObject *tn_op_special_spherical_bessel_j0(const tn_op *overload, TensorObject *x);
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_special_xlog1py(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *tn_op_special_xlog1py__other_scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
+/* aten::special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor */
+PyObject *tn_op_special_xlog1py__self_scalar(const tn_op *overload, const tn_value *self, TensorObject *other);
 /* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_special_zeta(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */

@@ -603,7 +603,8 @@ BIN_ROW(heaviside_b8, uint8_t, uint8_t, A_ | B_)
  *   div_trunc (tensor / tensor): trunc(round(a / b));
  *   div_floor (tensor / tensor): every step of div_floor_floating;
  *   sigmoid_backward (f16 only; bf16 is computed in f32): a * (1 - b) * b, rounding each step;
- *   xlogy: x * log(y), log(y) rounded first (c10's std::log of a Half returns a Half).
+ *   xlogy: x * log(y), log(y) rounded first (c10's std::log of a Half returns a Half);
+ *   xlog1py: x * log1p(y) likewise.
  * With a Python-number divisor upstream takes an f32 path instead (tn_binary_scalar).
  * nextafter steps to the neighbouring f16/bf16 value, so it works on the 16-bit patterns. */
 static inline float
@@ -632,7 +633,16 @@ xlogy_half_s(float a, float b, int h)
 }
 
 BIN_ROW(div_trunc_half, float, float, truncf(round_half(a / b, k->half)))
+static inline float
+xlog1py_half_s(float a, float b, int h)
+{
+    if (b != b)
+        return NAN;
+    return a == 0 ? 0.0f : a * round_half(log1pf(b), h);
+}
+
 BIN_ROW(xlogy_half, float, float, xlogy_half_s(a, b, k->half))
+BIN_ROW(xlog1py_half, float, float, xlog1py_half_s(a, b, k->half))
 BIN_ROW(div_floor_half, float, float, div_floor_half_s(a, b, k->half))
 BIN_ROW(sigmoid_backward_half, float, float,
         round_half(round_half(a * round_half(1.0f - b, k->half), k->half) * b, k->half))
@@ -942,6 +952,8 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
             w.fn = sigmoid_backward_half;
         else if (op == TN_BIN_XLOGY && !float_b)
             w.fn = xlogy_half;
+        else if (op == TN_BIN_XLOG1PY && !float_b)
+            w.fn = xlog1py_half;
         else
             w.fn = f32_row(row);
         if (!w.fn)

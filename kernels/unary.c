@@ -97,6 +97,7 @@ const char *const tn_unary_names[TN_NUM_UNARY] = {
     [TN_UN_ERFCX] = "erfcx",
     [TN_UN_LOG_NDTR] = "log_ndtr",
     [TN_UN_NDTRI] = "ndtri",
+    [TN_UN_ENTR] = "special_entr",
 };
 
 /* Parameters converted once per call: f for f32 math (f32, f16, bf16), d for f64, i for the
@@ -400,7 +401,8 @@ erfinv_d(double y)
     UN_ROW(airy_ai_##SN, T, T, tn_special_airy_ai_##SN(x))                                      \
     UN_ROW(erfcx_##SN, T, T, tn_special_erfcx_##SN(x))                                          \
     UN_ROW(log_ndtr_##SN, T, T, tn_special_log_ndtr_##SN(x))                                    \
-    UN_ROW(ndtri_##SN, T, T, tn_special_ndtri_##SN(x))
+    UN_ROW(ndtri_##SN, T, T, tn_special_ndtri_##SN(x))                                    \
+    UN_ROW(entr_##SN, T, T, entr_##SN##_s(x, k->half))
 
 static inline float
 logit_half_s(float x, float eps, int h)
@@ -433,6 +435,18 @@ logit_half_s(float x, float eps, int h)
         if (eps >= 0)                                                                     \
             x = x < eps ? eps : (x > (T)1 - eps ? (T)1 - eps : x);                        \
         return x == (T)1 ? (T)INFINITY : M(log)(x / ((T)1 - x));                          \
+    }                                                                                     \
+    static inline T                                                                       \
+    entr_##SN##_s(T x, int half)                                                          \
+    {                                                                                     \
+        if (x != x)                                                                       \
+            return x;                                                                     \
+        if (x == 0)                                                                       \
+            return (T)0;                                                                  \
+        if (x < 0)                                                                        \
+            return -(T)INFINITY;                                                          \
+        T lg = M(log)(x);                                                                 \
+        return -x * (half ? (T)round_half((float)lg, half) : lg);                         \
     }                                                                                     \
     static inline T                                                                       \
     softshrink_##SN##_s(T x, T l)                                                         \
@@ -481,12 +495,13 @@ UN_ROW(always_b8, uint8_t, uint8_t, 1)
 #define sign_b8 ident_b8
 #define signbit_b8 never_b8
 
-/* ---- AVX2 vector math for f32 exp, tanh, sigmoid, silu ----
+/* ---- AVX2 vector math for f32 exp, tanh, erf, gelu ----
  * Note [f32 vector math]
  * exp: tn_f32_vexp__avx2 (vmath.h).
  * tanh: for |x| < 0.625 the odd polynomial of Cephes tanhf, else 1 - 2/(e^{2|x|} + 1) with the
- * sign restored. sigmoid = 1/(1 + e^-x) and silu = x/(1 + e^-x) as upstream writes them.
- * All within a few ulp of glibc; the scalar rows (expf, tanhf) stay the reference. */
+ * sign restored. All within a few ulp of glibc; the scalar rows (expf, tanhf) stay the reference.
+ * (sigmoid, silu and the other activations upstream writes with Vectorized<float>: Note [SLEEF
+ * bodies] below.) */
 #if TN_X86
 TN_TARGET_AVX2 static inline __m256
 v_tanh(__m256 x)
@@ -555,22 +570,6 @@ v_gelu(__m256 x)
     return _mm256_mul_ps(h, _mm256_add_ps(_mm256_set1_ps(1.0f), e));
 }
 
-TN_TARGET_AVX2 static inline __m256
-v_sigmoid(__m256 x)
-{
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
-    return _mm256_div_ps(one, _mm256_add_ps(one, e));
-}
-
-TN_TARGET_AVX2 static inline __m256
-v_silu(__m256 x)
-{
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
-    return _mm256_div_ps(x, _mm256_add_ps(one, e));
-}
-
 /* The tail goes through a zero-padded vector so every element sees the same approximation. */
 #define AVX2_UNARY_F32(NAME, VF)                                                          \
     TN_TARGET_AVX2 static void                                                            \
@@ -594,15 +593,11 @@ v_silu(__m256 x)
 
 AVX2_UNARY_F32(f32_vexp__avx2_u8, tn_f32_vexp__avx2)
 AVX2_UNARY_F32(f32_vtanh__avx2_u8, v_tanh)
-AVX2_UNARY_F32(f32_vsigmoid__avx2_u8, v_sigmoid)
-AVX2_UNARY_F32(f32_vsilu__avx2_u8, v_silu)
 AVX2_UNARY_F32(f32_verf__avx2_u8, v_erf)
 AVX2_UNARY_F32(f32_vgelu__avx2_u8, v_gelu)
 
 /* Row wrappers for contiguous rows. CHUNK 0: the vector math covers the whole row (upstream's
- * exp, tanh, erf and gelu are vectorised to the last element). Otherwise upstream's scalar tail
- * (Note [Vector body and tail] in binary.c) applies: sigmoid and silu run glibc's expf on the
- * last n % 32 elements (AVX512 chunks), so short rows match upstream bit for bit. */
+ * exp, tanh, erf and gelu are vectorised to the last element). */
 #define AVX2_UNARY_ROW(OP, CHUNK)                                                         \
     static void                                                                           \
     OP##_f32_avx2row(void *ctx, char *const *p, const int64_t *s, int64_t n)              \
@@ -621,10 +616,104 @@ AVX2_UNARY_F32(f32_vgelu__avx2_u8, v_gelu)
 
 AVX2_UNARY_ROW(exp, 0)
 AVX2_UNARY_ROW(tanh, 0)
-AVX2_UNARY_ROW(sigmoid, 32)
-AVX2_UNARY_ROW(silu, 32)
 AVX2_UNARY_ROW(erf, 0)
 AVX2_UNARY_ROW(gelu, 0)
+
+/* Note [SLEEF bodies]
+ * Where upstream's kernel is written with Vectorized<float> methods, its vector body computes
+ * them with SLEEF (exp(): Sleef_expf8_u10, log1p(), tanh(), sinh(), cosh() likewise), and its scalar
+ * tail (Note [Vector body and tail] in binary.c) with glibc. These f32 rows do the same: the body
+ * through libsleef's functions, written in upstream's order of operations (Activation.cpp,
+ * UnaryOpsKernel.cpp), the tail through the op's scalar row. Debian's SLEEF 3.5 gives upstream's
+ * bits: `.venv/bin/python tools/ulp_survey.py -k silu -k sigmoid -k sinh -k cosh -k softplus -k mish
+ * --dtype float32` lists none of them. The body is 2 * Vec::size() elements: 16 on AVX2, 32 on
+ * AVX-512 (there upstream calls SLEEF's 16-lane functions, lane for lane the same algorithm as
+ * the 8-lane ones). Not yet: log_sigmoid (composed of exp and log1p in ops/pointwise.c; upstream
+ * runs every element through SLEEF), elu and gelu(tanh) (their formulas differ in ways not yet
+ * pinned down), gelu (oneDNN's for contiguous inputs) and the f16/bf16 rows (upstream converts
+ * 32-element chunks to float and calls the same functions). */
+TN_TARGET_AVX2 static inline __m256
+sl_neg(__m256 x)
+{
+    return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f));
+}
+
+/* Vectorized<float>: sigmoid's a = 0 - a; exp; + 1; reciprocal */
+TN_TARGET_AVX2 static inline __m256
+sl_sigmoid(__m256 x, const un_params *k)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    return _mm256_div_ps(one, _mm256_add_ps(e, one));
+}
+
+/* silu: x / (1 + exp(-x)) */
+TN_TARGET_AVX2 static inline __m256
+sl_silu(__m256 x, const un_params *k)
+{
+    return _mm256_div_ps(x, _mm256_add_ps(_mm256_set1_ps(1.0f), Sleef_expf8_u10avx2(sl_neg(x))));
+}
+
+/* mish: x * tanh(log1p(exp(x))) */
+TN_TARGET_AVX2 static inline __m256
+sl_mish(__m256 x, const un_params *k)
+{
+    return _mm256_mul_ps(x, Sleef_tanhf8_u10avx2(Sleef_log1pf8_u10avx2(Sleef_expf8_u10avx2(x))));
+}
+
+/* softplus: x * beta > threshold ? x : log1p(exp(x * beta)) / beta */
+TN_TARGET_AVX2 static inline __m256
+sl_softplus(__m256 x, const un_params *k)
+{
+    __m256 beta = _mm256_set1_ps(k->f[0]);
+    __m256 xb = _mm256_mul_ps(x, beta);
+    __m256 r = _mm256_div_ps(Sleef_log1pf8_u10avx2(Sleef_expf8_u10avx2(xb)), beta);
+    return _mm256_blendv_ps(r, x, _mm256_cmp_ps(xb, _mm256_set1_ps(k->f[1]), _CMP_GT_OQ));
+}
+
+TN_TARGET_AVX2 static inline __m256
+sl_sinh(__m256 x, const un_params *k)
+{
+    return Sleef_sinhf8_u10avx2(x);
+}
+
+TN_TARGET_AVX2 static inline __m256
+sl_cosh(__m256 x, const un_params *k)
+{
+    return Sleef_coshf8_u10avx2(x);
+}
+
+/* n elements (a multiple of 8) of a contiguous output; the input contiguous or one broadcast
+ * value (sx 0) */
+#define SLEEF_BODY(OP)                                                                    \
+    TN_TARGET_AVX2 static void                                                            \
+    OP##_f32_sleef_body(float *o, const float *x, int64_t sx, int64_t n, const un_params *k) \
+    {                                                                                     \
+        for (int64_t i = 0; i < n; i += 8)                                                \
+            _mm256_storeu_ps(o + i, sl_##OP(sx ? _mm256_loadu_ps(x + i) : _mm256_set1_ps(x[0]), k)); \
+    }
+
+/* body through SLEEF, tail through the scalar row */
+#define SLEEF_ROW(OP)                                                                     \
+    SLEEF_BODY(OP)                                                                        \
+    static void                                                                           \
+    OP##_f32_sleefrow(void *ctx, char *const *p, const int64_t *s, int64_t n)             \
+    {                                                                                     \
+        int64_t body = tn_vector_body(s, 1, n, tn_cpu_has_avx512() ? 32 : 16);            \
+        OP##_f32_sleef_body((float *)p[0], (const float *)p[1], s[1], body, &((const un_ctx *)ctx)->k); \
+        if (body < n) {                                                                   \
+            char *tail[2] = {p[0] + body * 4, p[1] + body * 4 * s[1]};                    \
+            OP##_f32(ctx, tail, s, n - body);                                             \
+        }                                                                                 \
+    }
+
+SLEEF_ROW(sigmoid)
+SLEEF_ROW(silu)
+SLEEF_ROW(mish)
+SLEEF_ROW(softplus)
+SLEEF_ROW(sinh)
+SLEEF_ROW(cosh)
+
 #endif
 
 /* f16/bf16 rsqrt keeps upstream's two halves (Note [Vector body and tail] in binary.c): the
@@ -736,6 +825,7 @@ static const tn_row_fn unary_table[TN_NUM_UNARY][TN_NUM_SLOTS] = {
     [TN_UN_ERFCX] = {ROW_FLOAT(erfcx)},
     [TN_UN_LOG_NDTR] = {ROW_FLOAT(log_ndtr)},
     [TN_UN_NDTRI] = {ROW_FLOAT(ndtri)},
+    [TN_UN_ENTR] = {ROW_FLOAT(entr)},
 };
 
 static int
@@ -760,8 +850,12 @@ f32_row(int op)
         switch (op) {
         case TN_UN_EXP: return exp_f32_avx2row;
         case TN_UN_TANH: return tanh_f32_avx2row;
-        case TN_UN_SIGMOID: return sigmoid_f32_avx2row;
-        case TN_UN_SILU: return silu_f32_avx2row;
+        case TN_UN_SIGMOID: return sigmoid_f32_sleefrow;
+        case TN_UN_SILU: return silu_f32_sleefrow;
+        case TN_UN_MISH: return mish_f32_sleefrow;
+        case TN_UN_SOFTPLUS: return softplus_f32_sleefrow;
+        case TN_UN_SINH: return sinh_f32_sleefrow;
+        case TN_UN_COSH: return cosh_f32_sleefrow;
         case TN_UN_ERF: return erf_f32_avx2row;
         case TN_UN_GELU: return gelu_f32_avx2row;
         default: break;

@@ -91,6 +91,7 @@ typedef enum {
     TN_UN_ERFCX,
     TN_UN_LOG_NDTR,
     TN_UN_NDTRI,
+    TN_UN_ENTR,         /* special_entr: -x log x */
     TN_NUM_UNARY
 } tn_unary_op;
 

@@ -38,6 +38,14 @@ tn_f32_vexp__avx2(__m256 x)
     __m256 res = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
     return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
+
+/* libsleef's 8-lane AVX2 functions (its header declares them only to translation units built
+ * with -mavx2; these files pick their ISA per function): Note [SLEEF bodies] in unary.c */
+__m256 Sleef_expf8_u10avx2(__m256);
+__m256 Sleef_log1pf8_u10avx2(__m256);
+__m256 Sleef_tanhf8_u10avx2(__m256);
+__m256 Sleef_sinhf8_u10avx2(__m256);
+__m256 Sleef_coshf8_u10avx2(__m256);
 #endif
 
 #endif /* TN_KERNELS_VMATH_H */

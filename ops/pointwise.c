@@ -584,17 +584,17 @@ tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *oth
     return binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self, other, NULL, NULL);
 }
 
-/* xlogy with a Scalar (BinaryOps.cpp): the Tensor overload with the Scalar wrapped
- * (wrapped_scalar_tensor: it promotes as a Python number, and a float16/bfloat16 self takes it in
- * its own dtype, log rounded there first: Note [Half precision steps] in kernels/binary.c) */
+/* xlogy and special_xlog1py with a Scalar (BinaryOps.cpp): the Tensor overload with the Scalar
+ * wrapped (wrapped_scalar_tensor: it promotes as a Python number, and a float16/bfloat16 self takes
+ * it in its own dtype, the log rounded there first: Note [Half precision steps] in kernels/binary.c) */
 static PyObject *
-xlogy_wrapped(const tn_op *overload, TensorObject *self, const tn_value *scalar, TensorObject *other)
+log_product_wrapped(const tn_op *overload, int op, TensorObject *self, const tn_value *scalar,
+                    TensorObject *other)
 {
     TensorObject *wrapped = tn_wrapped_scalar_tensor(scalar, (self ? self : other)->device);
     if (!wrapped)
         return NULL;
-    PyObject *r = binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self ? self : wrapped, self ? wrapped : other, NULL,
-                         NULL);
+    PyObject *r = binary(overload, op, BK_FLOATONLY, self ? self : wrapped, self ? wrapped : other, NULL, NULL);
     Py_DECREF(wrapped);
     return r;
 }
@@ -602,13 +602,31 @@ xlogy_wrapped(const tn_op *overload, TensorObject *self, const tn_value *scalar,
 PyObject *
 tn_op_xlogy__Scalar_Other(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return xlogy_wrapped(overload, self, other, NULL);
+    return log_product_wrapped(overload, TN_BIN_XLOGY, self, other, NULL);
 }
 
 PyObject *
 tn_op_xlogy__Scalar_Self(const tn_op *overload, const tn_value *self, TensorObject *other)
 {
-    return xlogy_wrapped(overload, NULL, self, other);
+    return log_product_wrapped(overload, TN_BIN_XLOGY, NULL, self, other);
+}
+
+PyObject *
+tn_op_special_xlog1py(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_XLOG1PY, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_special_xlog1py__other_scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
+{
+    return log_product_wrapped(overload, TN_BIN_XLOG1PY, self, other, NULL);
+}
+
+PyObject *
+tn_op_special_xlog1py__self_scalar(const tn_op *overload, const tn_value *self, TensorObject *other)
+{
+    return log_product_wrapped(overload, TN_BIN_XLOG1PY, NULL, self, other);
 }
 
 PyObject *
@@ -1738,6 +1756,7 @@ UNARY(special_airy_ai, TN_UN_AIRY_AI, UK_FLOAT)
 UNARY(special_erfcx, TN_UN_ERFCX, UK_FLOAT)
 UNARY(special_log_ndtr, TN_UN_LOG_NDTR, UK_FLOAT)
 UNARY(special_ndtri, TN_UN_NDTRI, UK_FLOAT)
+UNARY(special_entr, TN_UN_ENTR, UK_FLOAT)
 UNARY(floor, TN_UN_FLOOR, UK_ROUNDING)
 UNARY(ceil, TN_UN_CEIL, UK_ROUNDING)
 UNARY(trunc, TN_UN_TRUNC, UK_ROUNDING)

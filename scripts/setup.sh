@@ -16,7 +16,7 @@ mkdir -p "$CACHE" build
 say() { printf 'setup: %s\n' "$*"; }
 
 # -- 1. Debian packages ------------------------------------------------------------------
-DEB_PACKAGES="libxnnpack-dev libpthreadpool-dev libcriterion-dev pkg-config zlib1g-dev libssl-dev liblapack-dev liblapacke-dev"
+DEB_PACKAGES="libxnnpack-dev libpthreadpool-dev libcriterion-dev pkg-config zlib1g-dev libssl-dev liblapack-dev liblapacke-dev libsleef-dev"
 missing=""
 for p in $DEB_PACKAGES; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -5751,7 +5751,7 @@ TABLE = {
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "renorm", "rrelu_with_noise_backward", "sinc",
-    "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
+    "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
     "view_copy",

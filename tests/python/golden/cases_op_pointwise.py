@@ -84,6 +84,14 @@ OPS.append(Op("xlogy.Scalar_Self", 2.5, T(role="pos"), tol="derived",
               spell_extra={"special": "torch.special.xlogy({0}, {1})"},
               extra={"int_scalar": ((3, T(role="pos")), None), "int_tensor": ((2.0, T(role="pos", dtype="int64")), None),
                      "zero_scalar": ((0, T(role="pos")), None)}))
+# special_xlog1py: xlogy's shape with log1p (a kernel, as upstream's; its Scalar overloads wrap the Scalar)
+binary("special_xlog1py", r2="pos", tol="derived", spell_extra={"special": "torch.special.xlog1py({0}, {1})"})
+scalar("special_xlog1py.other_scalar", value=2.5, tol="derived",
+       spell_extra={"special": "torch.special.xlog1py({0}, {1})"})
+OPS.append(Op("special_xlog1py.self_scalar", 2.5, T(role="pos"), tol="derived",
+              spell_extra={"special": "torch.special.xlog1py({0}, {1})"},
+              extra={"int_scalar": ((3, T(role="pos")), None), "int_tensor": ((2.0, T(role="pos", dtype="int64")), None),
+                     "zero_scalar": ((0, T(role="pos")), None)}))
 binary("pow.Tensor_Tensor", r1="pos", r2="small", tol="derived")
 scalar("pow.Tensor_Scalar", value=2, tol="derived",
        extra={"half": ((T(role="pos"), 0.5), None), "neg2": ((T(role="pos"), -2), None),
@@ -191,7 +199,8 @@ for name, fn, role in (("i0", "torch.i0", "any"), ("special_i0e", "torch.special
                        ("special_airy_ai", "torch.special.airy_ai", "any"),
                        ("special_erfcx", "torch.special.erfcx", "any"),
                        ("special_log_ndtr", "torch.special.log_ndtr", "any"),
-                       ("special_ndtri", "torch.special.ndtri", "prob")):
+                       ("special_ndtri", "torch.special.ndtri", "prob"),
+                       ("special_entr", "torch.special.entr", "pos")):
     extra = {"edges": ((MORE_EDGES.get(name, EDGES),), None), "int": ((T(role=role, dtype="int64"),), None),
              "bool": ((T(role="mask", dtype="bool"),), None)}
     unary(name, role=role, tol="derived", spell_extra={"special": fn + "({0})"}, extra=extra)
