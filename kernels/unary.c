@@ -130,32 +130,73 @@ round_half(float x, int half)
 
 /* ---- digamma and erfinv (no libm equivalent) ---- */
 
-/* psi(x): reflection for negative x, recurrence up to 10, then the asymptotic series with
- * B_2k / 2k (Abramowitz & Stegun 6.3.18). Poles: psi(+-0) = -+inf, negative integers NaN. */
+/* Note [digamma as ATen's]
+ * psi(x) as ATen's calc_digamma (Math.h, after Cephes), one function per type: reflection for
+ * negative x (tan(pi r) of the fractional part, in double for both), the recurrence up to 10
+ * (psi(10) itself a constant), then the asymptotic series in z = 1/x^2 by Horner's rule. The
+ * float overload computes every step in float (f16/bf16 arrive widened to f32, as upstream's
+ * call it), and upstream's compiler fuses each Horner step into one fma (Note [SLEEF bodies]):
+ * written out here. Poles: psi(+-0) = -+inf, negative integers NaN. */
+static const double digamma_a[7] = {8.33333333333333333333E-2, -2.10927960927960927961E-2,
+                                    7.57575757575757575758E-3, -4.16666666666666666667E-3,
+                                    3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                                    8.33333333333333333333E-2};
+
 static double
 digamma_d(double x)
 {
     if (x == 0)
         return copysign(INFINITY, -x);
-    if (x != x)
-        return x;
     if (x < 0) {
         if (x == trunc(x))
             return NAN;
-        double r = fmod(x, 1.0);  /* tan(pi x) from the fractional part keeps precision */
+        double q, r = modf(x, &q);
         return digamma_d(1 - x) - PI / tan(PI * r);
     }
-    if (x == INFINITY)
-        return x;
     double result = 0;
     while (x < 10) {
         result -= 1 / x;
         x += 1;
     }
-    double z = 1 / (x * x);
-    double series = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 -
-                    z * (1.0 / 132 - z * (691.0 / 32760 - z * (1.0 / 12)))))));
-    return result + log(x) - 0.5 / x - series;
+    if (x == 10)
+        return result + 2.25175258906672110764;
+    double y = 0;
+    if (x < 1.0e17) {
+        double z = 1.0 / (x * x), p = 0;
+        for (int i = 0; i < 7; i++)
+            p = fma(p, z, digamma_a[i]);
+        y = z * p;
+    }
+    return result + log(x) - (0.5 / x) - y;
+}
+
+static float
+digamma_f(float x)
+{
+    if (x == 0)
+        return copysignf(INFINITY, -x);
+    if (x < 0) {
+        if (x == truncf(x))
+            return NAN;
+        double q, r = modf(x, &q);
+        float pi_over_tan = (float)(PI / tan(PI * r));
+        return digamma_f(1 - x) - pi_over_tan;
+    }
+    float result = 0;
+    while (x < 10) {
+        result -= 1 / x;
+        x += 1;
+    }
+    if (x == 10)
+        return result + 2.25175258906672110764f;
+    float y = 0;
+    if (x < 1.0e17f) {
+        float z = 1 / (x * x), p = 0;
+        for (int i = 0; i < 7; i++)
+            p = fmaf(p, z, (float)digamma_a[i]);
+        y = z * p;
+    }
+    return result + logf(x) - (0.5f / x) - y;
 }
 
 /* psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 2; trigamma (n = 1) as ATen's
@@ -176,10 +217,18 @@ polygamma_d(double x, int n)
             x += 1;
         }
         double ixx = 1 / (x * x);
-        result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x;
+        /* upstream's compiler fuses each a - ixx * b and the last + ixx * c (Note [digamma as ATen's]) */
+        result += fma(ixx, fma(-ixx, fma(-ixx, 1. / 42, 1. / 30), 1. / 6), 1 + 1 / (2 * x)) / x;
         return sign * result;
     }
     return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) * tn_special_zeta_f64((double)n + 1, x);
+}
+
+/* psi^(n)(x) for n >= 2 in float, as calc_polygamma<float>: every step in float, zeta's too */
+static float
+polygamma_f(float x, int n)
+{
+    return ((n % 2) ? 1.0f : -1.0f) * expf(lgammaf((float)n + 1)) * tn_special_zeta_f32((float)(n + 1), x);
 }
 
 /* trigamma in float, as upstream's float overload of trigamma (ATen/native/Math.h): f32, and
@@ -201,7 +250,7 @@ trigamma_f(float x)
         x += 1;
     }
     float ixx = 1 / (x * x);
-    result += (1 + 1 / (2 * x) + ixx * (1.f / 6 - ixx * (1.f / 30 - ixx * (1.f / 42)))) / x;
+    result += fmaf(ixx, fmaf(-ixx, fmaf(-ixx, 1.f / 42, 1.f / 30), 1.f / 6), 1 + 1 / (2 * x)) / x;
     return sign * result;
 }
 
@@ -306,6 +355,10 @@ erfinv_d(double y)
 #define P_f32(k, j) ((k)->f[j])
 #define P_f64(k, j) ((k)->d[j])
 #define TRIGAMMA_f32(x) trigamma_f(x)
+#define DIGAMMA_f32(x) digamma_f(x)
+#define DIGAMMA_f64(x) digamma_d(x)
+#define POLYGAMMA_f32(x, n) polygamma_f(x, n)
+#define POLYGAMMA_f64(x, n) polygamma_d(x, n)
 #define TRIGAMMA_f64(x) polygamma_d(x, 1)
 #define E_f32(k) ((k)->ef)
 #define E_f64(k) ((k)->ed)
@@ -366,9 +419,9 @@ erfinv_d(double y)
     UN_ROW(hardswish_##SN, T, T, x * hardsigmoid_6_##SN(x) / (T)6)                              \
     UN_ROW(hardsigmoid_##SN, T, T, hardsigmoid_6_##SN(x) / (T)6)                                \
     UN_ROW(lgamma_##SN, T, T, M(lgamma)(x))                                                     \
-    UN_ROW(digamma_##SN, T, T, digamma_d(x))                                                    \
+    UN_ROW(digamma_##SN, T, T, DIGAMMA_##SN(x))                                                    \
     UN_ROW(polygamma_##SN, T, T,                                                                \
-           P_##SN(k, 0) == 1 ? TRIGAMMA_##SN(x) : polygamma_d(x, (int)P_##SN(k, 0)))             \
+           P_##SN(k, 0) == 1 ? TRIGAMMA_##SN(x) : POLYGAMMA_##SN(x, (int)P_##SN(k, 0)))             \
     UN_ROW(softplus_##SN, T, T,                                                                 \
            x * P_##SN(k, 0) > P_##SN(k, 1) ? x                                                  \
                                            : M(log1p)(M(exp)(x * P_##SN(k, 0))) / P_##SN(k, 0)) \
@@ -620,101 +673,289 @@ AVX2_UNARY_ROW(erf, 0)
 AVX2_UNARY_ROW(gelu, 0)
 
 /* Note [SLEEF bodies]
- * Where upstream's kernel is written with Vectorized<float> methods, its vector body computes
- * them with SLEEF (exp(): Sleef_expf8_u10, log1p(), tanh(), sinh(), cosh() likewise), and its scalar
- * tail (Note [Vector body and tail] in binary.c) with glibc. These f32 rows do the same: the body
- * through libsleef's functions, written in upstream's order of operations (Activation.cpp,
- * UnaryOpsKernel.cpp), the tail through the op's scalar row. Debian's SLEEF 3.5 gives upstream's
- * bits: `.venv/bin/python tools/ulp_survey.py -k silu -k sigmoid -k sinh -k cosh -k softplus -k mish
- * --dtype float32` lists none of them. The body is 2 * Vec::size() elements: 16 on AVX2, 32 on
- * AVX-512 (there upstream calls SLEEF's 16-lane functions, lane for lane the same algorithm as
- * the 8-lane ones). Not yet: log_sigmoid (composed of exp and log1p in ops/pointwise.c; upstream
- * runs every element through SLEEF), elu and gelu(tanh) (their formulas differ in ways not yet
- * pinned down), gelu (oneDNN's for contiguous inputs) and the f16/bf16 rows (upstream converts
- * 32-element chunks to float and calls the same functions). */
-TN_TARGET_AVX2 static inline __m256
-sl_neg(__m256 x)
-{
-    return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f));
-}
+ * Where upstream's kernel is written with Vectorized<float/double> methods, its vector body
+ * computes them with SLEEF (exp(): Sleef_expf8_u10 / Sleef_expd4_u10, log1p(), tanh(), sinh(),
+ * cosh(), expm1(), ... likewise) and its scalar tail (Note [Vector body and tail] in binary.c)
+ * with glibc. These rows do the same: the body through libsleef's functions, written in
+ * upstream's order of operations (Activation.cpp, Elu.h, Gelu.h, UnaryOpsKernel.cpp), the tail
+ * through the op's scalar row. Three kinds:
+ *   - a vector body of whole 2 * Vec::size() chunks (16 f32 or 8 f64 on AVX2, twice that on
+ *     AVX-512, where upstream calls SLEEF's 16-lane functions: lane for lane the same algorithm)
+ *     and a scalar tail: sigmoid, silu, mish, softplus, sinh, cosh, gelu(tanh), elu, atanh, exp2;
+ *   - every element vector, whatever the layout (vml::v<op> without MKL: a strided row goes
+ *     through a buffer): expm1, log1p, lgamma;
+ *   - f16/bf16 (below): upstream converts to float vectors; vml's ops run every element through
+ *     them (exp, log, sin, erf, ...), the others split body and tail as above in 32-element chunks.
+ * Upstream's compiler contracts a * b + c into one fma where its source writes them apart (GCC's
+ * default -ffp-contract=fast; ours compiles with it off): gelu(tanh)'s x + kappa * x^3 is one fma
+ * in upstream's vector body and scalar loop alike, so both are written with fma here.
+ * The f32 ops upstream computes with MKL's VML (exp, log, sin, cos, tan, asin, acos, atan, tanh,
+ * erf, erfc, log2, log10, sqrt) are not SLEEF's and stay ours (1 ulp apart in a few percent of
+ * elements: upstream's sqrt is not correctly rounded there). Debian's SLEEF 3.5 gives upstream's
+ * bits: tests/python/test_ulp_survey.py lists the ops held to them. Not yet: log_sigmoid (composed
+ * of exp and log1p in ops/pointwise.c; upstream runs every element through SLEEF) and gelu
+ * (oneDNN's for contiguous f32 inputs). */
+#define V_f32(name) _mm256_##name##_ps
+#define V_f64(name) _mm256_##name##_pd
+#define SL_f32(fn, u) Sleef_##fn##f8_##u##avx2
+#define SL_f64(fn, u) Sleef_##fn##d4_##u##avx2
+#define VT_f32 __m256
+#define VT_f64 __m256d
+#define LANES_f32 8
+#define LANES_f64 4
 
-/* Vectorized<float>: sigmoid's a = 0 - a; exp; + 1; reciprocal */
-TN_TARGET_AVX2 static inline __m256
-sl_sigmoid(__m256 x, const un_params *k)
-{
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
-    return _mm256_div_ps(one, _mm256_add_ps(e, one));
-}
-
-/* silu: x / (1 + exp(-x)) */
-TN_TARGET_AVX2 static inline __m256
-sl_silu(__m256 x, const un_params *k)
-{
-    return _mm256_div_ps(x, _mm256_add_ps(_mm256_set1_ps(1.0f), Sleef_expf8_u10avx2(sl_neg(x))));
-}
-
-/* mish: x * tanh(log1p(exp(x))) */
-TN_TARGET_AVX2 static inline __m256
-sl_mish(__m256 x, const un_params *k)
-{
-    return _mm256_mul_ps(x, Sleef_tanhf8_u10avx2(Sleef_log1pf8_u10avx2(Sleef_expf8_u10avx2(x))));
-}
-
-/* softplus: x * beta > threshold ? x : log1p(exp(x * beta)) / beta */
-TN_TARGET_AVX2 static inline __m256
-sl_softplus(__m256 x, const un_params *k)
-{
-    __m256 beta = _mm256_set1_ps(k->f[0]);
-    __m256 xb = _mm256_mul_ps(x, beta);
-    __m256 r = _mm256_div_ps(Sleef_log1pf8_u10avx2(Sleef_expf8_u10avx2(xb)), beta);
-    return _mm256_blendv_ps(r, x, _mm256_cmp_ps(xb, _mm256_set1_ps(k->f[1]), _CMP_GT_OQ));
-}
-
-TN_TARGET_AVX2 static inline __m256
-sl_sinh(__m256 x, const un_params *k)
-{
-    return Sleef_sinhf8_u10avx2(x);
-}
-
-TN_TARGET_AVX2 static inline __m256
-sl_cosh(__m256 x, const un_params *k)
-{
-    return Sleef_coshf8_u10avx2(x);
-}
-
-/* n elements (a multiple of 8) of a contiguous output; the input contiguous or one broadcast
- * value (sx 0) */
-#define SLEEF_BODY(OP)                                                                    \
-    TN_TARGET_AVX2 static void                                                            \
-    OP##_f32_sleef_body(float *o, const float *x, int64_t sx, int64_t n, const un_params *k) \
+/* The vector formulas, per lane type (V: its intrinsics, SL: its SLEEF functions) */
+#define SLEEF_FORMULAS(SN, T)                                                             \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_neg_##SN(VT_##SN x)                                                                \
     {                                                                                     \
-        for (int64_t i = 0; i < n; i += 8)                                                \
-            _mm256_storeu_ps(o + i, sl_##OP(sx ? _mm256_loadu_ps(x + i) : _mm256_set1_ps(x[0]), k)); \
+        return V_##SN(xor)(x, V_##SN(set1)((T)-0.0));                                     \
+    }                                                                                     \
+    /* sigmoid: a = 0 - a; exp; + 1; reciprocal */                                        \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_sigmoid_##SN(VT_##SN x, const un_params *k)                                        \
+    {                                                                                     \
+        VT_##SN one = V_##SN(set1)((T)1);                                                 \
+        VT_##SN e = SL_##SN(exp, u10)(V_##SN(sub)(V_##SN(setzero)(), x));                 \
+        return V_##SN(div)(one, V_##SN(add)(e, one));                                     \
+    }                                                                                     \
+    /* silu: x / (1 + exp(-x)) */                                                         \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_silu_##SN(VT_##SN x, const un_params *k)                                           \
+    {                                                                                     \
+        return V_##SN(div)(x, V_##SN(add)(V_##SN(set1)((T)1), SL_##SN(exp, u10)(sl_neg_##SN(x)))); \
+    }                                                                                     \
+    /* mish: x * tanh(log1p(exp(x))) */                                                   \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_mish_##SN(VT_##SN x, const un_params *k)                                           \
+    {                                                                                     \
+        return V_##SN(mul)(x, SL_##SN(tanh, u10)(SL_##SN(log1p, u10)(SL_##SN(exp, u10)(x)))); \
+    }                                                                                     \
+    /* softplus: x * beta > threshold ? x : log1p(exp(x * beta)) / beta */                \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_softplus_##SN(VT_##SN x, const un_params *k)                                       \
+    {                                                                                     \
+        VT_##SN beta = V_##SN(set1)(P_##SN(k, 0));                                        \
+        VT_##SN xb = V_##SN(mul)(x, beta);                                                \
+        VT_##SN r = V_##SN(div)(SL_##SN(log1p, u10)(SL_##SN(exp, u10)(xb)), beta);        \
+        return V_##SN(blendv)(r, x, V_##SN(cmp)(xb, V_##SN(set1)(P_##SN(k, 1)), _CMP_GT_OQ)); \
+    }                                                                                     \
+    /* gelu(approximate='tanh'): (0.5 x) (1 + tanh(beta fma(kappa, x^3, x))) */           \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_gelu_tanh_##SN(VT_##SN x, const un_params *k)                                      \
+    {                                                                                     \
+        VT_##SN cube = V_##SN(mul)(V_##SN(mul)(x, x), x);                                 \
+        VT_##SN inner = V_##SN(mul)(V_##SN(set1)((T)GELU_BETA),                           \
+                                    V_##SN(fmadd)(V_##SN(set1)((T)GELU_KAPPA), cube, x)); \
+        VT_##SN t = V_##SN(add)(V_##SN(set1)((T)1), SL_##SN(tanh, u10)(inner));           \
+        return V_##SN(mul)(V_##SN(mul)(V_##SN(set1)((T)0.5), x), t);                      \
+    }                                                                                     \
+    /* elu (Elu.h): x >= 0 ? x * scale : expm1(x * input_scale) * (alpha * scale) */      \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_elu_##SN(VT_##SN x, const un_params *k)                                            \
+    {                                                                                     \
+        VT_##SN neg = V_##SN(mul)(SL_##SN(expm1, u10)(V_##SN(mul)(x, V_##SN(set1)(P_##SN(k, 2)))), \
+                                  V_##SN(set1)(E_##SN(k)));                               \
+        VT_##SN pos = V_##SN(mul)(x, V_##SN(set1)(P_##SN(k, 1)));                         \
+        return V_##SN(blendv)(neg, pos, V_##SN(cmp)(x, V_##SN(setzero)(), _CMP_GE_OQ));   \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_sinh_##SN(VT_##SN x, const un_params *k)                                           \
+    {                                                                                     \
+        return SL_##SN(sinh, u10)(x);                                                     \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_cosh_##SN(VT_##SN x, const un_params *k)                                           \
+    {                                                                                     \
+        return SL_##SN(cosh, u10)(x);                                                     \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_atanh_##SN(VT_##SN x, const un_params *k)                                          \
+    {                                                                                     \
+        return SL_##SN(atanh, u10)(x);                                                    \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_exp2_##SN(VT_##SN x, const un_params *k)                                           \
+    {                                                                                     \
+        return SL_##SN(exp2, u10)(x);                                                     \
     }
 
-/* body through SLEEF, tail through the scalar row */
-#define SLEEF_ROW(OP)                                                                     \
-    SLEEF_BODY(OP)                                                                        \
-    static void                                                                           \
-    OP##_f32_sleefrow(void *ctx, char *const *p, const int64_t *s, int64_t n)             \
+SLEEF_FORMULAS(f32, float)
+SLEEF_FORMULAS(f64, double)
+
+/* body through SLEEF (a contiguous output; the input contiguous or one broadcast value, stride
+ * 0), tail through the scalar row */
+#define SLEEF_ROW(OP, SN, T)                                                              \
+    TN_TARGET_AVX2 static void                                                            \
+    OP##_##SN##_sleef_body(T *o, const T *x, int64_t sx, int64_t n, const un_params *k)   \
     {                                                                                     \
-        int64_t body = tn_vector_body(s, 1, n, tn_cpu_has_avx512() ? 32 : 16);            \
-        OP##_f32_sleef_body((float *)p[0], (const float *)p[1], s[1], body, &((const un_ctx *)ctx)->k); \
+        for (int64_t i = 0; i < n; i += LANES_##SN)                                       \
+            V_##SN(storeu)(o + i, sl_##OP##_##SN(sx ? V_##SN(loadu)(x + i) : V_##SN(set1)(x[0]), k)); \
+    }                                                                                     \
+    static void                                                                           \
+    OP##_##SN##_sleefrow(void *ctx, char *const *p, const int64_t *s, int64_t n)          \
+    {                                                                                     \
+        int64_t body = tn_vector_body(s, 1, n, 2 * LANES_##SN * (tn_cpu_has_avx512() ? 2 : 1)); \
+        OP##_##SN##_sleef_body((T *)p[0], (const T *)p[1], s[1], body, &((const un_ctx *)ctx)->k); \
         if (body < n) {                                                                   \
-            char *tail[2] = {p[0] + body * 4, p[1] + body * 4 * s[1]};                    \
-            OP##_f32(ctx, tail, s, n - body);                                             \
+            char *tail[2] = {p[0] + body * sizeof(T), p[1] + body * sizeof(T) * s[1]};    \
+            OP##_##SN(ctx, tail, s, n - body);                                            \
         }                                                                                 \
     }
 
-SLEEF_ROW(sigmoid)
-SLEEF_ROW(silu)
-SLEEF_ROW(mish)
-SLEEF_ROW(softplus)
-SLEEF_ROW(sinh)
-SLEEF_ROW(cosh)
+#define SLEEF_ROWS(SN, T)                                                                 \
+    SLEEF_ROW(sigmoid, SN, T)                                                             \
+    SLEEF_ROW(silu, SN, T)                                                                \
+    SLEEF_ROW(mish, SN, T)                                                                \
+    SLEEF_ROW(softplus, SN, T)                                                            \
+    SLEEF_ROW(sinh, SN, T)                                                                \
+    SLEEF_ROW(cosh, SN, T)                                                                \
+    SLEEF_ROW(gelu_tanh, SN, T)                                                           \
+    SLEEF_ROW(elu, SN, T)                                                                 \
+    SLEEF_ROW(atanh, SN, T)                                                               \
+    SLEEF_ROW(exp2, SN, T)
 
+SLEEF_ROWS(f32, float)
+SLEEF_ROWS(f64, double)
+
+/* Every element through the vector function, whatever the strides (upstream's vml::v<op>: a
+ * strided row is copied through a buffer, the last partial vector padded) */
+#define SLEEF_ALL_ROW(NAME, SN, T, VF)                                                    \
+    TN_TARGET_AVX2 static void                                                            \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1];                                                     \
+        int64_t i = 0;                                                                    \
+        if (s[0] == 1 && s[1] == 1)                                                       \
+            for (; i + LANES_##SN <= n; i += LANES_##SN)                                  \
+                V_##SN(storeu)(o + i, VF(V_##SN(loadu)(x + i)));                          \
+        for (; i < n; i += LANES_##SN) {                                                  \
+            T buf[LANES_##SN] = {0};                                                      \
+            int64_t m = n - i < LANES_##SN ? n - i : LANES_##SN;                          \
+            for (int64_t j = 0; j < m; j++)                                               \
+                buf[j] = x[(i + j) * s[1]];                                               \
+            V_##SN(storeu)(buf, VF(V_##SN(loadu)(buf)));                                  \
+            for (int64_t j = 0; j < m; j++)                                               \
+                o[(i + j) * s[0]] = buf[j];                                               \
+        }                                                                                 \
+    }
+
+/* Vectorized<float>::erf: Abramowitz & Stegun 7.1.26 with fmas, e^{-x^2} from SLEEF's expf;
+ * upstream's f16/bf16 erf (here only there: its f32 erf is MKL's) */
+TN_TARGET_AVX2 static inline __m256
+sl_erf_as(__m256 x)
+{
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+    __m256 sgn = _mm256_and_ps(sign, x);
+    __m256 ax = _mm256_xor_ps(sgn, x);
+    __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(_mm256_set1_ps(0.3275911f), ax, one));
+    __m256 r = _mm256_fmadd_ps(_mm256_set1_ps(1.061405429f), t, _mm256_set1_ps(-1.453152027f));
+    r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(1.421413741f));
+    r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(-0.284496736f));
+    r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(0.254829592f));
+    __m256 e = Sleef_expf8_u10avx2(_mm256_xor_ps(sign, _mm256_mul_ps(x, x)));
+    __m256 v = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_xor_ps(sign, e), t), r, one);
+    return _mm256_xor_ps(sgn, v);
+}
+
+/* f32 and f64: the ops whose kernel is vml's without MKL (every element SLEEF's) */
+SLEEF_ALL_ROW(expm1_f32_sleefall, f32, float, Sleef_expm1f8_u10avx2)
+SLEEF_ALL_ROW(log1p_f32_sleefall, f32, float, Sleef_log1pf8_u10avx2)
+SLEEF_ALL_ROW(lgamma_f32_sleefall, f32, float, Sleef_lgammaf8_u10avx2)
+SLEEF_ALL_ROW(expm1_f64_sleefall, f64, double, Sleef_expm1d4_u10avx2)
+SLEEF_ALL_ROW(log1p_f64_sleefall, f64, double, Sleef_log1pd4_u10avx2)
+SLEEF_ALL_ROW(lgamma_f64_sleefall, f64, double, Sleef_lgammad4_u10avx2)
+/* f16/bf16 (widened): vml's ops, every element through Vectorized<float>'s functions (the
+ * reduced-float kernels convert to float vectors: sin and cos are SLEEF's u35 there, erf the
+ * polynomial above) */
+SLEEF_ALL_ROW(exp_h_sleefall, f32, float, Sleef_expf8_u10avx2)
+SLEEF_ALL_ROW(log_h_sleefall, f32, float, Sleef_logf8_u10avx2)
+SLEEF_ALL_ROW(log2_h_sleefall, f32, float, Sleef_log2f8_u10avx2)
+SLEEF_ALL_ROW(log10_h_sleefall, f32, float, Sleef_log10f8_u10avx2)
+SLEEF_ALL_ROW(sin_h_sleefall, f32, float, Sleef_sinf8_u35avx2)
+SLEEF_ALL_ROW(cos_h_sleefall, f32, float, Sleef_cosf8_u35avx2)
+SLEEF_ALL_ROW(tan_h_sleefall, f32, float, Sleef_tanf8_u10avx2)
+SLEEF_ALL_ROW(asin_h_sleefall, f32, float, Sleef_asinf8_u10avx2)
+SLEEF_ALL_ROW(acos_h_sleefall, f32, float, Sleef_acosf8_u10avx2)
+SLEEF_ALL_ROW(atan_h_sleefall, f32, float, Sleef_atanf8_u10avx2)
+SLEEF_ALL_ROW(tanh_h_sleefall, f32, float, Sleef_tanhf8_u10avx2)
+SLEEF_ALL_ROW(erfc_h_sleefall, f32, float, Sleef_erfcf8_u15avx2)
+SLEEF_ALL_ROW(erf_h_sleefall, f32, float, sl_erf_as)
 #endif
+
+/* The f16/bf16 forms (Note [SLEEF bodies]): vml's ops run every element through the vector
+ * function (widened rows lose the strides, which these do not need); the ops with a vector body
+ * and a scalar tail split the row first, by the 16-bit operands' strides, into a body of whole
+ * 2 * Vectorized<Half>::size() chunks (32 on AVX2, 64 on AVX-512) widened through the SLEEF row
+ * and a tail widened through the scalar row. NULL: the op's f32 row serves as it is. */
+static tn_row_fn
+half_all_row(int op)
+{
+#if TN_X86
+    if (tn_elementwise_reference() || !tn_cpu_has_avx2())
+        return NULL;
+    switch (op) {
+    case TN_UN_EXP: return exp_h_sleefall;
+    case TN_UN_EXPM1: return expm1_f32_sleefall;
+    case TN_UN_LOG: return log_h_sleefall;
+    case TN_UN_LOG2: return log2_h_sleefall;
+    case TN_UN_LOG10: return log10_h_sleefall;
+    case TN_UN_LOG1P: return log1p_f32_sleefall;
+    case TN_UN_SIN: return sin_h_sleefall;
+    case TN_UN_COS: return cos_h_sleefall;
+    case TN_UN_TAN: return tan_h_sleefall;
+    case TN_UN_ASIN: return asin_h_sleefall;
+    case TN_UN_ACOS: return acos_h_sleefall;
+    case TN_UN_ATAN: return atan_h_sleefall;
+    case TN_UN_TANH: return tanh_h_sleefall;
+    case TN_UN_ERF: return erf_h_sleefall;
+    case TN_UN_ERFC: return erfc_h_sleefall;
+    case TN_UN_LGAMMA: return lgamma_f32_sleefall;
+    default: return NULL;
+    }
+#else
+    return NULL;
+#endif
+}
+
+/* The ops with a SLEEF body and a scalar tail (SLEEF_ROWS) */
+static int
+half_split_op(int op)
+{
+#if TN_X86
+    if (tn_elementwise_reference() || !tn_cpu_has_avx2())
+        return 0;
+    switch (op) {
+    case TN_UN_SIGMOID: case TN_UN_SILU: case TN_UN_MISH: case TN_UN_SOFTPLUS: case TN_UN_SINH:
+    case TN_UN_COSH: case TN_UN_GELU_TANH: case TN_UN_ELU: case TN_UN_ATANH: case TN_UN_EXP2:
+        return 1;
+    default:
+        return 0;
+    }
+#else
+    return 0;
+#endif
+}
+
+typedef struct {
+    tn_widen body, tail;
+    int64_t chunk;
+    int elsize;
+} half_split;
+
+static void
+half_split_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const half_split *h = ctx;
+    int64_t body = tn_vector_body(s, 1, n, h->chunk);
+    if (body)
+        tn_widen_row((void *)&h->body, p, s, body);
+    if (body < n) {
+        char *tail[2] = {p[0] + body * s[0] * h->elsize, p[1] + body * s[1] * h->elsize};
+        tn_widen_row((void *)&h->tail, tail, s, n - body);
+    }
+}
 
 /* f16/bf16 rsqrt keeps upstream's two halves (Note [Vector body and tail] in binary.c): the
  * vector body rounds 1/sqrt(x) once, the scalar tail rounds sqrt(x) first. */
@@ -840,6 +1081,37 @@ unary_out_is_bool(int op)
     }
 }
 
+/* The ops whose rows take SLEEF's vector math (Note [SLEEF bodies]) */
+#define SLEEF_CASES(SN)                                                                   \
+    case TN_UN_SIGMOID: return sigmoid_##SN##_sleefrow;                                   \
+    case TN_UN_SILU: return silu_##SN##_sleefrow;                                         \
+    case TN_UN_MISH: return mish_##SN##_sleefrow;                                         \
+    case TN_UN_SOFTPLUS: return softplus_##SN##_sleefrow;                                 \
+    case TN_UN_SINH: return sinh_##SN##_sleefrow;                                         \
+    case TN_UN_COSH: return cosh_##SN##_sleefrow;                                         \
+    case TN_UN_GELU_TANH: return gelu_tanh_##SN##_sleefrow;                               \
+    case TN_UN_ELU: return elu_##SN##_sleefrow;                                           \
+    case TN_UN_ATANH: return atanh_##SN##_sleefrow;                                       \
+    case TN_UN_EXP2: return exp2_##SN##_sleefrow;                                         \
+    case TN_UN_EXPM1: return expm1_##SN##_sleefall;                                       \
+    case TN_UN_LOG1P: return log1p_##SN##_sleefall;                                       \
+    case TN_UN_LGAMMA: return lgamma_##SN##_sleefall;
+
+/* The f64 row for op: SLEEF's where upstream's is (Note [SLEEF bodies]) */
+static tn_row_fn
+f64_row(int op)
+{
+#if TN_X86
+    if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
+        switch (op) {
+        SLEEF_CASES(f64)
+        default: break;
+        }
+    }
+#endif
+    return unary_table[op][TN_SLOT_F64];
+}
+
 /* The f32 row for op: the vector-math wrapper when AVX2 is there and tests are not asking for
  * the reference loops. */
 static tn_row_fn
@@ -850,12 +1122,7 @@ f32_row(int op)
         switch (op) {
         case TN_UN_EXP: return exp_f32_avx2row;
         case TN_UN_TANH: return tanh_f32_avx2row;
-        case TN_UN_SIGMOID: return sigmoid_f32_sleefrow;
-        case TN_UN_SILU: return silu_f32_sleefrow;
-        case TN_UN_MISH: return mish_f32_sleefrow;
-        case TN_UN_SOFTPLUS: return softplus_f32_sleefrow;
-        case TN_UN_SINH: return sinh_f32_sleefrow;
-        case TN_UN_COSH: return cosh_f32_sleefrow;
+        SLEEF_CASES(f32)
         case TN_UN_ERF: return erf_f32_avx2row;
         case TN_UN_GELU: return gelu_f32_avx2row;
         default: break;
@@ -1049,6 +1316,7 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
     tn_row_fn fn;
     void *ctx = &c;
     tn_widen w;
+    half_split hs;
     switch (dtype) {
     case TN_DTYPE_F16:
     case TN_DTYPE_BF16:
@@ -1064,16 +1332,26 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
         w.ninputs = 1;
         w.out_keep = unary_out_is_bool(op);
         w.keep_elsize[0] = 1;
-        w.fn = f32;
+        w.fn = half_all_row(op) ? half_all_row(op) : f32;
         w.ctx = &c;
         fn = tn_widen_row;
         ctx = &w;
+        if (half_split_op(op)) {
+            /* a vector body and a scalar tail (Note [SLEEF bodies]) */
+            hs.body = w;
+            hs.tail = w;
+            hs.tail.fn = unary_table[op][TN_SLOT_F32];
+            hs.chunk = tn_cpu_has_avx512() ? 64 : 32;
+            hs.elsize = 2;
+            fn = half_split_row;
+            ctx = &hs;
+        }
         break;
     case TN_DTYPE_F32:
         fn = f32;
         break;
     case TN_DTYPE_F64:
-        fn = row < 0 ? round_dec_f64 : unary_table[op][slot];
+        fn = row < 0 ? round_dec_f64 : f64_row(op);
         break;
     case TN_DTYPE_BOOL: case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16:
     case TN_DTYPE_I32: case TN_DTYPE_I64:

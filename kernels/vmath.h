@@ -39,13 +39,18 @@ tn_f32_vexp__avx2(__m256 x)
     return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
-/* libsleef's 8-lane AVX2 functions (its header declares them only to translation units built
- * with -mavx2; these files pick their ISA per function): Note [SLEEF bodies] in unary.c */
-__m256 Sleef_expf8_u10avx2(__m256);
-__m256 Sleef_log1pf8_u10avx2(__m256);
-__m256 Sleef_tanhf8_u10avx2(__m256);
-__m256 Sleef_sinhf8_u10avx2(__m256);
-__m256 Sleef_coshf8_u10avx2(__m256);
+/* libsleef's AVX2 functions, 8 f32 or 4 f64 lanes (its header declares them only to
+ * translation units built with -mavx2; these files pick their ISA per function): Note [SLEEF
+ * bodies] in unary.c */
+#define TN_SLEEF_F32_U10(X) X(exp) X(expm1) X(exp2) X(log) X(log2) X(log10) X(log1p) X(tan) X(asin) \
+    X(acos) X(atan) X(tanh) X(sinh) X(cosh) X(atanh) X(lgamma)
+#define TN_SLEEF_DECLARE_F32(fn) __m256 Sleef_##fn##f8_u10avx2(__m256);
+#define TN_SLEEF_DECLARE_F64(fn) __m256d Sleef_##fn##d4_u10avx2(__m256d);
+TN_SLEEF_F32_U10(TN_SLEEF_DECLARE_F32)
+TN_SLEEF_F32_U10(TN_SLEEF_DECLARE_F64)
+__m256 Sleef_sinf8_u35avx2(__m256);
+__m256 Sleef_cosf8_u35avx2(__m256);
+__m256 Sleef_erfcf8_u15avx2(__m256);
 #endif
 
 #endif /* TN_KERNELS_VMATH_H */

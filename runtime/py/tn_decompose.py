@@ -3771,6 +3771,33 @@ def celu(self, alpha=1.0):
     return aten.elu(self, alpha, 1.0, 1.0 / a)
 
 
+def celu_(self, alpha=1.0):
+    """Activation.cpp celu_: the same check, then elu_(self, alpha, 1, 1 / alpha) (its derivative
+    is refused by name: it is not `decomposed` in schemas/autograd_compositions.yaml)."""
+    torch, aten = _aten()
+    a = _scalar_to_double(alpha)
+    if a == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return aten.elu_(self, alpha, 1.0, 1.0 / a)
+
+
+# Activation.cpp's SELU_ALPHA and SELU_SCALE
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(self):
+    """Activation.cpp selu: elu(self, SELU_ALPHA, SELU_SCALE), one kernel, one rounding
+    (torch._decomp's selu rounds alpha * expm1(x) before multiplying by the scale)."""
+    torch, aten = _aten()
+    return aten.elu(self, _SELU_ALPHA, _SELU_SCALE)
+
+
+def selu_(self):
+    torch, aten = _aten()
+    return aten.elu_(self, _SELU_ALPHA, _SELU_SCALE)
+
+
 def rrelu(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
     """Activation.cpp rrelu: the bounds checked (lower.to<double>() <= upper.to<double>()), then
     rrelu_with_noise (a C kernel) with a fresh contiguous noise tensor."""
@@ -4811,6 +4838,7 @@ COMPOSITIONS = {
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
     "cauchy_": cauchy_, "geometric_": geometric_,
     "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_, "celu": celu,
+    "celu_": celu_, "selu": selu, "selu_": selu_,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
     "index_fill.int_Scalar": index_fill, "index_fill.int_Tensor": index_fill, "heaviside": heaviside,
     "index_fill_.int_Scalar": index_fill_, "index_fill_.int_Tensor": index_fill_,

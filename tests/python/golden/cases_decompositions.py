@@ -1868,6 +1868,14 @@ for _dt in ("float16", "bfloat16"):
                                                 f"torch.linspace(-0.99, 9, 1001).to(torch.{_dt}))",
                               f"xlog1py_{_dt}_scalar": f"torch.special.xlog1py(torch.linspace(-9, 9, 1001).to(torch.{_dt}), 2.7)"},
         exact=True)
+# selu and celu_ as Activation.cpp writes them: one elu kernel (SLEEF's expm1 in its vector body,
+# Note [SLEEF bodies]), where torch._decomp's selu rounds alpha * expm1(x) before the scale
+add("selu", {"0": f"torch.selu({X} * 3)", "f64": f"torch.selu(({X} * 3).double())",
+             "long": "torch.selu(randn(4096, seed=5) * 3)", "half": f"torch.selu(({X} * 3).half())"}, exact=True)
+add("selu_", {"0": f"x = {X} * 3; out = torch.selu_(x)", "long": "x = randn(4096, seed=5) * 3; out = torch.selu_(x)"},
+    exact=True)
+add("celu_", {"0": f"x = {X} * 3; out = torch.celu_(x, 0.7)", "f64": f"x = ({X} * 3).double(); out = torch.celu_(x, 0.7)",
+              "zero_alpha": f"x = {X}.clone(); out = torch.celu_(x, 0)"}, exact=True)
 # xlogy's Scalar kernels' error inputs (classes and values against upstream)
 add("xlogy_scalar_errors", {"out_cast": "torch.xlogy(torch.ones(3), 2.5, out=torch.empty(3, dtype=torch.int64))",
                             "inplace_int": "x = torch.ones(3, dtype=torch.int64); out = x.xlogy_(2.5)",
