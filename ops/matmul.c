@@ -821,7 +821,8 @@ int
 tn_out_check_matmul_out(tn_out_call *c)
 {
     if (c->f->id != TN_OP_bmm) {
-        int r = tn_out_check_mv_out(c);
+        /* mm's own checks (both operands matrices) come before any of mv's */
+        int r = c->f->id == TN_OP_mm ? 0 : tn_out_check_mv_out(c);
         if (r == 0)
             r = matmul_out_dtypes(c);
         if (r != 0)

@@ -1432,6 +1432,9 @@ widen_point_range(tn_dtype dtype, double *lo, double *hi)
     *hi = up;
 }
 
+static PyObject *histc_into(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min,
+                            const tn_value *max, PyObject *hist);
+
 PyObject *
 tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max)
 {
@@ -1440,6 +1443,32 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
                      (long long)bins);
         return NULL;
     }
+    /* histogramdd_prepare_out sizes the edges (bins + 1 of them) and then hist before anything
+     * reads the input or the range: a size that cannot be allocated fails first */
+    if (bins == INT64_MAX) {
+        PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+        return NULL;
+    }
+    int64_t nedges = bins + 1;
+    TensorObject *edges = tn_tensor_empty(1, &nedges, self->dtype, self->device);
+    if (!edges)
+        return NULL;
+    Py_DECREF(edges);
+    tn_value none = {.tag = TN_V_NONE};
+    PyObject *hist = tn_op_zeros(overload, (tn_ints){&bins, 1, false}, self->dtype, -1, &none, -1);
+    if (!hist)
+        return NULL;
+    PyObject *r = histc_into(overload, self, bins, min, max, hist);
+    if (!r)
+        Py_DECREF(hist);
+    return r;
+}
+
+/* the rest of histc, hist allocated (zeros) */
+static PyObject *
+histc_into(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max,
+           PyObject *hist)
+{
     /* upstream reads min and max as doubles (Scalar::to<double>, checked: a complex one with an
      * imaginary part overflows) */
     if (tn_check_scalar_fits(min, TN_DTYPE_F64) < 0 || tn_check_scalar_fits(max, TN_DTYPE_F64) < 0)
@@ -1483,19 +1512,15 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         lo = (float)lo;
         hi = (float)hi;
     }
-    tn_value none = {.tag = TN_V_NONE};
-    PyObject *hist = tn_op_zeros(overload, (tn_ints){&bins, 1, false}, self->dtype, -1, &none, -1);
-    PyObject *x = hist ? tn_op_contiguous(overload, self, TN_MEMFMT_CONTIGUOUS) : NULL;
-    if (!x) {
-        Py_XDECREF(hist);
+    PyObject *x = tn_op_contiguous(overload, self, TN_MEMFMT_CONTIGUOUS);
+    if (!x)
         return NULL;
-    }
     tn_status s;
     TN_NOGIL(self->numel, s = tn_histc(self->dtype, tn_tensor_data(TN_T(x)), self->numel, lo, hi, bins,
                                        tn_tensor_data(TN_T(hist))));
     Py_DECREF(x);
     if (TN_KCHECK(overload, s, self->dtype) < 0)
-        Py_CLEAR(hist);
+        return NULL;
     return hist;
 }
 

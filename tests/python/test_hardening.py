@@ -4316,6 +4316,15 @@ FUZZ_CLASSES = [
     "a0 = torch.empty((2, 2), dtype=torch.bool, device='meta'); a1 = torch.empty((0, 2), dtype=torch.bool, device='meta'); a2 = torch.empty((0, 2), dtype=torch.bool, device='meta'); out = F.scaled_dot_product_attention(a0, a1, a2)",
     "out = F.scaled_dot_product_attention(torch.empty(1, 2, 0, 2, device='meta'), torch.empty(1, 2, 3, 2, device='meta'), torch.empty(1, 2, 3, 2, device='meta'))",
     "out = F.scaled_dot_product_attention(torch.empty(2, 2, device='meta'), torch.empty(3, 2, device='meta'), torch.empty(3, 0, device='meta'))",
+    # session 36: seed 18 #573792, mm(out=) checks both operands are matrices before any out= rule
+    "a0 = torch.tensor([1e-30, -2.0, 2.0, 0.0, float('inf'), 2.0, -1.25, 0.5], dtype=torch.float32).reshape((2, 4)); a1 = torch.tensor([3.75], dtype=torch.float32).reshape((1,)); a2 = torch.tensor([3.75], dtype=torch.float64).reshape(()); r = torch.mm(a0, a1, out=a2); out = (r, a2, r is a2)",
+    "out = torch.mm(torch.ones(2, 4), torch.ones(4), out=torch.empty(()))",
+    "out = torch.matmul(torch.ones(2, 4), torch.ones(4), out=torch.empty((), dtype=torch.float64))",
+    # session 36: seed 18 #304591, histc sizes its edges (bins + 1) and hist before it reads the input
+    "a0 = torch.tensor([2, 1, 9, 2], dtype=torch.uint16).reshape((2, 2))[..., ::2]; out = torch.ops.aten.histc.default(a0, 2**63 - 1)",
+    "out = torch.histc(torch.tensor([2.0, 1.0]), 2**62)",
+    "out = torch.histc(torch.tensor([2, 1], dtype=torch.uint16), 4)",
+    "out = torch.histc(torch.tensor([2.0, 1.0, 9.0]), 4, min=1, max=1)",
 ]
 FUZZ_REFUSED = {
     # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's
