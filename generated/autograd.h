@@ -374,6 +374,7 @@ PyObject *tn_ag_record_ne___Tensor(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_neg(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_neg_(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_nextafter(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record_nextafter_(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_nll_loss2d_backward(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_nll_loss2d_forward(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record_nll_loss_backward(tn_op *op_, tn_value *a_);

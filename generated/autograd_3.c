@@ -8286,6 +8286,46 @@ fail_:
     return NULL;
 }
 
+/* aten::nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_nextafter_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    NextafterBackward0 *n = (NextafterBackward0 *)tn_node_new(&tn_kind_NextafterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->other_info, other) < 0) goto fail_;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NllLoss2DBackward0: aten::nll_loss2d_forward
  *   self: nll_loss2d_backward_symint(grad, self, target, weight, reduction, ignore_index, total_weight)
  */

@@ -1870,7 +1870,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_nested_to_padded_tensor, TN_AG_CIA, NULL},
     {TN_OP_nextafter, TN_AG_RECORD, tn_ag_record_nextafter},
     {TN_OP_nextafter__out, TN_AG_OUT, NULL},
-    {TN_OP_nextafter_, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_nextafter_, TN_AG_RECORD, tn_ag_record_nextafter_},
     {TN_OP_nll_loss, TN_AG_CIA, tn_compose_nll_loss},
     {TN_OP_nll_loss__out, TN_AG_OUT, NULL, 0x0, 0, "nll_loss_forward"},
     {TN_OP_nll_loss2d, TN_AG_CIA, tn_compose_nll_loss2d},

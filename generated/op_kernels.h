@@ -847,6 +847,8 @@ PyObject *tn_op_new_full(const tn_op *overload, TensorObject *self, tn_ints size
 PyObject *tn_op_new_ones(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_new_zeros(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::nextafter(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_nextafter(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
 PyObject *tn_op_nll_loss(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */

@@ -578,6 +578,13 @@ tn_op_igammac(const tn_op *overload, TensorObject *self, TensorObject *other)
     return binary(overload, TN_BIN_IGAMMAC, BK_FLOATIN, self, other, NULL, NULL);
 }
 
+/* nextafter: the f16/bf16 rows step the 16-bit patterns (kernels/binary.c) */
+PyObject *
+tn_op_nextafter(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_NEXTAFTER, BK_FLOATIN, self, other, NULL, NULL);
+}
+
 PyObject *
 tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {

@@ -3332,29 +3332,6 @@ def copysign_scalar(self, other):
     return aten.copysign.Tensor(self, aten.scalar_tensor(other, dtype=dt))
 
 
-def nextafter(self, other):
-    """BinaryOps.cpp nextafter (std::nextafter): the next representable value after self towards
-    other, stepping the bit pattern."""
-    torch, aten = _aten()
-    dt = torch.result_type(self, other)
-    ints = {torch.float32: torch.int32, torch.float64: torch.int64}.get(dt)
-    if ints is None:
-        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::nextafter", f"for {dt}"))
-    layout = aten.add.Tensor(self.to(dt), other.to(dt))
-    x, y = aten.broadcast_tensors([self.to(dt), other.to(dt)])
-    x, y = x.contiguous(), y.contiguous()
-    bits = x.view(ints)
-    up = y > x
-    step = aten.where.self((x > 0) == up, aten.ones([], dtype=ints), aten.full([], -1, dtype=ints))
-    moved = (bits + step).view(dt)
-    tiny = aten.ones([], dtype=ints).view(dt)  # the smallest subnormal
-    from_zero = aten.where.self(up, tiny, -tiny)
-    r = aten.where.self(x == 0, from_zero, moved)
-    r = aten.where.self(x == y, y, r)
-    r = aten.where.self(aten.isnan(x) | aten.isnan(y), x + y, r)
-    return layout.copy_(r)
-
-
 def _adaptive_avg_pool3d(self, output_size):
     """AdaptiveAveragePooling3d.cpp cpu_adaptive_avg_pool3d: window [floor(i*in/out),
     ceil((i+1)*in/out)) per output index and dim, summed in row-major order, then divided by its
@@ -4853,7 +4830,7 @@ COMPOSITIONS = {
     "grid_sampler_2d_backward": grid_sampler_2d_backward, "multi_margin_loss_backward": multi_margin_loss_backward,
     "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "addmv": addmv, "copysign.Scalar": copysign_scalar,
-    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
+    "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "_unique": _unique, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,

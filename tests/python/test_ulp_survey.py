@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 import isolated  # noqa: E402
 import ulp_survey  # noqa: E402
 
-EXACT_ALL_DTYPES = ["special.entr", "special.xlog1py", "xlogy", "digamma", "add(alpha)", "div(trunc)",
+EXACT_ALL_DTYPES = ["special.entr", "special.xlog1py", "xlogy", "digamma", "nextafter", "add(alpha)", "div(trunc)",
                     "div(floor)", "sub", "mul", "maximum", "minimum"]
 EXACT_F32_F64 = ["F.silu", "sigmoid", "sinh", "cosh", "F.softplus", "F.mish", "F.gelu(tanh)", "F.elu", "F.selu", "F.celu",
              "atanh", "exp2", "expm1", "log1p", "lgamma", "polygamma(1)", "polygamma(2)", "mvlgamma(1)"]

@@ -1258,7 +1258,6 @@ DOOR_SAMPLES = {
     "diag_embed": (f"a0 = {_M((2, 3), 1)}; ", f"{_A}diag_embed(a0, 1, 0, 2)"),
     "channel_shuffle": (f"a0 = {_M((1, 6, 2, 2), 1)}; ", f"{_A}channel_shuffle(a0, 3)"),
     "narrow_copy": (f"a0 = {_M((4, 5), 1)}; ", f"{_A}narrow_copy(a0, 1, 1, 3)"),
-    "nextafter": (_S34B, f"{_A}nextafter(a0, a1)"),
     "index_copy": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((2, 3), 2)}; {_IX}", f"{_A}index_copy(a0, 0, ix, a1)"),
     "index_fill.int_Scalar": (f"a0 = {_M((4, 3), 1)}; {_IX}", f"{_A}index_fill(a0, 0, ix, 1.5)"),
     "kthvalue": (_S34, f"{_A}kthvalue(a0, 2, 1)[0]"),
