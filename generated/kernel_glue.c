@@ -4263,6 +4263,17 @@ glue_logaddexp(tn_value *a)
     );
 }
 
+/* aten::logaddexp2(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_logaddexp2(tn_value *a)
+{
+    return tn_op_logaddexp2(
+        &tn_ops[TN_OP_logaddexp2],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
 static PyObject *
 glue_logcumsumexp(tn_value *a)
@@ -8261,6 +8272,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_log_sigmoid, glue_log_sigmoid, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log_softmax__int, glue_log_softmax__int, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logaddexp, glue_logaddexp, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_logaddexp2, glue_logaddexp2, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logcumsumexp, glue_logcumsumexp, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logical_and, glue_logical_and, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logical_not, glue_logical_not, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

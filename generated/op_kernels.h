@@ -711,6 +711,8 @@ PyObject *tn_op_log_sigmoid(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_logaddexp(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::logaddexp2(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_logaddexp2(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
 PyObject *tn_op_logcumsumexp(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::logical_and(Tensor self, Tensor other) -> Tensor */

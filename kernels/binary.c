@@ -834,6 +834,140 @@ binary_out_is_bool(int op)
     }
 }
 
+/* Two operands with SLEEF's vector math (Note [SLEEF bodies] in unary.c): upstream's vector body
+ * of whole 2 * Vec::size() chunks (both operands contiguous, or one a broadcast value) computes
+ * atan2, hypot, logaddexp and logaddexp2 with Vectorized<T>'s methods, its scalar tail with
+ * glibc (the scalar rows above). logaddexp: m = maximum(a, b) (NaN propagated), then
+ * m + log1p(exp(-|a - b|)), a itself where a == b is infinite; logaddexp2 the same with exp2 and
+ * the product by 1/ln 2 fused into the sum, as upstream's compiler fuses it. */
+#if TN_X86
+#define SLEEF_BIN_FORMULAS(SN, T)                                                         \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_atan2_##SN(VT_##SN a, VT_##SN b)                                                  \
+    {                                                                                     \
+        return SL_##SN(atan2, u10)(a, b);                                                 \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_hypot_##SN(VT_##SN a, VT_##SN b)                                                  \
+    {                                                                                     \
+        return SL_##SN(hypot, u05)(a, b);                                                 \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_max_nan_##SN(VT_##SN a, VT_##SN b)                                                \
+    {                                                                                     \
+        return V_##SN(or)(V_##SN(max)(a, b), V_##SN(cmp)(a, b, _CMP_UNORD_Q));            \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_neg_abs_diff_##SN(VT_##SN a, VT_##SN b)                                           \
+    {                                                                                     \
+        VT_##SN sign = V_##SN(set1)((T)-0.0);                                             \
+        return V_##SN(xor)(sign, V_##SN(andnot)(sign, V_##SN(sub)(a, b)));                \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_inf_tie_##SN(VT_##SN a, VT_##SN b)                                                \
+    {                                                                                     \
+        VT_##SN abs_a = V_##SN(andnot)(V_##SN(set1)((T)-0.0), a);                         \
+        return V_##SN(and)(V_##SN(cmp)(a, b, _CMP_EQ_OQ),                                 \
+                           V_##SN(cmp)(abs_a, V_##SN(set1)((T)INFINITY), _CMP_EQ_OQ));    \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_logaddexp_##SN(VT_##SN a, VT_##SN b)                                              \
+    {                                                                                     \
+        VT_##SN r = V_##SN(add)(sl2_max_nan_##SN(a, b),                                   \
+                                SL_##SN(log1p, u10)(SL_##SN(exp, u10)(sl2_neg_abs_diff_##SN(a, b)))); \
+        return V_##SN(blendv)(r, a, sl2_inf_tie_##SN(a, b));                              \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_logaddexp2_##SN(VT_##SN a, VT_##SN b)                                             \
+    {                                                                                     \
+        VT_##SN l = SL_##SN(log1p, u10)(SL_##SN(exp2, u10)(sl2_neg_abs_diff_##SN(a, b))); \
+        VT_##SN r = V_##SN(fmadd)(l, V_##SN(set1)((T)ONE_OVER_LN2), sl2_max_nan_##SN(a, b)); \
+        return V_##SN(blendv)(r, a, sl2_inf_tie_##SN(a, b));                              \
+    }
+
+/* body through SLEEF, tail through the op's scalar row */
+#define SLEEF_BIN_ROW(OP, SN, T)                                                          \
+    TN_TARGET_AVX2 static void                                                            \
+    OP##_##SN##_sleef_body(T *o, const T *x, int64_t sx, const T *y, int64_t sy, int64_t n) \
+    {                                                                                     \
+        for (int64_t i = 0; i < n; i += LANES_##SN) {                                     \
+            VT_##SN a = sx ? V_##SN(loadu)(x + i) : V_##SN(set1)(x[0]);                   \
+            VT_##SN b = sy ? V_##SN(loadu)(y + i) : V_##SN(set1)(y[0]);                   \
+            V_##SN(storeu)(o + i, sl2_##OP##_##SN(a, b));                                 \
+        }                                                                                 \
+    }                                                                                     \
+    static void                                                                           \
+    OP##_##SN##_sleefrow(void *ctx, char *const *p, const int64_t *s, int64_t n)          \
+    {                                                                                     \
+        int64_t body = tn_vector_body(s, 2, n, 2 * LANES_##SN * (tn_cpu_has_avx512() ? 2 : 1)); \
+        OP##_##SN##_sleef_body((T *)p[0], (const T *)p[1], s[1], (const T *)p[2], s[2], body); \
+        if (body < n) {                                                                   \
+            char *tail[3] = {p[0] + body * sizeof(T), p[1] + body * sizeof(T) * s[1],     \
+                             p[2] + body * sizeof(T) * s[2]};                             \
+            OP##_##SN(ctx, tail, s, n - body);                                            \
+        }                                                                                 \
+    }
+
+#define SLEEF_BIN_ROWS(SN, T)                                                             \
+    SLEEF_BIN_FORMULAS(SN, T)                                                             \
+    SLEEF_BIN_ROW(atan2, SN, T)                                                           \
+    SLEEF_BIN_ROW(hypot, SN, T)                                                           \
+    SLEEF_BIN_ROW(logaddexp, SN, T)                                                       \
+    SLEEF_BIN_ROW(logaddexp2, SN, T)
+
+SLEEF_BIN_ROWS(f32, float)
+SLEEF_BIN_ROWS(f64, double)
+
+#define SLEEF_BIN_CASES(SN)                                                               \
+    case TN_BIN_ATAN2: return atan2_##SN##_sleefrow;                                      \
+    case TN_BIN_HYPOT: return hypot_##SN##_sleefrow;                                      \
+    case TN_BIN_LOGADDEXP: return logaddexp_##SN##_sleefrow;                              \
+    case TN_BIN_LOGADDEXP2: return logaddexp2_##SN##_sleefrow;
+#endif
+
+/* f16/bf16 with a SLEEF body (upstream converts 2 * Vectorized<Half>::size() elements to float
+ * vectors, the tail to float one by one): the row split by the 16-bit operands' strides, the body
+ * widened through the SLEEF row, the tail through the scalar one (widened rows lose the strides
+ * the split needs) */
+typedef struct {
+    tn_widen body, tail;
+    int64_t chunk;
+} half_split2;
+
+static void
+half_split2_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const half_split2 *h = ctx;
+    int64_t body = tn_vector_body(s, 2, n, h->chunk);
+    if (body)
+        tn_widen_row((void *)&h->body, p, s, body);
+    if (body < n) {
+        char *tail[3] = {p[0] + body * s[0] * 2, p[1] + body * s[1] * 2, p[2] + body * s[2] * 2};
+        tn_widen_row((void *)&h->tail, tail, s, n - body);
+    }
+}
+
+static int
+sleef_bin_op(int row)
+{
+    return row == TN_BIN_ATAN2 || row == TN_BIN_HYPOT || row == TN_BIN_LOGADDEXP || row == TN_BIN_LOGADDEXP2;
+}
+
+/* The f64 row for op: SLEEF's body where upstream's is */
+static tn_row_fn
+f64_row(int row)
+{
+#if TN_X86
+    if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
+        switch (row) {
+        SLEEF_BIN_CASES(f64)
+        default: break;
+        }
+    }
+#endif
+    return binary_table[row][TN_SLOT_F64];
+}
+
 /* The f32 row for op, with its AVX2 wrapper when the CPU has AVX2 and tests are not asking
  * for the reference loops. */
 static tn_row_fn
@@ -842,6 +976,7 @@ f32_row(int row)
 #if TN_X86
     if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
         switch (row) {
+        SLEEF_BIN_CASES(f32)
         case TN_BIN_ADD: return add_f32_avx2row;
         case TN_BIN_SUB: return sub_f32_avx2row;
         case TN_BIN_MUL: return mul_f32_avx2row;
@@ -918,6 +1053,7 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     int size = tn_dtype_size(dtype);
     int elsize[3] = {out_bool ? 1 : size, size, float_b ? 4 : size};
     tn_widen w;
+    half_split2 hs;
     tn_row_fn fn;
     void *ctx = &c;
 
@@ -960,12 +1096,23 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
             return TN_ERR_DTYPE;
         fn = tn_widen_row;
         ctx = &w;
+        if (!float_b && sleef_bin_op(row) && w.fn != binary_table[row][TN_SLOT_F32]) {
+            hs.body = w;
+            hs.tail = w;
+            hs.tail.fn = binary_table[row][TN_SLOT_F32];
+            hs.chunk = tn_cpu_has_avx512() ? 64 : 32;
+            fn = half_split2_row;
+            ctx = &hs;
+        }
         break;
     case TN_DTYPE_F32:
         fn = f32_row(row);
         break;
+    case TN_DTYPE_F64:
+        fn = f64_row(row);
+        break;
     case TN_DTYPE_BOOL: case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16:
-    case TN_DTYPE_I32: case TN_DTYPE_I64: case TN_DTYPE_F64:
+    case TN_DTYPE_I32: case TN_DTYPE_I64:
         fn = binary_table[row][slot];
         break;
     default:

@@ -686,6 +686,7 @@ AVX2_UNARY_ROW(gelu, 0)
  *     through a buffer): expm1, log1p, lgamma;
  *   - f16/bf16 (below): upstream converts to float vectors; vml's ops run every element through
  *     them (exp, log, sin, erf, ...), the others split body and tail as above in 32-element chunks.
+ * Two operands (binary.c, SLEEF_BIN_ROWS): atan2, hypot, logaddexp, logaddexp2, body and tail.
  * Upstream's compiler contracts a * b + c into one fma where its source writes them apart (GCC's
  * default -ffp-contract=fast; ours compiles with it off): gelu(tanh)'s x + kappa * x^3 is one fma
  * in upstream's vector body and scalar loop alike, so both are written with fma here.
@@ -695,15 +696,6 @@ AVX2_UNARY_ROW(gelu, 0)
  * bits: tests/python/test_ulp_survey.py lists the ops held to them. Not yet: log_sigmoid (composed
  * of exp and log1p in ops/pointwise.c; upstream runs every element through SLEEF) and gelu
  * (oneDNN's for contiguous f32 inputs). */
-#define V_f32(name) _mm256_##name##_ps
-#define V_f64(name) _mm256_##name##_pd
-#define SL_f32(fn, u) Sleef_##fn##f8_##u##avx2
-#define SL_f64(fn, u) Sleef_##fn##d4_##u##avx2
-#define VT_f32 __m256
-#define VT_f64 __m256d
-#define LANES_f32 8
-#define LANES_f64 4
-
 /* The vector formulas, per lane type (V: its intrinsics, SL: its SLEEF functions) */
 #define SLEEF_FORMULAS(SN, T)                                                             \
     TN_TARGET_AVX2 static inline VT_##SN                                                  \

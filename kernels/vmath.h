@@ -51,6 +51,21 @@ TN_SLEEF_F32_U10(TN_SLEEF_DECLARE_F64)
 __m256 Sleef_sinf8_u35avx2(__m256);
 __m256 Sleef_cosf8_u35avx2(__m256);
 __m256 Sleef_erfcf8_u15avx2(__m256);
+__m256 Sleef_atan2f8_u10avx2(__m256, __m256);
+__m256d Sleef_atan2d4_u10avx2(__m256d, __m256d);
+__m256 Sleef_hypotf8_u05avx2(__m256, __m256);
+__m256d Sleef_hypotd4_u05avx2(__m256d, __m256d);
+
+/* Writing a formula once for both lane types: V_<sn>(op) is the AVX intrinsic for f32 (_ps) or
+ * f64 (_pd) lanes, SL_<sn>(fn, u) the SLEEF function, VT_<sn> the vector type */
+#define V_f32(name) _mm256_##name##_ps
+#define V_f64(name) _mm256_##name##_pd
+#define SL_f32(fn, u) Sleef_##fn##f8_##u##avx2
+#define SL_f64(fn, u) Sleef_##fn##d4_##u##avx2
+#define VT_f32 __m256
+#define VT_f64 __m256d
+#define LANES_f32 8
+#define LANES_f64 4
 #endif
 
 #endif /* TN_KERNELS_VMATH_H */

@@ -2174,11 +2174,11 @@ static PyObject *
 conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
                int transposed, tn_ints output_padding, int64_t groups)
 {
-    PyObject *ggIt = transpose01(ggI), *gOt = ggIt ? transpose01(gO) : NULL, *gWt = NULL, *gW = NULL;
-    if (gOt && groups == 1) {
+    PyObject *gOt = transpose01(gO), *ggIt = gOt ? transpose01(ggI) : NULL, *gWt = NULL, *gW = NULL;
+    if (ggIt && groups == 1) {
         gWt = transposed ? conv_plain(gOt, ggIt, dilation, padding, stride, 0, output_padding, 1)
                          : conv_plain(ggIt, gOt, dilation, padding, stride, 0, output_padding, 1);
-    } else if (gOt) {
+    } else if (ggIt) {
         PyObject **parts = calloc((size_t)groups, sizeof(PyObject *));
         int64_t n_in = TN_T(ggIt)->sizes[0] / groups, n_out = TN_T(gOt)->sizes[0] / groups, g = 0;
         if (!parts) {
@@ -2267,6 +2267,14 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
     if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, transposed, output_padding,
                                                      groups)))
         goto fail;
+    if (!has_input && ggI) {
+        /* upstream transposes gO and ggI before it looks at the input: their dims are checked */
+        PyObject *gOt = transpose01(gO), *ggIt = gOt ? transpose01(ggI) : NULL;
+        Py_XDECREF(gOt);
+        if (!ggIt)
+            goto fail;
+        Py_DECREF(ggIt);
+    }
     if (has_input && ggW && transposed) {
         /* the plain convolution of gO with ggW, narrowed to the input's size */
         int64_t zero = 0;

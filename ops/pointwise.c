@@ -35,7 +35,10 @@ enum {
     BK_FLOATIN,   /* floating result types only: upstream refuses integer ones (hypot, logaddexp) */
 };
 
-/* A tensor converted to dtype (a new contiguous copy), or a new reference to itself. */
+/* A tensor converted to dtype, or a new reference to itself. The copy keeps a dense layout's
+ * strides exactly (as .to(dtype)'s empty_like), size-1 dims' included: upstream's iterator casts
+ * without copying, so the result's layout comes from these strides as it would from the
+ * operand's (seed 19 #166302: lerp of int64 operands and a float64 weight). */
 static TensorObject *
 as_dtype(const tn_op *overload, TensorObject *t, int dtype)
 {
@@ -44,8 +47,15 @@ as_dtype(const tn_op *overload, TensorObject *t, int dtype)
         return t;
     }
     TensorObject *out;
-    tn_geom g = tn_geom_of(t);
-    out = tn_empty_elementwise(t->ndim, t->sizes, dtype, t->device, 1, &g);
+    if (tn_tensor_is_non_overlapping_and_dense(t)) {
+        tn_storage *st = tn_storage_new_for(t->ndim, t->sizes, t->strides, dtype, t->device);
+        out = st ? tn_tensor_from_storage(st, 0, t->ndim, t->sizes, t->strides, dtype) : NULL;
+        if (st)
+            tn_storage_release(st);
+    } else {
+        tn_geom g = tn_geom_of(t);
+        out = tn_empty_elementwise(t->ndim, t->sizes, dtype, t->device, 1, &g);
+    }
     if (!out)
         return NULL;
     if (t->device != TN_DEVICE_META && tn_copy_into(overload, out, t) < 0) {
@@ -640,6 +650,12 @@ PyObject *
 tn_op_logaddexp(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     return binary(overload, TN_BIN_LOGADDEXP, BK_FLOATIN, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_logaddexp2(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_LOGADDEXP2, BK_FLOATIN, self, other, NULL, NULL);
 }
 
 PyObject *

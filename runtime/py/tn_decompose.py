@@ -5752,7 +5752,7 @@ TABLE = {
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor", "col2im",
     "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
-    "heaviside", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross", "logaddexp2",
+    "heaviside", "im2col", "index_copy", "ldexp.Tensor", "linalg_cross",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "renorm", "rrelu_with_noise_backward", "sinc",

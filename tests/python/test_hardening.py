@@ -4325,6 +4325,14 @@ FUZZ_CLASSES = [
     "out = torch.histc(torch.tensor([2.0, 1.0]), 2**62)",
     "out = torch.histc(torch.tensor([2, 1], dtype=torch.uint16), 4)",
     "out = torch.histc(torch.tensor([2.0, 1.0, 9.0]), 4, min=1, max=1)",
+    # session 36: seed 19 #166302, operands cast to the common dtype keep a dense layout's strides
+    # exactly (a size-1 dim's too): upstream's iterator casts without copying
+    "a0 = torch.tensor([2, 7, 7, 300], dtype=torch.int64).reshape((1, 4)).transpose(-1, -2); a1 = torch.tensor([-1000, 300, 5, 1], dtype=torch.int64).reshape((1, 1, 4)).transpose(-1, -2); a2 = torch.tensor([0.5], dtype=torch.float64).reshape(()); out = torch.ops.aten.lerp.Tensor(a0, a1, a2)",
+    "out = torch.lerp(torch.ones(1, 3, dtype=torch.int32).t(), torch.ones(1, 1, 3, dtype=torch.int32).transpose(-1, -2), torch.tensor(0.25, dtype=torch.float64))",
+    # session 36: seed 19 #301138, _convolution_double_backward transposes gO and ggI before it
+    # looks at the input (an empty input skips the convolutions, not those dim checks)
+    "a0 = torch.tensor([False], dtype=torch.bool).reshape(()); a1 = torch.tensor([False], dtype=torch.bool).reshape((1,))[1:]; a2 = torch.tensor([-1000, 1, 0, 5, 2, -1000, 5, 7, -8], dtype=torch.int16).reshape((3, 3)); a3 = torch.tensor([-0.0, 0.0, -1.25, -1.25, 0.0, -1.25, 2.0, 0.5, 2.0, -0.0], dtype=torch.float16).reshape((5, 2, 1))[1:]; a4 = torch.tensor([False], dtype=torch.bool).reshape((1,))[1:]; out = torch.ops.aten._convolution_double_backward.default(a0, a1, None, a2, a3, a4, [2**63 - 1], [2], [-2], False, [2**63 - 1], 1, [False, True, True])",
+    "out = torch.ops.aten._convolution_double_backward(torch.ones(()), None, None, torch.ones(1, 2, 3), torch.ones(2, 1, 1), torch.empty(0, 1, 3), [1], [0], [1], False, [0], 1, [True, True, True])",
 ]
 FUZZ_REFUSED = {
     # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's

@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 import isolated  # noqa: E402
 import ulp_survey  # noqa: E402
 
-EXACT_ALL_DTYPES = ["special.entr", "special.xlog1py", "xlogy", "digamma", "nextafter", "add(alpha)", "div(trunc)",
+EXACT_ALL_DTYPES = ["special.entr", "special.xlog1py", "xlogy", "digamma", "nextafter", "atan2", "hypot",
+                    "logaddexp", "logaddexp2", "add(alpha)", "div(trunc)",
                     "div(floor)", "sub", "mul", "maximum", "minimum"]
 EXACT_F32_F64 = ["F.silu", "sigmoid", "sinh", "cosh", "F.softplus", "F.mish", "F.gelu(tanh)", "F.elu", "F.selu", "F.celu",
              "atanh", "exp2", "expm1", "log1p", "lgamma", "polygamma(1)", "polygamma(2)", "mvlgamma(1)"]
@@ -38,15 +39,22 @@ F32_SHORT = {"silu": "F.silu(x)", "sigmoid": "torch.sigmoid(x)", "sinh": "torch.
              "softplus": "F.softplus(x, beta=2.5, threshold=3.0)", "mish": "F.mish(x)",
              "gelu_tanh": "F.gelu(x, approximate='tanh')", "elu": "F.elu(x, alpha=0.7)", "selu": "torch.selu(x)",
              "celu": "torch.celu(x, 0.7)", "atanh": "torch.atanh(x / 3)", "exp2": "torch.exp2(x)",
-             "expm1": "torch.expm1(x)", "log1p": "torch.log1p(x.abs())", "lgamma": "torch.lgamma(x)"}
+             "expm1": "torch.expm1(x)", "log1p": "torch.log1p(x.abs())", "lgamma": "torch.lgamma(x)",
+             "atan2": "torch.atan2(x, x * 0.7 + 1)", "hypot": "torch.hypot(x, x * 0.3 - 2)",
+             "logaddexp": "torch.logaddexp(x, x * 0.5 - 1)", "logaddexp2": "torch.logaddexp2(x, x.new_tensor(0.25))"}
 HALF_SHORT = {"erf": "torch.erf(x)", "exp": "torch.exp(x)", "log": "torch.log(x.abs())", "sin": "torch.sin(x * 30)",
               "cos": "torch.cos(x * 30)", "tan": "torch.tan(x)", "asin": "torch.asin(x / 3)", "tanh": "torch.tanh(x)",
               "lgamma": "torch.lgamma(x)", "mish": "F.mish(x)", "sinh": "torch.sinh(x * 30)",
-              "gelu_tanh": "F.gelu(x, approximate='tanh')"}
-SHORT = {**F32_SHORT, **{f"{k}_{dt}": v.replace("(x", f"(x.{dt}()", 1) for k, v in HALF_SHORT.items()
-                         for dt in ("half", "bfloat16")},
-         **{f"{k}_double": v.replace("(x", "(x.double()", 1) for k, v in F32_SHORT.items()},
-         "entr16": "torch.special.entr(x.abs().half())", "xlog1py_bf16": "torch.special.xlog1py(x.bfloat16(), x.bfloat16())"}
+              "gelu_tanh": "F.gelu(x, approximate='tanh')", "atan2": "torch.atan2(x, x * 0.7 + 1)",
+              "logaddexp": "torch.logaddexp(x, x * 0.5 - 1)", "logaddexp2": "torch.logaddexp2(x, x * 0.5 - 1)"}
+# (dtype of x, expression): x is drawn in float32 and converted before the layout is applied
+SHORT = {**{k: ("float32", v) for k, v in F32_SHORT.items()},
+         **{f"{k}_{dt}": (dt, v) for k, v in HALF_SHORT.items() for dt in ("float16", "bfloat16")},
+         **{f"{k}_double": ("float64", v) for k, v in F32_SHORT.items()},
+         "entr16": ("float16", "torch.special.entr(x.abs())"), "xlog1py_bf16": ("bfloat16", "torch.special.xlog1py(x, x)"),
+         # float16 pairs whose SLEEF body and glibc tail round apart: every element of a row shows its half
+         "logaddexp2_f16_pair": ("float16", "torch.logaddexp2(x.new_full(x.shape, -1.388671875), x.new_full(x.shape, -0.68408203125))"),
+         "atan2_f16_pair": ("float16", "torch.atan2(x.new_full(x.shape, -1.9453125), x.new_full(x.shape, -1.9462890625))")}
 LENGTHS = list(range(1, 41)) + [63, 64, 65]
 LAYOUTS = {"contiguous": "x", "strided": "torch.stack([x, x], 1)[:, 0]", "broadcast": "x[:1].expand(n)",
            "transposed": "x.view(1, n).expand(3, n).t()"}
@@ -82,11 +90,11 @@ def test_survey_sees_a_difference(table):
 
 def test_short_rows_bit_for_bit():
     cases, names = [], []
-    for name, expr in SHORT.items():
+    for name, (dt, expr) in SHORT.items():
         for n in LENGTHS:
             for layout, view in LAYOUTS.items():
                 cases.append(f"n = {n}; g = torch.Generator().manual_seed({n}); "
-                             f"x = torch.randn(n, generator=g) * 3; x = {view}; out = {expr}")
+                             f"x = (torch.randn(n, generator=g) * 3).to(torch.{dt}); x = {view}; out = {expr}")
                 names.append((name, n, layout))
     ours, up = isolated.run_both(cases)
     assert len(cases) == len(SHORT) * len(LENGTHS) * len(LAYOUTS)

@@ -231,7 +231,6 @@ add("index_fill.int_Scalar", {"0": f"torch.index_fill({XT}, 1, literal([3, 0], t
 add("index_fill.int_Tensor", {"0": f"torch.index_fill({X}, 0, literal([1], torch.int64), literal(7.0))"}, exact=True)
 add("ldexp.Tensor", {"0": f"torch.ldexp({X}, literal([1, 2, 3, 4], torch.int64))"})
 add("linalg_cross", {"0": "torch.linalg.cross(randn(4, 3, seed=1), randn(4, 3, seed=2))", "dim0": "torch.linalg.cross(randn(3, 2, seed=1), randn(3, 2, seed=2), dim=0)"})
-add("logaddexp2", {"0": f"torch.logaddexp2({X}, {XT})"})
 add("mvlgamma", {"1": f"torch.mvlgamma({P} + 1, 1)", "3": f"torch.mvlgamma({P} + 2, 3)"})
 add("sinc", {"0": f"torch.sinc({X})", "zero": "torch.sinc(literal([0.0, 1.0, -0.5]))"})
 add("renorm", {"0": f"torch.renorm({X}, 2, 0, 1.0)", "p1": f"torch.renorm({XT}, 1, 1, 0.5)"})
@@ -1247,7 +1246,6 @@ _UMI = ("ui = torch.tensor([[0], [2], [2], [1]]); uj = torch.tensor([[1, 3, 3]])
         "um = torch.tensor([[True, False, True], [True, True, True], [False, True, True], [True, True, False]]); ")
 DOOR_SAMPLES = {
     "affine_grid_generator": (f"a0 = {_M((2, 2, 3), 1)}; ", f"{_A}affine_grid_generator(a0, [2, 1, 3, 4], False)"),
-    "logaddexp2": (_S34B, f"{_A}logaddexp2(a0, a1)"),
     "dist": (_S34B, f"{_A}dist(a0, a1, 3)"),
     "linalg_cross": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((4, 3), 2)}; ", f"{_A}linalg_cross(a0, a1)"),
     "ldexp.Tensor": (_S34B, f"{_A}ldexp(a0, a1)"),

@@ -78,6 +78,7 @@ binary("nextafter", extra={"edges": ((SPECIAL, C("literal([1.0, 0.0, nan, 2.0, 3
 binary("atan2", tol="derived")
 binary("hypot", tol="derived")
 binary("logaddexp", tol="derived")
+binary("logaddexp2", tol="derived")
 binary("xlogy.Tensor", r1="pos", tol="derived")
 # with a Scalar: the Tensor overload of the wrapped Scalar (spellings: torch.xlogy, special.xlogy, out=)
 scalar("xlogy.Scalar_Other", value=2.5, tol="derived", spell_extra={"special": "torch.special.xlogy({0}, {1})"})
