@@ -8607,6 +8607,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_ger, tn_out_check_outer},
     {TN_OP_hardtanh, tn_out_check_clamp_complex},
     {TN_OP_histc, tn_out_check_histc},
+    {TN_OP_index_add, tn_out_check_index_add},
     {TN_OP_index_select, tn_out_check_index_select},
     {TN_OP_kthvalue, tn_out_check_values_indices},
     {TN_OP_lerp__Scalar, tn_out_check_lerp_tensor},

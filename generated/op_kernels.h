@@ -1319,6 +1319,7 @@ int tn_out_check_fft_copy(struct tn_out_call *c);
 int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_fill(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
+int tn_out_check_index_add(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
 int tn_out_check_lerp_tensor(struct tn_out_call *c);
 int tn_out_check_linalg_lstsq(struct tn_out_call *c);

@@ -336,6 +336,21 @@ index_add_scalars(TensorObject *out, const char *idx, int idx_dtype, int64_t nid
     return 0;
 }
 
+/* index_add_ / index_add(out=): index_func_meta_impl's checks, then the written tensor's internal
+ * overlap, before the kernel reads an index (its range check): upstream's meta order */
+int
+tn_out_check_index_add(tn_out_call *c)
+{
+    if (!c->dst || c->args[0].tag != TN_V_TENSOR || c->args[2].tag != TN_V_TENSOR || c->args[3].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *self = TN_T(c->args[0].u.t);
+    int64_t d;
+    if (tn_wrap_dim(c->args[1].u.i, self->ndim ? self->ndim : 1, &d) < 0 ||
+        index_add_check(self, d, TN_T(c->args[2].u.t), TN_T(c->args[3].u.t)) < 0)
+        return -1;
+    return c->check_overlap && tn_check_no_internal_overlap(c->dst) < 0 ? -1 : 0;
+}
+
 /* index_add(self, dim, index, source, alpha): Note [index_add paths] */
 PyObject *
 tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source,

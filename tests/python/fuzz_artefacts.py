@@ -803,6 +803,41 @@ def ldl_zero_pivot_refused(kind, code, op, ours, up, tol):
     return None
 
 
+def ldl_backward_stable(kind, code, op, ours, up, tol):
+    """ldl_factor(_ex) values that differ by rounding: MKL's sytrf (upstream's) and the reference
+    one (ours) order their sums apart, and in a matrix whose entries span many magnitudes that
+    shows in the last digits of L and D. Explained when both sides report the same pivots and info
+    0, and each side's answer, for every matrix of the batch (its lower triangle, symmetric), is a
+    factorization of it within the backward error bound of Bunch-Kaufman's algorithm,
+    n^2 u max(|L| |D| |L|^T) (_ldl_rebuilt; u the dtype's, not the comparison's tol: a D entry that
+    is the residue of 7e4-sized terms is determined to about u 7e4, and the fuzzer's tol would let
+    it move by units) (seed 19 #822978: -7e4 beside 1e-30)."""
+    if kind != "value" or name(op) not in ("linalg_ldl_factor_ex", "ldl_factor_ex", "linalg_ldl_factor"):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.is_complex() or not a.is_floating_point() or not _finite(a) \
+            or a.shape[-1] != a.shape[-2] or len(to) != len(tu) or len(to) not in (2, 3) or not _same_but_values(to, tu):
+        return None
+    if any(len(t["values"] or []) != math.prod(t["shape"]) for t in to + tu):
+        return None  # described in part
+    if to[1]["values"] != tu[1]["values"] or (len(to) == 3 and (any(to[2]["values"]) or any(tu[2]["values"]))):
+        return None  # other pivots, or a factorization that did not complete
+    n = a.shape[-1]
+    mats = np.array(a.detach().double().tolist()).reshape(-1, n, n)
+    pivs = [int(x) for x in to[1]["values"]]
+    u = _UNIT.get(str(a.dtype), 2.0 ** -24)
+    for side in (to, tu):
+        lds = np.array([_num(x) for x in side[0]["values"]]).reshape(-1, n, n)
+        for b in range(mats.shape[0]):
+            t = np.tril(mats[b])
+            rebuilt, scale, _ = _ldl_rebuilt(lds[b], pivs[b * n:(b + 1) * n])
+            if rebuilt is None or not np.abs(rebuilt - (t + np.tril(t, -1).T)).max() <= n * n * u * max(1.0, scale):
+                return None
+    return "ldl_factor: both answers are factorizations of a0 within Bunch-Kaufman's backward error (the same pivots)"
+
+
 def upstream_result_unreadable(kind, code, op, ours, up, tol):
     """Upstream returns a tensor it cannot read itself (reading it raises: as_strided_ to a view
     past 2**63 bytes, a size it holds as a symbolic integer); ours raises the same class at the
@@ -2483,7 +2518,7 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, ldl_nan_pivot_refused, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
-          lu_exactly_singular, ldl_zero_pivot_refused, lapack_nonfinite_single_decision,
+          lu_exactly_singular, ldl_zero_pivot_refused, ldl_backward_stable, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,

@@ -989,6 +989,21 @@ def test_each_artefact_proof_can_fail():
     assert not explain("accepts", ld_code, ldop, ld_o(info=(0, 3, 0, 0)), ld_u, tol)  # ours's info names a pivot
     assert not explain("accepts", ld_code.replace("1e30", "3.0"), ldop, ld_o(), ld_u, tol)  # not ours's factorization
     assert not explain("accepts", ld_code, ldop, ld_o([x * 2 for x in ld_v]), ld_u, tol)  # no factorization of a0
+    # session 36: seed 19 #822978, ldl_factor_ex of float32 matrices with -7e4 beside 1e-30: the two sytrf
+    # implementations round D's last pivots apart (8.2496 and 8.25); both L D L^T = A within the backward error
+    lb_code = ("a0 = torch.tensor(([-7e4, -1.25, -2.0, 2.0, -7e4, 3.75, -2.0, -1.25, 1e-30, -2.0, -0.0, -2.0] * 3)[:32], "
+               "dtype=torch.float32).reshape((2, 4, 4)); out = torch.ops.aten.linalg_ldl_factor_ex.default(a0, hermitian=True)")
+    lb = lambda last, mid, piv=(1, 2, 4, 4, 1, 2, 3, 4), info=(0, 0): {"ok": {"tuple": [
+        _t([-70000.0, 0.0, 0.0, 0.0, 1.0, 70003.75, 0.0, 0.0, -1.4285714542892993e-35, -2.856989885913208e-05, mid, 0.0, 1.0,
+            0.9999285936355591, -1.7310634575551376e-05, -5.7142271543852985e-05, -70000.0, 0.0, 0.0, 0.0,
+            -1.4285714542892993e-35, -2.0, 0.0, 0.0, 1.0, 0.625, 69998.78125, 0.0, 1.0, -1.875, 0.9999553561210632, last],
+           [2, 4, 4]), _t(list(piv), [2, 4], "torch.int32"), _t(list(info), [2], "torch.int32")]}}
+    assert explain("value", lb_code, ldop, lb(13.249860763549805, 8.249643325805664), lb(13.25, 8.25), tol)
+    assert not explain("value", lb_code, ldop, lb(14.25, 8.249643325805664), lb(13.25, 8.25), tol)  # no factorization of a0
+    assert not explain("value", lb_code, ldop, lb(13.249860763549805, 8.249643325805664, info=(0, 2)), lb(13.25, 8.25),
+                       tol)  # a factorization that stopped
+    assert not explain("value", lb_code, ldop, lb(13.249860763549805, 8.249643325805664, piv=(1, 2, 3, 4, 1, 2, 3, 4)),
+                       lb(13.25, 8.25), tol)  # other pivots
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "

@@ -4333,6 +4333,12 @@ FUZZ_CLASSES = [
     # looks at the input (an empty input skips the convolutions, not those dim checks)
     "a0 = torch.tensor([False], dtype=torch.bool).reshape(()); a1 = torch.tensor([False], dtype=torch.bool).reshape((1,))[1:]; a2 = torch.tensor([-1000, 1, 0, 5, 2, -1000, 5, 7, -8], dtype=torch.int16).reshape((3, 3)); a3 = torch.tensor([-0.0, 0.0, -1.25, -1.25, 0.0, -1.25, 2.0, 0.5, 2.0, -0.0], dtype=torch.float16).reshape((5, 2, 1))[1:]; a4 = torch.tensor([False], dtype=torch.bool).reshape((1,))[1:]; out = torch.ops.aten._convolution_double_backward.default(a0, a1, None, a2, a3, a4, [2**63 - 1], [2], [-2], False, [2**63 - 1], 1, [False, True, True])",
     "out = torch.ops.aten._convolution_double_backward(torch.ones(()), None, None, torch.ones(1, 2, 3), torch.ones(2, 1, 1), torch.empty(0, 1, 3), [1], [0], [1], False, [0], 1, [True, True, True])",
+    # session 36: seed 19 #989826, index_add_ checks its meta (index dtype, sizes), then the written
+    # tensor's internal overlap, and only then reads an index (its range check)
+    "a0 = torch.tensor([5], dtype=torch.int64).reshape(()); a1 = torch.tensor([2, 2, -1], dtype=torch.int64).reshape((3,)).expand((3,)); a2 = torch.tensor([2, -8, 5], dtype=torch.int64).reshape((3,)); out = a0.unsqueeze(0).expand(2, *a0.shape).index_add_(0, a1, a2)",
+    "out = torch.tensor(5).unsqueeze(0).expand(2).index_add_(0, torch.tensor([0.5]), torch.ones(1, dtype=torch.int64))",
+    "out = torch.index_add(torch.ones(3), 0, torch.tensor([7]), torch.ones(1), out=torch.ones(1).expand(3))",
+    "out = torch.ones(3).index_add_(0, torch.tensor([7]), torch.ones(1))",
 ]
 FUZZ_REFUSED = {
     # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's
