@@ -775,6 +775,18 @@ AVX2_UNARY_ROW(gelu, 0)
 SLEEF_FORMULAS(f32, float)
 SLEEF_FORMULAS(f64, double)
 
+/* gelu in f64 (Gelu.h's vectorized_gelu; oneDNN, which serves contiguous f32, has no f64):
+ * x * 0.5 * (1 + erf(x / sqrt(2))) with Vectorized<double>::erf, SLEEF's. Not yet upstream's
+ * bits: 308 of 70,001 contiguous elements (negative x, 1 + erf cancelling) still differ, 587
+ * before, none strided (`.venv/bin/python tools/ulp_survey.py -k F.gelu --dtype float64`):
+ * Debian's SLEEF 3.5 erf is likely not the one upstream bundles. */
+TN_TARGET_AVX2 static inline __m256d
+sl_gelu_f64(__m256d x, const un_params *k)
+{
+    __m256d e = Sleef_erfd4_u10avx2(_mm256_mul_pd(x, _mm256_set1_pd(SQRT1_2)));
+    return _mm256_mul_pd(_mm256_mul_pd(x, _mm256_set1_pd(0.5)), _mm256_add_pd(_mm256_set1_pd(1.0), e));
+}
+
 /* body through SLEEF (a contiguous output; the input contiguous or one broadcast value, stride
  * 0), tail through the scalar row */
 #define SLEEF_ROW(OP, SN, T)                                                              \
@@ -809,6 +821,7 @@ SLEEF_FORMULAS(f64, double)
 
 SLEEF_ROWS(f32, float)
 SLEEF_ROWS(f64, double)
+SLEEF_ROW(gelu, f64, double)
 
 /* Every element through the vector function, whatever the strides (upstream's vml::v<op>: a
  * strided row is copied through a buffer, the last partial vector padded) */
@@ -1097,6 +1110,7 @@ f64_row(int op)
     if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
         switch (op) {
         SLEEF_CASES(f64)
+        case TN_UN_GELU: return gelu_f64_sleefrow;
         default: break;
         }
     }

@@ -55,6 +55,7 @@ __m256 Sleef_atan2f8_u10avx2(__m256, __m256);
 __m256d Sleef_atan2d4_u10avx2(__m256d, __m256d);
 __m256 Sleef_hypotf8_u05avx2(__m256, __m256);
 __m256d Sleef_hypotd4_u05avx2(__m256d, __m256d);
+__m256d Sleef_erfd4_u10avx2(__m256d);
 
 /* Writing a formula once for both lane types: V_<sn>(op) is the AVX intrinsic for f32 (_ps) or
  * f64 (_pd) lanes, SL_<sn>(fn, u) the SLEEF function, VT_<sn> the vector type */
