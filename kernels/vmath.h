@@ -39,23 +39,13 @@ tn_f32_vexp__avx2(__m256 x)
     return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
-/* libsleef's AVX2 functions, 8 f32 or 4 f64 lanes (its header declares them only to
- * translation units built with -mavx2; these files pick their ISA per function): Note [SLEEF
- * bodies] in unary.c */
-#define TN_SLEEF_F32_U10(X) X(exp) X(expm1) X(exp2) X(log) X(log2) X(log10) X(log1p) X(tan) X(asin) \
-    X(acos) X(atan) X(tanh) X(sinh) X(cosh) X(atanh) X(lgamma)
-#define TN_SLEEF_DECLARE_F32(fn) __m256 Sleef_##fn##f8_u10avx2(__m256);
-#define TN_SLEEF_DECLARE_F64(fn) __m256d Sleef_##fn##d4_u10avx2(__m256d);
-TN_SLEEF_F32_U10(TN_SLEEF_DECLARE_F32)
-TN_SLEEF_F32_U10(TN_SLEEF_DECLARE_F64)
-__m256 Sleef_sinf8_u35avx2(__m256);
-__m256 Sleef_cosf8_u35avx2(__m256);
-__m256 Sleef_erfcf8_u15avx2(__m256);
-__m256 Sleef_atan2f8_u10avx2(__m256, __m256);
-__m256d Sleef_atan2d4_u10avx2(__m256d, __m256d);
-__m256 Sleef_hypotf8_u05avx2(__m256, __m256);
-__m256d Sleef_hypotd4_u05avx2(__m256d, __m256d);
-__m256d Sleef_erfd4_u10avx2(__m256d);
+/* libsleef's AVX2 functions, 8 f32 or 4 f64 lanes (Note [SLEEF bodies] in unary.c). Its header
+ * declares them only where __AVX__ is defined; these files pick their ISA per function, so the
+ * header is read under the AVX2 target. */
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#include <sleef.h>
+#pragma GCC pop_options
 
 /* Writing a formula once for both lane types: V_<sn>(op) is the AVX intrinsic for f32 (_ps) or
  * f64 (_pd) lanes, SL_<sn>(fn, u) the SLEEF function, VT_<sn> the vector type */

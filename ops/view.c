@@ -24,6 +24,11 @@ wrap(int64_t dim, int ndim, int64_t *out)
 static PyObject *
 make_view(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset)
 {
+    if (offset < 0) {
+        /* an offset that wrapped past int64 (upstream's products wrap too): its as_strided refuses it */
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return NULL;
+    }
     return (PyObject *)tn_tensor_view(self, ndim, sizes, strides, offset);
 }
 
@@ -708,7 +713,9 @@ tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_o
     strides[d] = (int64_t)((uint64_t)strides[d] * (uint64_t)step);  /* wraps, as upstream's int64 product */
     if (check_stepped_strides(self->ndim, strides) < 0)
         return NULL;
-    return make_view(self, self->ndim, sizes, strides, self->offset + s * self->strides[d]);
+    /* the offset wraps as upstream's int64 arithmetic does (seed 20 #468658: -8, refused) */
+    return make_view(self, self->ndim, sizes, strides,
+                     (int64_t)((uint64_t)self->offset + (uint64_t)s * (uint64_t)self->strides[d]));
 }
 
 int

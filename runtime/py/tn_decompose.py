@@ -790,6 +790,28 @@ def _wrapped_pad_error(base, shape, pad):
     return f"Trying to create tensor with negative dimension {neg}: [{', '.join(map(str, sizes))}]"
 
 
+def _wrapped_replication_pad(base, self, pad):
+    """ReplicationPadding.cpp's result for a padding whose sums wrap int64 to sizes that are not
+    negative (seed 20 #184435: W 3 padded by 2**63 - 1 on each side is W 1): its kernel reads, for
+    output position j of a padded dim, input position clamp(j - pad_left, 0, W - 1). None unless
+    every padded size wrapped to one at least 0 and the input is not empty."""
+    torch, aten = _aten()
+    if not base.startswith("replication_pad") or len(pad) % 2 or not 0 < len(pad) // 2 <= self.dim() \
+            or self.numel() == 0:
+        return None
+    k = len(pad) // 2
+    r = self
+    for i in range(k):  # dim -1 takes pad[0:2], dim -2 pad[2:4], ...
+        d = self.dim() - 1 - i
+        w, left = self.shape[d], pad[2 * i]
+        out = _wrap64(w + pad[2 * i] + pad[2 * i + 1])
+        if out < 0:
+            return None
+        idx = [min(max(j - left, 0), w - 1) for j in range(out)]
+        r = aten.index_select(r, d, torch.tensor(idx, dtype=torch.int64, device=self.device))
+    return r.contiguous()
+
+
 def _meta_checked(key):
     """torch._decomp's decomposition of `key` after upstream's argument checks, run as the op's
     meta function on a meta tensor of the input's geometry (the decompositions check nothing: a
@@ -809,6 +831,10 @@ def _meta_checked(key):
             m = op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
         except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
             msg = _wrapped_pad_error(base, list(self.shape), list(args[0])) if args else None
+            if msg is None and args:
+                r = _wrapped_replication_pad(base, self, list(args[0]))
+                if r is not None:
+                    return r
             raise RuntimeError(msg or f"{base}: the padded size overflows int64 ({e})") from None
         if self.dtype in unsupported:
             if self.device.type != "meta":

@@ -66,10 +66,13 @@ typedef tn_status (*binary_call)(const tn_loop *l, void *out, void *const *in, v
  * kernel wrote nothing past the output. Returns the status of the fast run. */
 /* How far the fast path may be from the reference: 0, except for silu_backward's f32 row on
  * contiguous operands, whose sigmoid comes from the AVX2 vector exp (a few ulp from glibc's
- * expf): 4 ulp, or, where its 1 + x (1 - s) cancels (near x = -1.28), 8 ulp of |dy| (1 + |x|).
- * `tol` holds the inputs for that case, else NULL. */
+ * expf): 4 ulp, or, where its 1 + x (1 - s) cancels (near x = -1.28), 8 ulp of |dy| (1 + |x|);
+ * and the rows with a SLEEF body (Note [SLEEF bodies]: atan2, hypot, logaddexp, logaddexp2): 4 f32
+ * ulp, 2 f64, 1 f16/bf16, or 4 epsilon absolute where logaddexp crosses 0. `tol` holds the inputs
+ * for silu_backward's case (sleef set for the others), else NULL. */
 typedef struct {
     const float *dy, *x;
+    int sleef;
 } silu_tol;
 
 static int
@@ -77,6 +80,13 @@ close_enough(const silu_tol *tol, int dtype, const void *fast, const void *ref, 
 {
     if (elements_equal(dtype, fast, ref))
         return 1;
+    if (tol && tol->sleef && tn_dtype_is_floating(dtype)) {
+        int64_t ulps = dtype == TN_DTYPE_F32 ? 4 : dtype == TN_DTYPE_F64 ? 2 : 1;
+        double eps = dtype == TN_DTYPE_F64 ? 0x1p-52 : dtype == TN_DTYPE_F16 ? 0x1p-10 : dtype == TN_DTYPE_BF16 ? 0x1p-7
+                                                                                                    : 0x1p-23;
+        double f = get_elem(dtype, fast, 0), r = get_elem(dtype, ref, 0);
+        return ulp_distance(dtype, fast, ref) <= ulps || fabs(f - r) <= 4 * eps * fmax(1.0, fabs(r));
+    }
     if (!tol || dtype != TN_DTYPE_F32)
         return 0;
     double f = get_elem(dtype, fast, 0), r = get_elem(dtype, ref, 0);
@@ -156,10 +166,11 @@ sweep_binary(tn_binary_op op, tn_kscalar alpha)
                 char what[160];
                 snprintf(what, sizeof what, "%s dtype %d n %ld %s", tn_binary_names[op], dtype,
                          (long)n, layout_names[layout]);
-                silu_tol tol = {a, b};
+                int sleef = op == TN_BIN_ATAN2 || op == TN_BIN_HYPOT || op == TN_BIN_LOGADDEXP || op == TN_BIN_LOGADDEXP2;
+                silu_tol tol = {a, b, sleef};
                 int vector_silu = op == TN_BIN_SILU_BACKWARD && dtype == TN_DTYPE_F32 && layout == 0;
                 tn_status st = compare_fast_reference(what, &l, out_dtype, tn_loop_numel(&l),
-                                                      call_binary, in, &arg, vector_silu ? &tol : NULL);
+                                                      call_binary, in, &arg, vector_silu || sleef ? &tol : NULL);
                 cr_assert(st == TN_OK || st == TN_ERR_DTYPE, "%s: status %d", what, st);
                 free(a);
                 free(b);

@@ -1869,6 +1869,43 @@ def lu_exactly_singular(kind, code, op, ours, up, tol):
             "both are LU factorizations, and the solve divides by that pivot")
 
 
+def inv_exactly_singular(kind, code, op, ours, up, tol):
+    """inv_ex(check_errors=False) of a matrix singular in exact arithmetic (_exact_rank): upstream's
+    LU (MKL's getrf) meets an exactly zero pivot and reports it (info k, an inverse of inf and NaN),
+    ours's (the reference getrf) a rounding residue there, info 0 and an inverse the size of
+    1 / residue. No inverse exists to compare. Explained when every matrix where the sides differ is
+    exactly singular, upstream's info for it is not 0, and ours's answer there is finite with info 0
+    (a residue pivot: the division happened) (seed 20 #440284: 1e30 beside 0.5). Nothing bounds the
+    values themselves: the matrix has no inverse, and A + E for any E of size u |A| may have any."""
+    if kind != "value" or name(op) not in ("linalg_inv_ex", "inv_ex"):
+        return None
+    import numpy as np
+    a = inputs(code).get("a0")
+    to, tu = tensors(ours), tensors(up)
+    if a is None or a.dim() < 2 or a.shape[-1] != a.shape[-2] or a.is_complex() or not a.is_floating_point() \
+            or not _finite(a) or len(to) != 2 or not _same_but_values(to, tu):
+        return None
+    if any(len(t["values"] or []) != math.prod(t["shape"]) for t in to + tu):
+        return None  # described in part
+    n = a.shape[-1]
+    mats = a.detach().double().reshape(-1, n, n).tolist()
+    oi, ui = to[0]["values"], tu[0]["values"]
+    if len(oi) != len(mats) * n * n:
+        return None
+    differing = False
+    for b in range(len(mats)):
+        block = slice(b * n * n, (b + 1) * n * n)
+        if not any(_differs(p, q, tol) for p, q in zip(oi[block], ui[block])) and to[1]["values"][b] == tu[1]["values"][b]:
+            continue
+        differing = True
+        inv = np.array([_num(x) for x in oi[block]])
+        if _exact_rank(mats[b]) >= n or not _num(tu[1]["values"][b]) or _num(to[1]["values"][b]) \
+                or not np.all(np.isfinite(inv)):
+            return None
+    return ("inv_ex of an exactly singular matrix: upstream's LU meets the zero pivot (info k), ours's a rounding residue "
+            "(info 0, an inverse of 1/residue); no inverse exists") if differing else None
+
+
 def _lu_zero_pivot_refused(code, ours, up, tol):
     """The other way round (lu_exactly_singular): upstream's LU of an exactly singular 2-D matrix met
     an exactly zero pivot k, which its check_errors refuses ("U[k,k] is zero"), where ours's pivot
@@ -2518,7 +2555,7 @@ def logit_eps_past_half(kind, code, op, ours, up, tol):
 PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes, unfold_backward_unchecked,
           fft_primitive_dims, upstream_internal_assert, ldl_nan_pivot_refused, upstream_result_unreadable, unsigned_undefined,
           lapack_conditioning, lapack_backward_stable, solve_triangular_leading, svd_eigh_upstream_nonfinite, det_exactly_singular,
-          lu_exactly_singular, ldl_zero_pivot_refused, ldl_backward_stable, lapack_nonfinite_single_decision,
+          lu_exactly_singular, ldl_zero_pivot_refused, ldl_backward_stable, inv_exactly_singular, lapack_nonfinite_single_decision,
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,

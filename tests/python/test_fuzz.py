@@ -1004,6 +1004,23 @@ def test_each_artefact_proof_can_fail():
                        tol)  # a factorization that stopped
     assert not explain("value", lb_code, ldop, lb(13.249860763549805, 8.249643325805664, piv=(1, 2, 3, 4, 1, 2, 3, 4)),
                        lb(13.25, 8.25), tol)  # other pivots
+    # session 36: seed 20 #440284, inv_ex of two exactly singular matrices (a repeated row beside 1e30): upstream's
+    # getrf meets the zero pivot in both (info 3, inf/NaN), ours's a residue in the first (info 0, an inverse of ~4e15)
+    iv_code = ("a0 = torch.tensor(([1.0, 2.0, 1e30, -2.0, 0.5, -1.25, -1.25, -1.25, 0.0, 0.5, 1.0, 0.0] * 3)[:36], "
+               "dtype=torch.float64).reshape((1, 2, 3, 6))[..., ::2]; out = torch.ops.aten.linalg_inv_ex.default(a0, check_errors=False)")
+    ivop = "torch.ops.aten.linalg_inv_ex.default"
+    nanblock = ["nan", "nan", "nan", "inf", "nan", "-inf", "-inf", "nan", "inf"]
+    iv_o = [-3602879701896396.5, -0.4, 3602879701896397.0, 5.8546795155816445e-15, 1.5000000000000001e-31,
+            -5.8546795155816445e-15, -4503599627370495.5, 0.5, 4503599627370496.0]
+    iv = lambda v, info: {"ok": {"tuple": [_t(v + nanblock, [1, 2, 3, 3], "torch.float64"), _t(list(info), [1, 2], "torch.int32")]}}
+    assert explain("value", iv_code, ivop, iv(iv_o, (0, 3)), iv(nanblock, (3, 3)), tol)
+    regular = ("a0 = torch.tensor([1.0, 1e30, 0.5, -1.25, 0.0, 1.0, 2.0, 1e30, 0.5, -1.25, 0.0, 1.0, 1.0, 1e30, 0.5, "
+               "-1.25, 0.0, 1.0], dtype=torch.float64).reshape((1, 2, 3, 3)); out = torch.ops.aten.linalg_inv_ex.default(a0)")
+    assert not explain("value", regular, ivop, iv(iv_o, (0, 3)), iv(nanblock, (3, 3)), tol)  # batch 0 regular: its inverse exists
+    assert not explain("value", iv_code, ivop, iv(iv_o, (0, 3)), iv(nanblock, (0, 3)), tol)  # upstream saw no zero pivot
+    assert not explain("value", iv_code, ivop, iv(iv_o[:8] + ["inf"], (0, 3)), iv(nanblock, (3, 3)),
+                       tol)  # ours's not finite: no division by a residue explains it
+    assert not explain("value", iv_code, ivop, iv(iv_o, (2, 3)), iv(nanblock, (3, 3)), tol)  # ours's info names a pivot
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "

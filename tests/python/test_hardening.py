@@ -4339,6 +4339,17 @@ FUZZ_CLASSES = [
     "out = torch.tensor(5).unsqueeze(0).expand(2).index_add_(0, torch.tensor([0.5]), torch.ones(1, dtype=torch.int64))",
     "out = torch.index_add(torch.ones(3), 0, torch.tensor([7]), torch.ones(1), out=torch.ones(1).expand(3))",
     "out = torch.ones(3).index_add_(0, torch.tensor([7]), torch.ones(1))",
+    # session 36: seed 20 #184435, replication padding whose size sums wrap int64 to a size >= 0: upstream pads
+    # to the wrapped size, reading input position clamp(j - pad_left, 0, W - 1)
+    "a0 = torch.tensor([7, 5, -3, 300, 2, -8, -3, -8, 7], dtype=torch.int64).reshape((3, 3)).expand((3, 3)); out = F.pad(a0, (2**63 - 1, 2**63 - 1), mode='replicate')",
+    "out = F.pad(torch.arange(6.0).reshape(2, 3), (2**63 - 1, 2**63 - 1), mode='replicate')",
+    "out = F.pad(torch.arange(6.0).reshape(2, 3), (2**63 - 1, 2**63 - 3), mode='replicate')",
+    # session 36: seed 20 #468658, a view's storage offset wraps as upstream's int64 product, and a negative one
+    # is refused as its as_strided refuses it
+    "a0 = torch.tensor([5], dtype=torch.int64).reshape(()); out = torch.ops.aten.slice_backward.default(a0, [2**63 - 1, 0, 4], 0, -1, -1, 1)",
+    "out = torch.zeros(2**63 - 1, 0, 4)[-1:-1]",
+    "out = torch.zeros(2**63 - 1, 0, 4)[2**62:].storage_offset()",
+    "out = torch.zeros(2**63 - 1, 0, 4).select(0, -1)",
 ]
 FUZZ_REFUSED = {
     # session 35: seed 17 #311252, native_layer_norm_backward's kernel reads grad_out, mean and rstd by the input's
