@@ -925,28 +925,8 @@ SLEEF_BIN_ROWS(f64, double)
     case TN_BIN_LOGADDEXP2: return logaddexp2_##SN##_sleefrow;
 #endif
 
-/* f16/bf16 with a SLEEF body (upstream converts 2 * Vectorized<Half>::size() elements to float
- * vectors, the tail to float one by one): the row split by the 16-bit operands' strides, the body
- * widened through the SLEEF row, the tail through the scalar one (widened rows lose the strides
- * the split needs) */
-typedef struct {
-    tn_widen body, tail;
-    int64_t chunk;
-} half_split2;
-
-static void
-half_split2_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
-{
-    const half_split2 *h = ctx;
-    int64_t body = tn_vector_body(s, 2, n, h->chunk);
-    if (body)
-        tn_widen_row((void *)&h->body, p, s, body);
-    if (body < n) {
-        char *tail[3] = {p[0] + body * s[0] * 2, p[1] + body * s[1] * 2, p[2] + body * s[2] * 2};
-        tn_widen_row((void *)&h->tail, tail, s, n - body);
-    }
-}
-
+/* f16/bf16 with a SLEEF body: upstream converts 2 * Vectorized<Half>::size() elements to float
+ * vectors, the tail to float one by one (tn_widen_split_row) */
 static int
 sleef_bin_op(int row)
 {
@@ -1053,7 +1033,7 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     int size = tn_dtype_size(dtype);
     int elsize[3] = {out_bool ? 1 : size, size, float_b ? 4 : size};
     tn_widen w;
-    half_split2 hs;
+    tn_widen_split hs;
     tn_row_fn fn;
     void *ctx = &c;
 
@@ -1101,7 +1081,7 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
             hs.tail = w;
             hs.tail.fn = binary_table[row][TN_SLOT_F32];
             hs.chunk = tn_cpu_has_avx512() ? 64 : 32;
-            fn = half_split2_row;
+            fn = tn_widen_split_row;
             ctx = &hs;
         }
         break;

@@ -876,3 +876,19 @@ tn_widen_row(void *arg, char *const *p, const int64_t *s, int64_t n)
         }
     }
 }
+
+void
+tn_widen_split_row(void *arg, char *const *p, const int64_t *s, int64_t n)
+{
+    const tn_widen_split *h = arg;
+    int nop = h->body.ninputs + 1, esize = tn_dtype_size(h->body.dtype);
+    int64_t body = tn_vector_body(s, h->body.ninputs, n, h->chunk);
+    if (body)
+        tn_widen_row((void *)&h->body, p, s, body);
+    if (body < n) {
+        char *tail[TN_LOOP_MAX_OPERANDS];
+        for (int k = 0; k < nop; k++)
+            tail[k] = p[k] + body * s[k] * esize;
+        tn_widen_row((void *)&h->tail, tail, s, n - body);
+    }
+}

@@ -64,4 +64,15 @@ typedef struct {
 
 void tn_widen_row(void *widen, char *const *ptr, const int64_t *stride, int64_t n);
 
+/* An f16/bf16 row split as upstream's cpu_kernel_vec splits it (Note [Vector body and tail] in
+ * binary.c), by the 16-bit operands' strides, which widened rows lose: a body of whole `chunk`
+ * elements widened through body.fn, the tail through tail.fn (both tn_widen of the same operands,
+ * none kept). Use tn_widen_split_row with a tn_widen_split as its ctx. */
+typedef struct {
+    tn_widen body, tail;
+    int64_t chunk;
+} tn_widen_split;
+
+void tn_widen_split_row(void *split, char *const *ptr, const int64_t *stride, int64_t n);
+
 #endif /* TN_KERNELS_COPY_H */

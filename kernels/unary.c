@@ -943,25 +943,6 @@ half_split_op(int op)
 #endif
 }
 
-typedef struct {
-    tn_widen body, tail;
-    int64_t chunk;
-    int elsize;
-} half_split;
-
-static void
-half_split_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
-{
-    const half_split *h = ctx;
-    int64_t body = tn_vector_body(s, 1, n, h->chunk);
-    if (body)
-        tn_widen_row((void *)&h->body, p, s, body);
-    if (body < n) {
-        char *tail[2] = {p[0] + body * s[0] * h->elsize, p[1] + body * s[1] * h->elsize};
-        tn_widen_row((void *)&h->tail, tail, s, n - body);
-    }
-}
-
 /* f16/bf16 rsqrt keeps upstream's two halves (Note [Vector body and tail] in binary.c): the
  * vector body rounds 1/sqrt(x) once, the scalar tail rounds sqrt(x) first. */
 static void
@@ -1322,7 +1303,7 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
     tn_row_fn fn;
     void *ctx = &c;
     tn_widen w;
-    half_split hs;
+    tn_widen_split hs;
     switch (dtype) {
     case TN_DTYPE_F16:
     case TN_DTYPE_BF16:
@@ -1348,8 +1329,7 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
             hs.tail = w;
             hs.tail.fn = unary_table[op][TN_SLOT_F32];
             hs.chunk = tn_cpu_has_avx512() ? 64 : 32;
-            hs.elsize = 2;
-            fn = half_split_row;
+            fn = tn_widen_split_row;
             ctx = &hs;
         }
         break;
