@@ -419,9 +419,9 @@ erfinv_d(double y)
     UN_ROW(hardswish_##SN, T, T, x * hardsigmoid_6_##SN(x) / (T)6)                              \
     UN_ROW(hardsigmoid_##SN, T, T, hardsigmoid_6_##SN(x) / (T)6)                                \
     UN_ROW(lgamma_##SN, T, T, M(lgamma)(x))                                                     \
-    UN_ROW(digamma_##SN, T, T, DIGAMMA_##SN(x))                                                    \
+    UN_ROW(digamma_##SN, T, T, DIGAMMA_##SN(x))                                                 \
     UN_ROW(polygamma_##SN, T, T,                                                                \
-           P_##SN(k, 0) == 1 ? TRIGAMMA_##SN(x) : POLYGAMMA_##SN(x, (int)P_##SN(k, 0)))             \
+           P_##SN(k, 0) == 1 ? TRIGAMMA_##SN(x) : POLYGAMMA_##SN(x, (int)P_##SN(k, 0)))         \
     UN_ROW(softplus_##SN, T, T,                                                                 \
            x * P_##SN(k, 0) > P_##SN(k, 1) ? x                                                  \
                                            : M(log1p)(M(exp)(x * P_##SN(k, 0))) / P_##SN(k, 0)) \

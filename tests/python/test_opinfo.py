@@ -179,8 +179,8 @@ FIRST = 8
 EXPECTED_DTYPES = {
     # float64's agree and wrong split by CPU (Note [Machine-dependent float64 OpInfos]): their sum, 664
     "float64": {"agree or wrong": 664, "refused": 6, "not measured": 6, "not supported": 26},
-    "bfloat16": {"agree": 540, "refused": 6, "wrong": 0, "not measured": 5, "not supported": 151},
-    "float16": {"agree": 534, "refused": 7, "wrong": 0, "not measured": 5, "not supported": 156},
+    "bfloat16": {"agree": 541, "refused": 5, "wrong": 0, "not measured": 5, "not supported": 151},
+    "float16": {"agree": 535, "refused": 6, "wrong": 0, "not measured": 5, "not supported": 156},
     "int64": {"agree": 455, "refused": 11, "wrong": 0, "not measured": 2, "not supported": 234},
     "bool": {"agree": 343, "refused": 5, "wrong": 0, "not measured": 1, "not supported": 353},
     "complex64": {"agree": 242, "refused": 149, "wrong": 0, "not measured": 3, "not supported": 308},
