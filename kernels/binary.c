@@ -836,7 +836,7 @@ binary_out_is_bool(int op)
 
 /* Two operands with SLEEF's vector math (Note [SLEEF bodies] in unary.c): upstream's vector body
  * of whole 2 * Vec::size() chunks (both operands contiguous, or one a broadcast value) computes
- * atan2, hypot, logaddexp and logaddexp2 with Vectorized<T>'s methods, its scalar tail with
+ * atan2, hypot, pow, logaddexp and logaddexp2 with Vectorized<T>'s methods, its scalar tail with
  * glibc (the scalar rows above). logaddexp: m = maximum(a, b) (NaN propagated), then
  * m + log1p(exp(-|a - b|)), a itself where a == b is infinite; logaddexp2 the same with exp2 and
  * the product by 1/ln 2 fused into the sum, as upstream's compiler fuses it. */
@@ -851,6 +851,11 @@ binary_out_is_bool(int op)
     sl2_hypot_##SN(VT_##SN a, VT_##SN b)                                                  \
     {                                                                                     \
         return SL_##SN(hypot, u05)(a, b);                                                 \
+    }                                                                                     \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_pow_##SN(VT_##SN a, VT_##SN b)                                                    \
+    {                                                                                     \
+        return SL_##SN(pow, u10)(a, b);                                                   \
     }                                                                                     \
     TN_TARGET_AVX2 static inline VT_##SN                                                  \
     sl2_max_nan_##SN(VT_##SN a, VT_##SN b)                                                \
@@ -912,6 +917,7 @@ binary_out_is_bool(int op)
     SLEEF_BIN_FORMULAS(SN, T)                                                             \
     SLEEF_BIN_ROW(atan2, SN, T)                                                           \
     SLEEF_BIN_ROW(hypot, SN, T)                                                           \
+    SLEEF_BIN_ROW(pow, SN, T)                                                             \
     SLEEF_BIN_ROW(logaddexp, SN, T)                                                       \
     SLEEF_BIN_ROW(logaddexp2, SN, T)
 
@@ -921,6 +927,7 @@ SLEEF_BIN_ROWS(f64, double)
 #define SLEEF_BIN_CASES(SN)                                                               \
     case TN_BIN_ATAN2: return atan2_##SN##_sleefrow;                                      \
     case TN_BIN_HYPOT: return hypot_##SN##_sleefrow;                                      \
+    case TN_BIN_POW: return pow_##SN##_sleefrow;                                          \
     case TN_BIN_LOGADDEXP: return logaddexp_##SN##_sleefrow;                              \
     case TN_BIN_LOGADDEXP2: return logaddexp2_##SN##_sleefrow;
 #endif
@@ -930,7 +937,8 @@ SLEEF_BIN_ROWS(f64, double)
 static int
 sleef_bin_op(int row)
 {
-    return row == TN_BIN_ATAN2 || row == TN_BIN_HYPOT || row == TN_BIN_LOGADDEXP || row == TN_BIN_LOGADDEXP2;
+    return row == TN_BIN_ATAN2 || row == TN_BIN_HYPOT || row == TN_BIN_LOGADDEXP || row == TN_BIN_LOGADDEXP2 ||
+           row == TN_BIN_POW;
 }
 
 /* The f64 row for op: SLEEF's body where upstream's is */
@@ -1430,21 +1438,53 @@ UNARY_PARAM_ROW(pow_scalar_i32, int32_t, pow_i32_s(a, (int32_t)k->e_i))
 UNARY_PARAM_ROW(pow_scalar_i64, int64_t, pow_i64_s(a, (int64_t)k->e_i))
 
 /* Two pow forms where upstream's vector body and scalar tail differ (Note [Vector body and
- * tail]). The pow kernel is built for AVX512 too, so its chunks are 32 f32 and 64 bf16.
- *   f32, general exponent: the body computes powf(x, (float)e), the tail pow((double)x, e).
+ * tail]). The pow kernel is built for AVX512 too, so its chunks are 32 f32 and 64 bf16 there.
+ *   f32 and f64, general exponent: the body computes SLEEF's pow(x, e) (Vectorized<T>::pow, e in
+ *   the dtype; Note [SLEEF bodies] in unary.c), the f32 tail pow((double)x, e), the f64 tail pow.
  *   bf16, e = -0.5: the body rounds 1/sqrt(x) once, the tail rounds sqrt(x) first. */
-static void
-pow_general_f32(void *ctx, char *const *p, const int64_t *s, int64_t n)
-{
-    const one_in_params *k = ctx;
-    float *o = (float *)p[0];
-    const float *x = (const float *)p[1];
-    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % 32 : 0;
-    for (int64_t i = 0; i < n; i++) {
-        float a = x[i * s[1]];
-        o[i * s[0]] = i < body ? powf(a, k->e_f) : (float)pow((double)a, k->e_d);
+#if TN_X86
+#define POW_GENERAL_BODY(SN, T)                                                            \
+    TN_TARGET_AVX2 static void                                                             \
+    pow_general_body_##SN(T *o, const T *x, int64_t sx, int64_t n, T e)                    \
+    {                                                                                      \
+        VT_##SN ev = V_##SN(set1)(e);                                                      \
+        for (int64_t i = 0; i < n; i += LANES_##SN)                                        \
+            V_##SN(storeu)(o + i, SL_##SN(pow, u10)(sx ? V_##SN(loadu)(x + i) : V_##SN(set1)(x[0]), ev)); \
     }
-}
+POW_GENERAL_BODY(f32, float)
+POW_GENERAL_BODY(f64, double)
+#endif
+
+#if TN_X86
+#define POW_SLEEF_BODY(SN, FIELD)                                                          \
+    if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {                                \
+        pow_general_body_##SN(o, x, s[1], body, k->FIELD);                                 \
+        done = body;                                                                       \
+    }
+#else
+#define POW_SLEEF_BODY(SN, FIELD)
+#endif
+
+/* the body (the exponent in the dtype: SLEEF's, or libm's in the reference loops), then the tail
+ * (in double for f32, as upstream's scalar loop with its double exponent) */
+#define POW_GENERAL_ROW(SN, T, FIELD, M, TAIL)                                             \
+    static void                                                                            \
+    pow_general_##SN(void *ctx, char *const *p, const int64_t *s, int64_t n)               \
+    {                                                                                      \
+        const one_in_params *k = ctx;                                                      \
+        T *o = (T *)p[0];                                                                  \
+        const T *x = (const T *)p[1];                                                      \
+        int64_t body = tn_vector_body(s, 1, n, 64 / (int64_t)sizeof(T) * (tn_cpu_has_avx512() ? 2 : 1)), done = 0; \
+        POW_SLEEF_BODY(SN, FIELD)                                                          \
+        for (int64_t i = done; i < body; i++)                                              \
+            o[i] = M(pow)(x[i * s[1]], k->FIELD);                                          \
+        for (int64_t i = body; i < n; i++) {                                               \
+            T a = x[i * s[1]];                                                             \
+            o[i * s[0]] = TAIL;                                                            \
+        }                                                                                  \
+    }
+POW_GENERAL_ROW(f32, float, e_f, MF_f32, (float)pow((double)a, k->e_d))
+POW_GENERAL_ROW(f64, double, e_d, MF_f64, pow(a, k->e_d))
 
 static void
 pow_rsqrt_bf16(void *ctx, char *const *p, const int64_t *s, int64_t n)
@@ -1487,8 +1527,8 @@ tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in, tn_kscalar
         k.e_d = e;
         k.e_f = (float)e;
         fn = dtype == TN_DTYPE_F32 ? pow_form_row_f32(k.mode, e) : pow_form_row_f64(k.mode, e);
-        if (dtype == TN_DTYPE_F32 && k.mode == POW_GENERAL && e != 1.0)
-            fn = pow_general_f32;
+        if (k.mode == POW_GENERAL && e != 1.0)
+            fn = dtype == TN_DTYPE_F32 ? pow_general_f32 : pow_general_f64;
         break;
     case TN_DTYPE_BF16:
         k.mode = pow_mode(e);

@@ -686,7 +686,8 @@ AVX2_UNARY_ROW(gelu, 0)
  *     through a buffer): expm1, log1p, lgamma;
  *   - f16/bf16 (below): upstream converts to float vectors; vml's ops run every element through
  *     them (exp, log, sin, erf, ...), the others split body and tail as above in 32-element chunks.
- * Two operands (binary.c, SLEEF_BIN_ROWS): atan2, hypot, logaddexp, logaddexp2, body and tail.
+ * Two operands (binary.c, SLEEF_BIN_ROWS): atan2, hypot, pow, logaddexp, logaddexp2, body and tail;
+ * pow with a general scalar exponent likewise (pow_general_f32/f64).
  * Upstream's compiler contracts a * b + c into one fma where its source writes them apart (GCC's
  * default -ffp-contract=fast; ours compiles with it off): gelu(tanh)'s x + kappa * x^3 is one fma
  * in upstream's vector body and scalar loop alike, so both are written with fma here.

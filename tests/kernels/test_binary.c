@@ -67,7 +67,7 @@ typedef tn_status (*binary_call)(const tn_loop *l, void *out, void *const *in, v
 /* How far the fast path may be from the reference: 0, except for silu_backward's f32 row on
  * contiguous operands, whose sigmoid comes from the AVX2 vector exp (a few ulp from glibc's
  * expf): 4 ulp, or, where its 1 + x (1 - s) cancels (near x = -1.28), 8 ulp of |dy| (1 + |x|);
- * and the rows with a SLEEF body (Note [SLEEF bodies]: atan2, hypot, logaddexp, logaddexp2): 4 f32
+ * and the rows with a SLEEF body (Note [SLEEF bodies]: atan2, hypot, pow, logaddexp, logaddexp2): 4 f32
  * ulp, 2 f64, 1 f16/bf16, or 4 epsilon absolute where logaddexp crosses 0. `tol` holds the inputs
  * for silu_backward's case (sleef set for the others), else NULL. */
 typedef struct {
@@ -166,7 +166,8 @@ sweep_binary(tn_binary_op op, tn_kscalar alpha)
                 char what[160];
                 snprintf(what, sizeof what, "%s dtype %d n %ld %s", tn_binary_names[op], dtype,
                          (long)n, layout_names[layout]);
-                int sleef = op == TN_BIN_ATAN2 || op == TN_BIN_HYPOT || op == TN_BIN_LOGADDEXP || op == TN_BIN_LOGADDEXP2;
+                int sleef = op == TN_BIN_ATAN2 || op == TN_BIN_HYPOT || op == TN_BIN_LOGADDEXP || op == TN_BIN_LOGADDEXP2 ||
+                            op == TN_BIN_POW;
                 silu_tol tol = {a, b, sleef};
                 int vector_silu = op == TN_BIN_SILU_BACKWARD && dtype == TN_DTYPE_F32 && layout == 0;
                 tn_status st = compare_fast_reference(what, &l, out_dtype, tn_loop_numel(&l),
@@ -214,8 +215,9 @@ Test(binary, large_parallel_matches_reference)
             fill_random(dtypes[di], b, n, 0, ops[oi] == TN_BIN_POW);
             void *in[2] = {a, b};
             binary_arg arg = {ops[oi], dtypes[di], {TN_KSCALAR_INT, 1, 0}};
+            silu_tol sleef = {NULL, NULL, 1};
             compare_fast_reference("large", &l, out_is_bool(ops[oi]) ? TN_DTYPE_BOOL : dtypes[di],
-                                   n, call_binary, in, &arg, NULL);
+                                   n, call_binary, in, &arg, ops[oi] == TN_BIN_POW ? &sleef : NULL);
             free(a);
             free(b);
         }
@@ -605,8 +607,9 @@ sweep_tern(int kind, int nops, tn_kscalar s1, tn_kscalar s2)
                 char what[128];
                 snprintf(what, sizeof what, "kind %d dtype %d n %ld %s", kind, dtype, (long)n,
                          layout_names[layout]);
+                silu_tol sleef = {NULL, NULL, 1};  /* pow's general form has a SLEEF body */
                 tn_status st = compare_fast_reference(what, &l, dtype, tn_loop_numel(&l), call_tern,
-                                                      bufs, &arg, NULL);
+                                                      bufs, &arg, kind == T_POW ? &sleef : NULL);
                 cr_assert(st == TN_OK || st == TN_ERR_DTYPE, "%s: status %d", what, st);
                 for (int k = 0; k < 3; k++)
                     free(bufs[k]);
