@@ -841,22 +841,18 @@ binary_out_is_bool(int op)
  * m + log1p(exp(-|a - b|)), a itself where a == b is infinite; logaddexp2 the same with exp2 and
  * the product by 1/ln 2 fused into the sum, as upstream's compiler fuses it. */
 #if TN_X86
+/* an op that is one SLEEF function of two operands, its accuracy U */
+#define SLEEF_PLAIN2(OP, SN, U)                                                           \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl2_##OP##_##SN(VT_##SN a, VT_##SN b)                                                 \
+    {                                                                                     \
+        return SL_##SN(OP, U)(a, b);                                                      \
+    }
+
 #define SLEEF_BIN_FORMULAS(SN, T)                                                         \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl2_atan2_##SN(VT_##SN a, VT_##SN b)                                                  \
-    {                                                                                     \
-        return SL_##SN(atan2, u10)(a, b);                                                 \
-    }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl2_hypot_##SN(VT_##SN a, VT_##SN b)                                                  \
-    {                                                                                     \
-        return SL_##SN(hypot, u05)(a, b);                                                 \
-    }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl2_pow_##SN(VT_##SN a, VT_##SN b)                                                    \
-    {                                                                                     \
-        return SL_##SN(pow, u10)(a, b);                                                   \
-    }                                                                                     \
+    SLEEF_PLAIN2(atan2, SN, u10)                                                          \
+    SLEEF_PLAIN2(hypot, SN, u05)                                                          \
+    SLEEF_PLAIN2(pow, SN, u10)                                                            \
     TN_TARGET_AVX2 static inline VT_##SN                                                  \
     sl2_max_nan_##SN(VT_##SN a, VT_##SN b)                                                \
     {                                                                                     \

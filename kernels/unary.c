@@ -697,6 +697,14 @@ AVX2_UNARY_ROW(gelu, 0)
  * bits: tests/python/test_ulp_survey.py lists the ops held to them. Not yet: log_sigmoid (composed
  * of exp and log1p in ops/pointwise.c; upstream runs every element through SLEEF) and gelu
  * (oneDNN's for contiguous f32 inputs). */
+/* An op that is one SLEEF function (u10) */
+#define SLEEF_PLAIN(OP, SN)                                                               \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_##OP##_##SN(VT_##SN x, const un_params *k)                                         \
+    {                                                                                     \
+        return SL_##SN(OP, u10)(x);                                                       \
+    }
+
 /* The vector formulas, per lane type (V: its intrinsics, SL: its SLEEF functions) */
 #define SLEEF_FORMULAS(SN, T)                                                             \
     TN_TARGET_AVX2 static inline VT_##SN                                                  \
@@ -752,26 +760,10 @@ AVX2_UNARY_ROW(gelu, 0)
         VT_##SN pos = V_##SN(mul)(x, V_##SN(set1)(P_##SN(k, 1)));                         \
         return V_##SN(blendv)(neg, pos, V_##SN(cmp)(x, V_##SN(setzero)(), _CMP_GE_OQ));   \
     }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl_sinh_##SN(VT_##SN x, const un_params *k)                                           \
-    {                                                                                     \
-        return SL_##SN(sinh, u10)(x);                                                     \
-    }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl_cosh_##SN(VT_##SN x, const un_params *k)                                           \
-    {                                                                                     \
-        return SL_##SN(cosh, u10)(x);                                                     \
-    }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl_atanh_##SN(VT_##SN x, const un_params *k)                                          \
-    {                                                                                     \
-        return SL_##SN(atanh, u10)(x);                                                    \
-    }                                                                                     \
-    TN_TARGET_AVX2 static inline VT_##SN                                                  \
-    sl_exp2_##SN(VT_##SN x, const un_params *k)                                           \
-    {                                                                                     \
-        return SL_##SN(exp2, u10)(x);                                                     \
-    }
+    SLEEF_PLAIN(sinh, SN)                                                                 \
+    SLEEF_PLAIN(cosh, SN)                                                                 \
+    SLEEF_PLAIN(atanh, SN)                                                                \
+    SLEEF_PLAIN(exp2, SN)
 
 SLEEF_FORMULAS(f32, float)
 SLEEF_FORMULAS(f64, double)
