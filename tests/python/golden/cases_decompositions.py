@@ -1873,6 +1873,12 @@ add("selu_", {"0": f"x = {X} * 3; out = torch.selu_(x)", "long": "x = randn(4096
     exact=True)
 add("celu_", {"0": f"x = {X} * 3; out = torch.celu_(x, 0.7)", "f64": f"x = ({X} * 3).double(); out = torch.celu_(x, 0.7)",
               "zero_alpha": f"x = {X}.clone(); out = torch.celu_(x, 0)"}, exact=True)
+# special_xlog1py's Scalar kernels' error inputs, as xlogy's below
+add("xlog1py_scalar_errors", {"out_cast": "torch.special.xlog1py(torch.ones(3), 2.5, out=torch.empty(3, dtype=torch.int64))",
+                              "str": "torch.special.xlog1py(torch.ones(3), 'a')",
+                              "bool": "torch.special.xlog1py(True, torch.tensor([True, False]))",
+                              "int_self": "torch.special.xlog1py(2, torch.tensor([1, 3]))",
+                              "meta": "torch.special.xlog1py(torch.ones(2, 3, device='meta'), 2.5)"}, exact=True)
 # xlogy's Scalar kernels' error inputs (classes and values against upstream)
 add("xlogy_scalar_errors", {"out_cast": "torch.xlogy(torch.ones(3), 2.5, out=torch.empty(3, dtype=torch.int64))",
                             "inplace_int": "x = torch.ones(3, dtype=torch.int64); out = x.xlogy_(2.5)",
