@@ -9,152 +9,6 @@
 
 #include <math.h>
 
-/* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
- *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints kernel_size;
-    tn_ag_ints output_size;
-    tn_saved result1_;
-} FractionalMaxPool2DBackward0;
-
-static int
-FractionalMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
-    if (!result1 && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_fractional_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-FractionalMaxPool2DBackward0_release(tn_node *n_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result1_);
-    (void)n;
-}
-
-static void
-FractionalMaxPool2DBackward0_finalize(tn_node *n_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    tn_ag_free_ints(&n->kernel_size);
-    tn_ag_free_ints(&n->output_size);
-    (void)n;
-}
-
-static int
-FractionalMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result1_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_kernel_size(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->kernel_size);
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_output_size(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->output_size);
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_result1(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
-}
-
-static PyGetSetDef FractionalMaxPool2DBackward0_getset[] = {
-    {"_saved_self", FractionalMaxPool2DBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_kernel_size", FractionalMaxPool2DBackward0_get_kernel_size, NULL, NULL, NULL},
-    {"_saved_output_size", FractionalMaxPool2DBackward0_get_output_size, NULL, NULL, NULL},
-    {"_saved_result1", FractionalMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_FractionalMaxPool2DBackward0 = {
-    .name = "FractionalMaxPool2DBackward0",
-    .basicsize = sizeof(FractionalMaxPool2DBackward0),
-    .apply = FractionalMaxPool2DBackward0_apply,
-    .release = FractionalMaxPool2DBackward0_release,
-    .finalize = FractionalMaxPool2DBackward0_finalize,
-    .traverse = FractionalMaxPool2DBackward0_traverse,
-    .getset = FractionalMaxPool2DBackward0_getset,
-    .op = "aten::fractional_max_pool2d",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor) */
-PyObject *
-tn_ag_record_fractional_max_pool2d(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool2d") < 0)
-        return NULL;
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* FractionalMaxPool2DBackwardBackward0: aten::fractional_max_pool2d_backward
  *   grad_output: max_pool_double_backward(grad, indices, 2)
  *   self: zeros_like(self)
@@ -10383,6 +10237,283 @@ fail_:
     return NULL;
 }
 
+/* LogSigmoidBackward0: aten::log_sigmoid_forward
+ *   self: log_sigmoid_backward(grad, self, buffer)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved buffer_;
+} LogSigmoidBackward0;
+
+static int
+LogSigmoidBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSigmoidBackward0 *n = (LogSigmoidBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *buffer = t_[1] = tn_saved_unpack(&n->buffer_, n_);
+    if (!buffer && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_log_sigmoid_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(buffer)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSigmoidBackward0_release(tn_node *n_)
+{
+    LogSigmoidBackward0 *n = (LogSigmoidBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->buffer_);
+    (void)n;
+}
+
+static void
+LogSigmoidBackward0_finalize(tn_node *n_)
+{
+    LogSigmoidBackward0 *n = (LogSigmoidBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSigmoidBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSigmoidBackward0 *n = (LogSigmoidBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->buffer_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSigmoidBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSigmoidBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogSigmoidBackward0_get_buffer(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSigmoidBackward0 *)self)->buffer_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSigmoidBackward0_getset[] = {
+    {"_saved_self", LogSigmoidBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_buffer", LogSigmoidBackward0_get_buffer, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSigmoidBackward0 = {
+    .name = "LogSigmoidBackward0",
+    .basicsize = sizeof(LogSigmoidBackward0),
+    .apply = LogSigmoidBackward0_apply,
+    .release = LogSigmoidBackward0_release,
+    .finalize = LogSigmoidBackward0_finalize,
+    .traverse = LogSigmoidBackward0_traverse,
+    .getset = LogSigmoidBackward0_getset,
+    .op = "aten::log_sigmoid_forward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) */
+PyObject *
+tn_ag_record_log_sigmoid_forward(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogSigmoidBackward0 *n = (LogSigmoidBackward0 *)tn_node_new(&tn_kind_LogSigmoidBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->buffer_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSigmoidBackwardBackward0: aten::log_sigmoid_backward
+ *   grad_output: log_sigmoid_backward(grad, self, buffer)
+ *   self: log_sigmoid_double_backward(grad * grad_output, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved buffer_;
+    tn_saved grad_output_;
+} LogSigmoidBackwardBackward0;
+
+static int
+LogSigmoidBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSigmoidBackwardBackward0 *n = (LogSigmoidBackwardBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *buffer = t_[1] = tn_saved_unpack(&n->buffer_, n_);
+    if (!buffer && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[2] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_log_sigmoid_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(buffer)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_fm_log_sigmoid_double_backward(t_[4], self);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSigmoidBackwardBackward0_release(tn_node *n_)
+{
+    LogSigmoidBackwardBackward0 *n = (LogSigmoidBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->buffer_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+LogSigmoidBackwardBackward0_finalize(tn_node *n_)
+{
+    LogSigmoidBackwardBackward0 *n = (LogSigmoidBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSigmoidBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSigmoidBackwardBackward0 *n = (LogSigmoidBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->buffer_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSigmoidBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSigmoidBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogSigmoidBackwardBackward0_get_buffer(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSigmoidBackwardBackward0 *)self)->buffer_, TN_NODE(self));
+}
+
+static PyObject *
+LogSigmoidBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSigmoidBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSigmoidBackwardBackward0_getset[] = {
+    {"_saved_self", LogSigmoidBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_buffer", LogSigmoidBackwardBackward0_get_buffer, NULL, NULL, NULL},
+    {"_saved_grad_output", LogSigmoidBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSigmoidBackwardBackward0 = {
+    .name = "LogSigmoidBackwardBackward0",
+    .basicsize = sizeof(LogSigmoidBackwardBackward0),
+    .apply = LogSigmoidBackwardBackward0_apply,
+    .release = LogSigmoidBackwardBackward0_release,
+    .finalize = LogSigmoidBackwardBackward0_finalize,
+    .traverse = LogSigmoidBackwardBackward0_traverse,
+    .getset = LogSigmoidBackwardBackward0_getset,
+    .op = "aten::log_sigmoid_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor */
+PyObject *
+tn_ag_record_log_sigmoid_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *buffer = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "buffer", "log_sigmoid_backward") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogSigmoidBackwardBackward0 *n = (LogSigmoidBackwardBackward0 *)tn_node_new(&tn_kind_LogSigmoidBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->buffer_, buffer, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LogSoftmaxBackward0: aten::_log_softmax
  *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
  */
@@ -10960,139 +11091,6 @@ tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,6 +9,204 @@
 
 #include <math.h>
 
+/* PutBackward0: aten::put
+ *   self: accumulate ? grad : grad.put(index, zeros_like(source), false)
+ *   source: grad.take(index).reshape_as(source)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved index_;
+    tn_ag_type_and_size source_info;
+    int accumulate;
+    tn_saved source_;
+} PutBackward0;
+
+static int
+PutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (n->accumulate) {
+                t_[4] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            } else {
+                t_[2] = tn_ag_type_and_size_zeros(&n->source_info);
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_op(TN_OP_put, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index), tn_value_tensor(t_[2]), tn_ag_value_bool(0)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = Py_XNewRef(t_[3]);
+            }
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_take, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(source)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+PutBackward0_release(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+PutBackward0_finalize(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->source_info);
+    (void)n;
+}
+
+static int
+PutBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PutBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+PutBackward0_get_accumulate(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((PutBackward0 *)self)->accumulate);
+}
+
+static PyObject *
+PutBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyGetSetDef PutBackward0_getset[] = {
+    {"_saved_index", PutBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_accumulate", PutBackward0_get_accumulate, NULL, NULL, NULL},
+    {"_saved_source", PutBackward0_get_source, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PutBackward0 = {
+    .name = "PutBackward0",
+    .basicsize = sizeof(PutBackward0),
+    .apply = PutBackward0_apply,
+    .release = PutBackward0_release,
+    .finalize = PutBackward0_finalize,
+    .traverse = PutBackward0_traverse,
+    .getset = PutBackward0_getset,
+    .op = "aten::put",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+PyObject *
+tn_ag_record_put(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PutBackward0 *n = (PutBackward0 *)tn_node_new(&tn_kind_PutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->source_info, source) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+PyObject *
+tn_ag_record_put_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PutBackward0 *n = (PutBackward0 *)tn_node_new(&tn_kind_PutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->source_info, source) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Rad2DegBackward0: aten::rad2deg
  *   self: rad2deg_backward(grad)
  */

@@ -137,6 +137,8 @@ int tn_fm_linalg_solve_triangular_backward(PyObject **out, PyObject *grad, PyObj
 PyObject *tn_fm_linalg_vector_norm_backward(PyObject *grad, PyObject *self, const tn_value *ord, PyObject *norm, tn_ints opt_dim, int keepdim);
 /* at::Tensor log1p_backward(const at::Tensor& grad, const at::Tensor& self); */
 PyObject *tn_fm_log1p_backward(PyObject *grad, PyObject *self);
+/* at::Tensor log_sigmoid_double_backward(const at::Tensor& grad, const at::Tensor& input); */
+PyObject *tn_fm_log_sigmoid_double_backward(PyObject *grad, PyObject *input);
 /* at::Tensor logcumsumexp_backward(at::Tensor grad, const at::Tensor& self, const at::Tensor& result, int64_t dim); */
 PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, int64_t dim);
 /* at::Tensor logsumexp_backward(at::Tensor grad, const at::Tensor& self, at::Tensor result, at::IntArrayRef dim, bool keepdim); */

@@ -4240,6 +4240,64 @@ glue_log_sigmoid(tn_value *a)
     );
 }
 
+/* aten::log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_log_sigmoid__out(tn_value *a)
+{
+    return tn_op_log_sigmoid__out(
+        &tn_ops[TN_OP_log_sigmoid__out],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor */
+static PyObject *
+glue_log_sigmoid_backward(tn_value *a)
+{
+    return tn_op_log_sigmoid_backward(
+        &tn_ops[TN_OP_log_sigmoid_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t)
+    );
+}
+
+/* aten::log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static PyObject *
+glue_log_sigmoid_backward__grad_input(tn_value *a)
+{
+    return tn_op_log_sigmoid_backward__grad_input(
+        &tn_ops[TN_OP_log_sigmoid_backward__grad_input],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        TN_T(a[3].u.t)
+    );
+}
+
+/* aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) */
+static PyObject *
+glue_log_sigmoid_forward(tn_value *a)
+{
+    return tn_op_log_sigmoid_forward(
+        &tn_ops[TN_OP_log_sigmoid_forward],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::log_sigmoid_forward.output(Tensor self, *, Tensor(a!) output, Tensor(b!) buffer) -> (Tensor(a!), Tensor(b!)) */
+static PyObject *
+glue_log_sigmoid_forward__output(tn_value *a)
+{
+    return tn_op_log_sigmoid_forward__output(
+        &tn_ops[TN_OP_log_sigmoid_forward__output],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t)
+    );
+}
+
 /* aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static PyObject *
 glue_log_softmax__int(tn_value *a)
@@ -8269,7 +8327,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_log1p, glue_log1p, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log2, glue_log2, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log_normal_, glue_log_normal_, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
-    {TN_OP_log_sigmoid, glue_log_sigmoid, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid, glue_log_sigmoid, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid__out, glue_log_sigmoid__out, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid_backward, glue_log_sigmoid_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid_backward__grad_input, glue_log_sigmoid_backward__grad_input, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid_forward, glue_log_sigmoid_forward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_sigmoid_forward__output, glue_log_sigmoid_forward__output, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log_softmax__int, glue_log_softmax__int, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logaddexp, glue_logaddexp, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logaddexp2, glue_logaddexp2, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -8592,6 +8655,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_clamp__Tensor, tn_out_check_clamp},
     {TN_OP_clip, tn_out_check_clamp},
     {TN_OP_clip__Tensor, tn_out_check_clamp},
+    {TN_OP_complex, tn_out_check_complex_out},
     {TN_OP_concat, tn_out_check_cat},
     {TN_OP_concatenate, tn_out_check_cat},
     {TN_OP_conj_physical, tn_out_check_conj_physical},
@@ -8640,6 +8704,7 @@ const tn_out_check_entry tn_out_check_table[] = {
     {TN_OP_normal__float_float, tn_out_check_factory_size},
     {TN_OP_ones, tn_out_check_fill},
     {TN_OP_outer, tn_out_check_outer},
+    {TN_OP_polar, tn_out_check_complex_out},
     {TN_OP_pow__Scalar, tn_out_check_pow},
     {TN_OP_pow__Tensor_Scalar, tn_out_check_pow},
     {TN_OP_pow__Tensor_Tensor, tn_out_check_pow},

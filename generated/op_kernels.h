@@ -707,6 +707,16 @@ PyObject *tn_op_log2(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_log_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator);
 /* aten::log_sigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_log_sigmoid(const tn_op *overload, TensorObject *self);
+/* aten::log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_log_sigmoid__out(const tn_op *overload, TensorObject *self, TensorObject *out);
+/* aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor */
+PyObject *tn_op_log_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *buffer);
+/* aten::log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!) */
+PyObject *tn_op_log_sigmoid_backward__grad_input(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *buffer, TensorObject *grad_input);
+/* aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) */
+PyObject *tn_op_log_sigmoid_forward(const tn_op *overload, TensorObject *self);
+/* aten::log_sigmoid_forward.output(Tensor self, *, Tensor(a!) output, Tensor(b!) buffer) -> (Tensor(a!), Tensor(b!)) */
+PyObject *tn_op_log_sigmoid_forward__output(const tn_op *overload, TensorObject *self, TensorObject *output, TensorObject *buffer);
 /* aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
@@ -1311,6 +1321,7 @@ int tn_out_check_argsort(struct tn_out_call *c);
 int tn_out_check_cat(struct tn_out_call *c);
 int tn_out_check_clamp(struct tn_out_call *c);
 int tn_out_check_clamp_complex(struct tn_out_call *c);
+int tn_out_check_complex_out(struct tn_out_call *c);
 int tn_out_check_conj_physical(struct tn_out_call *c);
 int tn_out_check_dot_out(struct tn_out_call *c);
 int tn_out_check_empty(struct tn_out_call *c);

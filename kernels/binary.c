@@ -2039,6 +2039,37 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
     return tn_loop_run_rows(l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
 }
 
+/* ---- log_sigmoid_backward: out = (max_deriv - sign * (b / (1 + b))) * grad ----
+ * x < 0: max_deriv 1, sign 1; else (NaN too) 0 and -1. sign * q is exact, so upstream's
+ * contraction of that step into an fma changes nothing; f16/bf16 compute in f32 (widened). */
+#define LOGSIG_BW_ROW(NAME, T)                                                            \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1], *b = (const T *)p[2], *g = (const T *)p[3];         \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            T a = x[i * s[1]], bv = b[i * s[2]];                                          \
+            int in_negative = a < (T)0;                                                   \
+            T max_deriv = in_negative ? (T)1 : (T)0, sign = in_negative ? (T)1 : (T)-1;   \
+            o[i * s[0]] = (max_deriv - sign * (bv / ((T)1 + bv))) * g[i * s[3]];          \
+        }                                                                                 \
+    }
+LOGSIG_BW_ROW(logsig_bw_f32, float)
+LOGSIG_BW_ROW(logsig_bw_f64, double)
+
+tn_status
+tn_log_sigmoid_backward(int dtype, const tn_loop *l, void *out, const void *x, const void *buffer,
+                        const void *grad)
+{
+    tn_row_fn fn = float_row(dtype, logsig_bw_f32, logsig_bw_f64);
+    if (!fn)
+        return TN_ERR_DTYPE;
+    void *base[4] = {out, (void *)x, (void *)buffer, (void *)grad};
+    return param_run(dtype, l, 4, base, logsig_bw_f32, fn, NULL);
+}
+
 /* ---- complex (Note [Complex arithmetic]) ----
  * complex64 / complex128 add, sub, mul, div, eq, ne: interleaved (re, im) pairs computed in the
  * element's own precision as c10::complex does: a product is (ac - bd, ad + bc), a quotient

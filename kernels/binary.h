@@ -146,5 +146,9 @@ typedef enum {
 
 tn_status tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out,
                                  const void *grad, const void *x, const double *p);
+/* log_sigmoid_backward: loop operands 0 out, 1 x (the forward input), 2 buffer (exp(-|x|), its
+ * forward's second output), 3 grad, all of dtype (f16, bf16, f32, f64; TN_ERR_DTYPE else). */
+tn_status tn_log_sigmoid_backward(int dtype, const tn_loop *l, void *out, const void *x, const void *buffer,
+                                  const void *grad);
 
 #endif /* TN_KERNELS_BINARY_H */

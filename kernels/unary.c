@@ -40,7 +40,6 @@ const char *const tn_unary_names[TN_NUM_UNARY] = {
     [TN_UN_ACOSH] = "acosh",
     [TN_UN_ATANH] = "atanh",
     [TN_UN_SIGMOID] = "sigmoid",
-    [TN_UN_LOGSIGMOID] = "log_sigmoid",
     [TN_UN_SILU] = "silu",
     [TN_UN_GELU] = "gelu",
     [TN_UN_GELU_TANH] = "gelu_tanh",
@@ -388,7 +387,6 @@ erfinv_d(double y)
     UN_ROW(acosh_##SN, T, T, M(acosh)(x))                                                       \
     UN_ROW(atanh_##SN, T, T, M(atanh)(x))                                                       \
     UN_ROW(sigmoid_##SN, T, T, (T)1 / ((T)1 + M(exp)(-x)))                                      \
-    UN_ROW(logsigmoid_##SN, T, T, (x < 0 ? x : (T)0) - M(log1p)(M(exp)(-M(fabs)(x))))           \
     UN_ROW(silu_##SN, T, T, x / ((T)1 + M(exp)(-x)))                                            \
     UN_ROW(gelu_##SN, T, T, x * (T)0.5 * ((T)1 + M(erf)(x * (T)SQRT1_2)))                       \
     UN_ROW(gelu_tanh_##SN, T, T,                                                                \
@@ -880,6 +878,57 @@ SLEEF_ALL_ROW(atan_h_sleefall, f32, float, Sleef_atanf8_u10avx2)
 SLEEF_ALL_ROW(tanh_h_sleefall, f32, float, Sleef_tanhf8_u10avx2)
 SLEEF_ALL_ROW(erfc_h_sleefall, f32, float, Sleef_erfcf8_u15avx2)
 SLEEF_ALL_ROW(erf_h_sleefall, f32, float, sl_erf_as)
+
+/* log_sigmoid_forward's lanes (Activation.cpp's log_sigmoid_cpu_kernel): m = minimum(x, 0)
+ * (NaN-propagating, as Vectorized's), b = exp(-|x|), out = m - log1p(b) */
+#define SLEEF_LOGSIG(SN, T)                                                               \
+    TN_TARGET_AVX2 static inline VT_##SN                                                  \
+    sl_logsig_##SN(VT_##SN x, VT_##SN *b)                                                 \
+    {                                                                                     \
+        VT_##SN zero = V_##SN(setzero)(), sign = V_##SN(set1)((T)-0.0);                   \
+        VT_##SN m = V_##SN(or)(V_##SN(min)(x, zero), V_##SN(cmp)(x, zero, _CMP_UNORD_Q)); \
+        *b = SL_##SN(exp, u10)(V_##SN(or)(x, sign));                                      \
+        return V_##SN(sub)(m, SL_##SN(log1p, u10)(*b));                                   \
+    }                                                                                     \
+    /* every element through the lanes, the last partial vector padded with zeros (Vec::loadu \
+     * of a count); the buffer stored before the output, as upstream's loop stores them */ \
+    TN_TARGET_AVX2 static void                                                            \
+    logsig_##SN##_sleef(T *o, T *buf, const T *x, int64_t n)                              \
+    {                                                                                     \
+        for (int64_t i = 0; i < n; i += LANES_##SN) {                                     \
+            int64_t m = n - i < LANES_##SN ? n - i : LANES_##SN;                          \
+            T xin[LANES_##SN] = {0}, ob[LANES_##SN], bb[LANES_##SN];                      \
+            memcpy(xin, x + i, sizeof(T) * (size_t)m);                                    \
+            VT_##SN b, r = sl_logsig_##SN(V_##SN(loadu)(xin), &b);                        \
+            V_##SN(storeu)(bb, b);                                                        \
+            V_##SN(storeu)(ob, r);                                                        \
+            memcpy(buf + i, bb, sizeof(T) * (size_t)m);                                   \
+            memcpy(o + i, ob, sizeof(T) * (size_t)m);                                     \
+        }                                                                                 \
+    }
+
+SLEEF_LOGSIG(f32, float)
+SLEEF_LOGSIG(f64, double)
+
+/* f16/bf16: widened eight at a time through the f32 lanes, buffer and output each rounded once
+ * (the reduced-float kernel computes in float and stores both converted) */
+TN_TARGET_AVX2 static void
+logsig_half_sleef(uint16_t *o, uint16_t *buf, const uint16_t *x, int64_t n, int bf16)
+{
+    for (int64_t i = 0; i < n; i += 8) {
+        int64_t m = n - i < 8 ? n - i : 8;
+        float xin[8] = {0}, ob[8], bb[8];
+        for (int64_t j = 0; j < m; j++)
+            xin[j] = bf16 ? tn_bf16_to_f32(x[i + j]) : tn_f16_to_f32(x[i + j]);
+        __m256 b, r = sl_logsig_f32(_mm256_loadu_ps(xin), &b);
+        _mm256_storeu_ps(bb, b);
+        _mm256_storeu_ps(ob, r);
+        for (int64_t j = 0; j < m; j++)
+            buf[i + j] = bf16 ? tn_f32_to_bf16(bb[j]) : tn_f32_to_f16(bb[j]);
+        for (int64_t j = 0; j < m; j++)
+            o[i + j] = bf16 ? tn_f32_to_bf16(ob[j]) : tn_f32_to_f16(ob[j]);
+    }
+}
 #endif
 
 /* The f16/bf16 forms (Note [SLEEF bodies]): vml's ops run every element through the vector
@@ -988,7 +1037,6 @@ static const tn_row_fn unary_table[TN_NUM_UNARY][TN_NUM_SLOTS] = {
     [TN_UN_ACOSH] = {ROW_FLOAT(acosh)},
     [TN_UN_ATANH] = {ROW_FLOAT(atanh)},
     [TN_UN_SIGMOID] = {ROW_FLOAT(sigmoid)},
-    [TN_UN_LOGSIGMOID] = {ROW_FLOAT(logsigmoid)},
     [TN_UN_SILU] = {ROW_FLOAT(silu)},
     [TN_UN_GELU] = {ROW_FLOAT(gelu)},
     [TN_UN_GELU_TANH] = {ROW_FLOAT(gelu_tanh)},
@@ -1352,4 +1400,84 @@ tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *i
     void *base[2] = {out, (void *)in};
     int elsize[2] = {unary_out_is_bool(op) ? 1 : size, size};
     return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+}
+
+/* ---- log_sigmoid_forward: two outputs ---- */
+
+typedef struct {
+    int dtype;
+} logsig_ctx;
+
+/* The portable loop (no AVX2): the same steps with libm's exp and log1p */
+#define LOGSIG_PLAIN(SN, T, M)                                                            \
+    static void                                                                           \
+    logsig_##SN##_plain(T *o, T *buf, const T *x, int64_t n)                              \
+    {                                                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            T v = x[i], b = M(exp)(-M(fabs)(v));                                          \
+            buf[i] = b;                                                                   \
+            o[i] = (v < 0 || v != v ? v : (T)0) - M(log1p)(b);                            \
+        }                                                                                 \
+    }
+#define M_F32(fn) fn##f
+#define M_F64(fn) fn
+LOGSIG_PLAIN(f32, float, M_F32)
+LOGSIG_PLAIN(f64, double, M_F64)
+
+static void
+logsig_half_plain(uint16_t *o, uint16_t *buf, const uint16_t *x, int64_t n, int bf16)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float v = bf16 ? tn_bf16_to_f32(x[i]) : tn_f16_to_f32(x[i]), b = expf(-fabsf(v));
+        float r = (v < 0 || v != v ? v : 0.0f) - log1pf(b);
+        buf[i] = bf16 ? tn_f32_to_bf16(b) : tn_f32_to_f16(b);
+        o[i] = bf16 ? tn_f32_to_bf16(r) : tn_f32_to_f16(r);
+    }
+}
+
+/* operands: 0 out, 1 buffer, 2 x, contiguous */
+static void
+logsig_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    int dtype = ((const logsig_ctx *)ctx)->dtype;
+    (void)s;
+#if TN_X86
+    if (tn_cpu_has_avx2() && !tn_elementwise_reference()) {
+        switch (dtype) {
+        case TN_DTYPE_F32: logsig_f32_sleef((float *)p[0], (float *)p[1], (const float *)p[2], n); return;
+        case TN_DTYPE_F64: logsig_f64_sleef((double *)p[0], (double *)p[1], (const double *)p[2], n); return;
+        default:
+            logsig_half_sleef((uint16_t *)p[0], (uint16_t *)p[1], (const uint16_t *)p[2], n, dtype == TN_DTYPE_BF16);
+            return;
+        }
+    }
+#endif
+    switch (dtype) {
+    case TN_DTYPE_F32: logsig_f32_plain((float *)p[0], (float *)p[1], (const float *)p[2], n); return;
+    case TN_DTYPE_F64: logsig_f64_plain((double *)p[0], (double *)p[1], (const double *)p[2], n); return;
+    default:
+        logsig_half_plain((uint16_t *)p[0], (uint16_t *)p[1], (const uint16_t *)p[2], n, dtype == TN_DTYPE_BF16);
+        return;
+    }
+}
+
+tn_status
+tn_log_sigmoid_forward(int dtype, int64_t n, void *out, void *buffer, const void *x)
+{
+    if (!tn_dtype_is_kernel_float(dtype))
+        return TN_ERR_DTYPE;
+    if (n == 0)
+        return TN_OK;
+    tn_loop l;
+    memset(&l, 0, sizeof l);
+    l.ndim = 1;
+    l.noperands = 3;
+    l.sizes[0] = n;
+    for (int k = 0; k < 3; k++)
+        l.strides[k][0] = 1;
+    logsig_ctx c = {dtype};
+    int size = tn_dtype_size(dtype);
+    void *base[3] = {out, buffer, (void *)x};
+    int elsize[3] = {size, size, size};
+    return tn_loop_run_rows(&l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, logsig_row, &c);
 }

@@ -33,7 +33,6 @@ typedef enum {
     TN_UN_ACOSH,
     TN_UN_ATANH,
     TN_UN_SIGMOID,
-    TN_UN_LOGSIGMOID,
     TN_UN_SILU,
     TN_UN_GELU,
     TN_UN_GELU_TANH,
@@ -116,5 +115,10 @@ tn_status tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, con
  * kernel: loop operands 0 out, 1 in, strides in complex elements. TN_ERR_DTYPE for any other
  * dtype. */
 tn_status tn_neg_complex(int dtype, int conj, const tn_loop *l, void *out, const void *in);
+/* log_sigmoid_forward over n contiguous elements of dtype (f16, bf16, f32, f64): buffer =
+ * exp(-|x|), out = min(x, 0) - log1p(buffer), every element through SLEEF's vector exp and
+ * log1p as upstream's kernel (f16/bf16 computed in f32, both results rounded once). out may be
+ * x itself. TN_ERR_DTYPE for any other dtype. */
+tn_status tn_log_sigmoid_forward(int dtype, int64_t n, void *out, void *buffer, const void *x);
 
 #endif /* TN_KERNELS_UNARY_H */

@@ -598,7 +598,7 @@ matmul(PyObject *tensor1, PyObject *tensor2)
     int nb1 = d1 > 2 ? d1 - 2 : 0, nb2 = d2 > 2 ? d2 - 2 : 0;
     int64_t batch[TN_MAX_NDIM];
     int nb = nb1 > nb2 ? nb1 : nb2;
-    for (int i = 0; i < nb; i++) {
+    for (int i = nb - 1; i >= 0; i--) {  /* from the last, as infer_size names a mismatch */
         int i1 = nb1 - nb + i, i2 = nb2 - nb + i;
         int64_t s1 = i1 >= 0 ? x->sizes[i1] : 1, s2 = i2 >= 0 ? y->sizes[i2] : 1;
         if (s1 != s2 && s1 != 1 && s2 != 1) {

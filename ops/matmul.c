@@ -1283,6 +1283,14 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
                         "scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0");
         return NULL;
     }
+    /* convert_boolean_attn_mask, after the backend choice and before the math path's checks:
+     * at::where(!mask, -inf, scalar_tensor(0, query's dtype)) fills a tensor of query's dtype
+     * with -inf, which an integer dtype refuses ("value cannot be converted to type int without
+     * overflow"; seed 21 #583168) */
+    tn_value minus_inf = tn_value_double(-INFINITY);
+    if (attn_mask && attn_mask->dtype == TN_DTYPE_BOOL && query->dtype != TN_DTYPE_BOOL &&
+        tn_dtype_is_integral(query->dtype, false) && tn_check_scalar_fits(&minus_inf, query->dtype) < 0)
+        return NULL;
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;

@@ -16,6 +16,7 @@
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
+#include "ops/factory.h"
 #include "kernels/binary.h"
 #include "kernels/copy.h"
 #include "kernels/unary.h"
@@ -676,58 +677,174 @@ tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
     return binary(overload, TN_BIN_MINIMUM, BK_ARITH, self, other, NULL, NULL);
 }
 
-/* log_sigmoid: log_sigmoid_forward's output, min(x, 0) - log1p(exp(-|x|)), as its CPU kernel
- * (and torch._decomp's log_sigmoid_forward) computes it, over a contiguous input (the CPU
- * kernel's result is contiguous); float16 and bfloat16 in float32, rounded once at the end, as
- * that kernel's reduced-float loop does. Every step goes through the door, so under autograd
- * (its composition in ops/compositions.c calls this) the parts record. */
+/* ---- log_sigmoid (Activation.cpp) ----
+ * log_sigmoid_forward_cpu: output and buffer (exp(-|x|), kept for the backward) contiguous, from
+ * self made contiguous, by one kernel (tn_log_sigmoid_forward: every element through SLEEF's
+ * vector exp and log1p, as upstream's). log_sigmoid and log_sigmoid.out call
+ * log_sigmoid_forward(.output) through the door: its LogSigmoidBackward0 records under autograd,
+ * and a meta tensor takes torch._decomp's decomposition, upstream's meta (it keeps self's layout
+ * and an integer dtype, and refuses bool by its negation). */
+
+/* the kernel's dispatch: floating dtypes only */
+static int
+log_sigmoid_check_dtype(const char *kname, int dtype)
+{
+    if (tn_dtype_is_kernel_float(dtype))
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname, tn_dtype_legacy_name(dtype));
+    return -1;
+}
+
+/* out and buf: contiguous, self's dtype and shape */
+static int
+log_sigmoid_run(const tn_op *overload, TensorObject *self, TensorObject *out, TensorObject *buf)
+{
+    PyObject *x = tn_tensor_is_contiguous(self) ? Py_NewRef((PyObject *)self)
+                                                : tn_op_clone(overload, self, TN_MEMFMT_CONTIGUOUS);
+    if (!x)
+        return -1;
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_log_sigmoid_forward(self->dtype, self->numel, tn_tensor_data(out),
+                                                     tn_tensor_data(buf), tn_tensor_data(TN_T(x))));
+    Py_DECREF(x);
+    return TN_KCHECK(overload, s, self->dtype);
+}
+
+PyObject *
+tn_op_log_sigmoid_forward(const tn_op *overload, TensorObject *self)
+{
+    if (log_sigmoid_check_dtype("log_sigmoid_cpu", self->dtype) < 0)
+        return NULL;
+    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_CPU);
+    TensorObject *buf = out ? tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_CPU) : NULL;
+    PyObject *r = buf && log_sigmoid_run(overload, self, out, buf) == 0 ? PyTuple_Pack(2, out, buf) : NULL;
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)buf);
+    return r;
+}
+
+/* "expected scalar type Float but found Double": the kernel's data_ptr<scalar_t>() */
+static int
+log_sigmoid_check_scalar_type(int want, const TensorObject *t)
+{
+    if (t->dtype == want)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(want),
+                 tn_dtype_legacy_name(t->dtype));
+    return -1;
+}
+
+/* log_sigmoid_forward_out_cpu: output resize_as_(self) (quietly; its strides kept when it has
+ * self's shape), buffer resize_as_(self, contiguous), then the kernel, into a contiguous
+ * temporary copied into an output that is not contiguous (copy_'s overlap check) */
+PyObject *
+tn_op_log_sigmoid_forward__output(const tn_op *overload, TensorObject *self, TensorObject *output,
+                                  TensorObject *buffer)
+{
+    if (tn_resize_as(output, self->ndim, self->sizes, 0) < 0 || tn_resize_as(buffer, self->ndim, self->sizes, 1) < 0 ||
+        log_sigmoid_check_dtype("log_sigmoid_cpu", self->dtype) < 0 ||
+        log_sigmoid_check_scalar_type(self->dtype, output) < 0 || log_sigmoid_check_scalar_type(self->dtype, buffer) < 0)
+        return NULL;
+    int direct = tn_tensor_is_contiguous(output);
+    TensorObject *res = direct ? (TensorObject *)Py_NewRef((PyObject *)output)
+                               : tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_CPU);
+    if (!res)
+        return NULL;
+    int rc = log_sigmoid_run(overload, self, res, buffer);
+    tn_tensor_bump_version(buffer);
+    if (rc == 0 && !direct && (tn_check_no_internal_overlap(output) < 0 || tn_copy_into(overload, output, res) < 0))
+        rc = -1;
+    Py_DECREF((PyObject *)res);
+    if (rc < 0)
+        return NULL;
+    tn_tensor_bump_version(output);
+    return PyTuple_Pack(2, output, buffer);
+}
+
 PyObject *
 tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
 {
-    if (tn_dtype_is_integral(self->dtype, true) && self->device != TN_DEVICE_META) {
-        /* upstream's log_sigmoid_forward kernel dispatches over floating dtypes only */
-        PyErr_Format(PyExc_NotImplementedError, "\"log_sigmoid_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(self->dtype));
+    return tn_first_of(tn_call(TN_OP_log_sigmoid_forward, (tn_value[]){tn_value_tensor((PyObject *)self)}));
+}
+
+/* log_sigmoid_out: log_sigmoid_forward.output with an empty buffer on self's device */
+PyObject *
+tn_op_log_sigmoid__out(const tn_op *overload, TensorObject *self, TensorObject *out)
+{
+    int64_t zero = 0;
+    TensorObject *buf = tn_tensor_empty(1, &zero, self->dtype, self->device);
+    if (!buf)
         return NULL;
-    }
-    if (self->device == TN_DEVICE_META && self->dtype == TN_DTYPE_BOOL) {
-        /* that decomposition negates self first, which refuses a bool tensor */
-        PyErr_SetString(PyExc_RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you "
-                        "are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    PyObject *r = tn_call(TN_OP_log_sigmoid_forward__output, (tn_value[]){tn_value_tensor((PyObject *)self),
+                                                                        tn_value_tensor((PyObject *)out),
+                                                                        tn_value_tensor((PyObject *)buf)});
+    Py_DECREF((PyObject *)buf);
+    return tn_first_of(r);
+}
+
+/* log_sigmoid_backward_cpu(_out): a TensorIterator over (grad_input; self, buffer, grad_output),
+ * all of one dtype (check_all_same_dtype: "Found dtype Double but expected Float", the expected
+ * one self's); the functional's grad_input is empty_like(grad_output), resized (with
+ * resize_output's warning) to the broadcast shape in the inputs' layout when it differs */
+static PyObject *
+log_sigmoid_backward_into(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *buffer,
+                          TensorObject *gi)
+{
+    TensorObject *ins[3] = {self, buffer, grad_output};
+    if (tn_check_no_internal_overlap(gi) < 0)
         return NULL;
+    for (int i = 0; i < 3; i++)
+        if (tn_check_no_partial_overlap(gi, ins[i]) < 0)
+            return NULL;
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes_of((PyObject *const *)ins, 3, &nd, shape) < 0)
+        return NULL;
+    int want = self->dtype;
+    TensorObject *all[4] = {gi, self, buffer, grad_output};
+    for (int i = 0; i < 4; i++)
+        if (all[i]->dtype != want) {
+            PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s", tn_dtype_legacy_name(all[i]->dtype),
+                         tn_dtype_legacy_name(want));
+            return NULL;
+        }
+    if (gi->ndim != nd || memcmp(gi->sizes, shape, sizeof(int64_t) * (size_t)nd)) {
+        int64_t strides[TN_MAX_NDIM];
+        tn_geom g[3] = {tn_geom_of(self), tn_geom_of(buffer), tn_geom_of(grad_output)};
+        tn_elementwise_strides(nd, shape, 3, g, strides);
+        if (tn_resize_output(gi, nd, shape) < 0 || tn_tensor_set_geometry(gi, nd, shape, strides) < 0)
+            return NULL;
     }
-    if (self->device == TN_DEVICE_META && tn_dtype_is_integral(self->dtype, true)) {
-        /* upstream's meta (torch._decomp's log_sigmoid_forward, out-wrapped) keeps self's dtype,
-         * where the composition below would promote to float */
-        return (PyObject *)tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_META);
-    }
-    int narrow = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
-    PyObject *x = at_contiguous((PyObject *)self);
-    if (x && narrow) {
-        PyObject *c = x;
-        x = at_to_dtype(c, TN_DTYPE_F32);
-        Py_DECREF(c);
-    }
-    PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
-    PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;
-    PyObject *abs = m ? at_1(TN_OP_abs, x) : NULL;
-    PyObject *neg = abs ? at_1(TN_OP_neg, abs) : NULL;
-    PyObject *z = neg ? at_1(TN_OP_exp, neg) : NULL;
-    PyObject *l = z ? at_1(TN_OP_log1p, z) : NULL;
-    PyObject *r = l ? at_sub(m, l) : NULL;
-    if (r && narrow) {
-        PyObject *wide = r;
-        r = at_to_dtype(wide, self->dtype);
-        Py_DECREF(wide);
-    }
-    Py_XDECREF(x);
-    Py_XDECREF(zero);
-    Py_XDECREF(m);
-    Py_XDECREF(abs);
-    Py_XDECREF(neg);
-    Py_XDECREF(z);
-    Py_XDECREF(l);
+    if (log_sigmoid_check_dtype("log_sigmoid_backward_cpu", want) < 0)
+        return NULL;
+    tn_loop l;
+    tn_geom gl[4] = {tn_geom_of(gi), tn_geom_of(self), tn_geom_of(buffer), tn_geom_of(grad_output)};
+    tn_loop_build(&l, nd, shape, 4, gl);
+    tn_status s;
+    TN_NOGIL(gi->numel, s = tn_log_sigmoid_backward(want, &l, tn_tensor_data(gi), tn_tensor_data(self),
+                                                    tn_tensor_data(buffer), tn_tensor_data(grad_output)));
+    if (TN_KCHECK(overload, s, want) < 0)
+        return NULL;
+    tn_tensor_bump_version(gi);
+    return Py_NewRef((PyObject *)gi);
+}
+
+PyObject *
+tn_op_log_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *buffer)
+{
+    TensorObject *gi = tn_like_empty(overload, grad_output, -1, -1, NULL, TN_MEMFMT_PRESERVE);
+    if (!gi)
+        return NULL;
+    PyObject *r = log_sigmoid_backward_into(overload, grad_output, self, buffer, gi);
+    Py_DECREF((PyObject *)gi);
     return r;
+}
+
+PyObject *
+tn_op_log_sigmoid_backward__grad_input(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                                       TensorObject *buffer, TensorObject *grad_input)
+{
+    return log_sigmoid_backward_into(overload, grad_output, self, buffer, grad_input);
 }
 
 /* max.other / min.other: ATen's CompositeImplicitAutograd spellings of maximum / minimum */
@@ -2726,21 +2843,30 @@ tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObj
  * layout) with a complex output of the inputs' precision; here the parts are written through
  * real views of that output (Note [Complex views] in ops/view.c). la and lb are the operands
  * whose layouts upstream's iterator sees (polar's parts are computed first). */
-static TensorObject *
-complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, const TensorObject *la,
-                   const TensorObject *lb)
+/* complex_check_floating and the same-dtype check (complex_check_dtype's first two) */
+static int
+complex_check_parts(const TensorObject *re, const TensorObject *im)
 {
     if ((re->dtype != TN_DTYPE_F32 && re->dtype != TN_DTYPE_F64 && re->dtype != TN_DTYPE_F16) ||
         (im->dtype != TN_DTYPE_F32 && im->dtype != TN_DTYPE_F64 && im->dtype != TN_DTYPE_F16)) {
         PyErr_Format(PyExc_RuntimeError, "Expected both inputs to be Half, Float or Double tensors but got %s and %s",
                      tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
-        return NULL;
+        return -1;
     }
     if (re->dtype != im->dtype) {
         PyErr_Format(PyExc_RuntimeError, "Expected object of scalar type %s but got scalar type %s for second argument",
                      tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+static TensorObject *
+complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, const TensorObject *la,
+                   const TensorObject *lb)
+{
+    if (complex_check_parts(re, im) < 0)
+        return NULL;
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(re->ndim, re->sizes, im->ndim, im->sizes, &nd, shape) < 0)
@@ -2774,6 +2900,27 @@ PyObject *
 tn_op_complex(const tn_op *overload, TensorObject *real, TensorObject *imag)
 {
     return (PyObject *)complex_from_parts(overload, real, imag, real, imag);
+}
+
+/* complex.out / polar.out (complex_out, polar_out): complex_check_dtype before the iterator
+ * (its shapes): the parts' checks, then out of their complex dtype exactly ("Expected object of
+ * scalar type ComplexFloat but got scalar type ComplexDouble for argument 'out'"; seed 21 #277413:
+ * an empty result took any out the result casts to) */
+int
+tn_out_check_complex_out(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->args[0].tag != TN_V_TENSOR || c->args[1].tag != TN_V_TENSOR)
+        return 0;
+    TensorObject *re = TN_T(c->args[0].u.t), *im = TN_T(c->args[1].u.t);
+    if (complex_check_parts(re, im) < 0)
+        return -1;
+    int want = re->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : re->dtype == TN_DTYPE_F32 ? TN_DTYPE_C64 : TN_DTYPE_C32;
+    if (c->dst->dtype != want) {
+        PyErr_Format(PyExc_RuntimeError, "Expected object of scalar type %s but got scalar type %s for argument 'out'",
+                     tn_dtype_legacy_name(want), tn_dtype_legacy_name(c->dst->dtype));
+        return -1;
+    }
+    return 0;
 }
 
 PyObject *

@@ -17,7 +17,8 @@ int
 tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
 {
     int n = na > nb ? na : nb;
-    for (int i = 0; i < n; i++) {
+    /* from the last dim, as c10's infer_size: with several mismatches the last one is named */
+    for (int i = n - 1; i >= 0; i--) {
         int ia = na - n + i, ib = nb - n + i;
         int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
         if (sa == sb || sb == 1)
@@ -582,6 +583,19 @@ int
 tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
 {
     return resize_output(out, ndim, sizes, 1);
+}
+
+int
+tn_resize_as(TensorObject *t, int ndim, const int64_t *sizes, int contiguous)
+{
+    if (!contiguous)
+        return resize_output(t, ndim, sizes, 0);
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return -1;
+    int64_t need = tn_storage_nbytes(ndim, sizes, NULL, tn_dtype_size(t->dtype), t->offset);
+    if (need < 0 || (need > t->storage->nbytes && tn_storage_resize(t->storage, need) < 0))
+        return -1;
+    return tn_tensor_set_geometry(t, ndim, sizes, NULL);
 }
 
 int

@@ -123,6 +123,10 @@ int tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, in
 /* Resize an out= tensor to a shape as at::native::resize_output does (warning when a
  * non-empty out of another shape is resized). */
 int tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes);
+/* resize_as_ as a kernel calls it on its out= tensors (no warning; the caller bumps the version):
+ * t keeps its strides when it has `sizes` already, else takes contiguous ones; with contiguous
+ * (resize_as_'s MemoryFormat::Contiguous) it is restrided contiguous either way. */
+int tn_resize_as(TensorObject *t, int ndim, const int64_t *sizes, int contiguous);
 
 /* A new tensor holding t's values with its conj / neg bits applied (neither bit set), laid out
  * like t when t is non-overlapping and dense. Note [Conjugate and negative bits]. */

@@ -30,7 +30,7 @@ import ulp_survey  # noqa: E402
 
 EXACT_ALL_DTYPES = ["special.entr", "special.xlog1py", "xlogy", "digamma", "nextafter", "atan2", "hypot",
                     "logaddexp", "logaddexp2", "pow", "pow(2.5, a)", "pow(a, 2.5)", "add(alpha)", "div(trunc)",
-                    "div(floor)", "sub", "mul", "maximum", "minimum"]
+                    "div(floor)", "sub", "mul", "maximum", "minimum", "F.logsigmoid"]
 EXACT_F32_F64 = ["F.silu", "sigmoid", "sinh", "cosh", "F.softplus", "F.mish", "F.gelu(tanh)", "F.elu", "F.selu", "F.celu",
              "atanh", "exp2", "expm1", "log1p", "lgamma", "polygamma(1)", "polygamma(2)", "mvlgamma(1)"]
 EXACT_HALF = ["erf", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "tanh", "erfc", "lgamma",
@@ -42,12 +42,13 @@ F32_SHORT = {"silu": "F.silu(x)", "sigmoid": "torch.sigmoid(x)", "sinh": "torch.
              "expm1": "torch.expm1(x)", "log1p": "torch.log1p(x.abs())", "lgamma": "torch.lgamma(x)",
              "atan2": "torch.atan2(x, x * 0.7 + 1)", "hypot": "torch.hypot(x, x * 0.3 - 2)",
              "logaddexp": "torch.logaddexp(x, x * 0.5 - 1)", "logaddexp2": "torch.logaddexp2(x, x.new_tensor(0.25))",
-             "pow_tt": "torch.pow(x.abs(), x * 0.3)", "pow_ts": "torch.pow(x.abs(), 2.5)", "pow_st": "torch.pow(2.5, x)"}
+             "logsigmoid": "F.logsigmoid(x)", "pow_tt": "torch.pow(x.abs(), x * 0.3)", "pow_ts": "torch.pow(x.abs(), 2.5)", "pow_st": "torch.pow(2.5, x)"}
 HALF_SHORT = {"erf": "torch.erf(x)", "exp": "torch.exp(x)", "log": "torch.log(x.abs())", "sin": "torch.sin(x * 30)",
               "cos": "torch.cos(x * 30)", "tan": "torch.tan(x)", "asin": "torch.asin(x / 3)", "tanh": "torch.tanh(x)",
               "lgamma": "torch.lgamma(x)", "mish": "F.mish(x)", "sinh": "torch.sinh(x * 30)",
               "gelu_tanh": "F.gelu(x, approximate='tanh')", "atan2": "torch.atan2(x, x * 0.7 + 1)",
-              "logaddexp": "torch.logaddexp(x, x * 0.5 - 1)", "logaddexp2": "torch.logaddexp2(x, x * 0.5 - 1)"}
+              "logaddexp": "torch.logaddexp(x, x * 0.5 - 1)", "logaddexp2": "torch.logaddexp2(x, x * 0.5 - 1)",
+              "logsigmoid": "F.logsigmoid(x)"}
 # (dtype of x, expression): x is drawn in float32 and converted before the layout is applied
 SHORT = {**{k: ("float32", v) for k, v in F32_SHORT.items()},
          **{f"{k}_{dt}": (dt, v) for k, v in HALF_SHORT.items() for dt in ("float16", "bfloat16")},

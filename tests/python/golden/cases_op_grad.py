@@ -79,5 +79,23 @@ act("logit_backward", x="prob", kw={"eps": None},
            "outside": ((T(), C("make((3, 4), torch.float32, seed=2)")), {}),
            "outside_eps": ((T(), C("make((3, 4), torch.float32, seed=2)")), {"eps": 0.1}),
            "int": ((T(dtype="int64"), T(dtype="int64")), {})})
+# log_sigmoid_backward(grad_output, self, buffer): one iterator over (self, buffer, grad_output) of
+# one dtype (self's); its grad_input is empty_like(grad_output), resized when the others broadcast
+# it. Its arithmetic rounds as upstream's (no transcendental; f16/bf16 in float, rounded once).
+LSB = C("torch.exp(-make((3, 4), torch.{dtype}, seed=2).abs())")
+OPS.append(Op("log_sigmoid_backward", T(), T(), T(role="prob"), spell=("aten",), extra={
+    "real_buffer": ((T(), C("make((3, 4), torch.{dtype}, seed=2)"), LSB), None),
+    "special": ((SPECIAL_GRAD, SPECIAL, C("torch.exp(-literal([0.0, -0.0, 1.5, -2.5, nan, inf, -inf, 3.0, -3.0], torch.{dtype}).abs())")), None),
+    "bcast_grad": ((T((4,)), T(), T(role="prob")), None),
+    "bcast_self": ((T(), T((4,)), T((4,), role="prob")), None),
+    "bcast_grad_t_self": ((T((4,)), C("make((3, 4), torch.{dtype}, seed=2, layout='t')"), T(role="prob")), None),
+    "t_grad": ((C("make((3, 4), torch.{dtype}, seed=1, layout='t')"), T(), T(role="prob")), None),
+    "grad_0dim": ((T(()), T(), T(role="prob")), None),
+    "bad_shape": ((T(), T((2, 4)), T(role="prob")), None),
+    "f64_grad": ((T(dtype="float64"), T(), T(role="prob")), None),
+    "f64_self": ((T(), T(dtype="float64"), T(role="prob")), None),
+    "f64_buffer": ((T(), T(), T(role="prob", dtype="float64")), None),
+    "int": ((T(dtype="int64"), T(dtype="int64"), T(dtype="int64")), None)},
+    spell_extra={"grad_input": "torch.ops.aten.log_sigmoid_backward.grad_input({0}, {1}, {2}, grad_input=torch.empty(0, dtype={0}.dtype))"}))
 
 CASES = expand_all(OPS)

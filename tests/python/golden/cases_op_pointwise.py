@@ -168,6 +168,10 @@ unary("gelu", tol="derived", special=False, extra={"tanh": ((T(),), {"approximat
 OPS.append(Op("logit", T(role="prob"), tol="derived", extra={"eps": ((T(role="prob"), 0.2), None)}))
 OPS.append(Op("softplus", T(), 2, 1.5, tol="derived", extra={"default": ((T(),), None)}))
 unary("log_sigmoid", tol="derived", spell_extra={"F": "torch.nn.functional.logsigmoid({0})"}, extra={"big": ((C("literal([-100.0, -20.0, 20.0, 100.0], torch.{dtype})"),), None)})
+# log_sigmoid_forward -> (output, buffer = exp(-|x|)); its .output overload: tests/python/golden/cases_hardening.py
+OPS.append(Op("log_sigmoid_forward", T(), tol="derived", spell=("aten",),
+              extra={"special": ((SPECIAL,), None), "big": ((C("literal([-100.0, -20.0, 20.0, 100.0], torch.{dtype})"),), None),
+                     "int": ((T(dtype="int64"),), None), "bool": ((T(dtype="bool"),), None)}))
 OPS.append(Op("elu", T(), 0.5, 2.0, 1.5, tol="derived", extra={"default": ((T(),), None)}))
 OPS.append(Op("leaky_relu", T(), 0.2, tol="derived", extra={"default": ((T(),), None)}))
 OPS.append(Op("hardtanh", T(), -0.5, 0.5, extra={"default": ((T(),), None), "ints": ((T(), -1, 1), None)}))

@@ -162,6 +162,9 @@ HAND = {
     "nll_loss_backward": (f"a0 = {F((), 1)}; a1 = {F((3, 5), 2)}; t = {IDX((3,), 5)}; ",
                           "torch.ops.aten.nll_loss_backward(a0, a1, t, None, 1, -100, torch.tensor(3.0, dtype=torch.float64))"),
     "nll_loss2d": (f"a0 = {F((2, 3, 2, 2), 1)}; t = {IDX((2, 2, 2), 3)}; ", "torch.ops.aten.nll_loss2d(a0, t)"),
+    # buffer is not differentiable (both sides refuse it requiring grad): log_sigmoid_forward's, from self
+    "log_sigmoid_backward": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; ",
+                             "torch.ops.aten.log_sigmoid_backward(a0, a1, torch.exp(-a1.detach().abs()))"),
     "nll_loss2d_forward": (f"a0 = {F((2, 3, 2, 2), 1)}; t = {IDX((2, 2, 2), 3)}; ",
                            "torch.ops.aten.nll_loss2d_forward(a0, t, None, 1, -100)[0]"),
     "nll_loss2d_backward": (f"a0 = {F((), 1)}; a1 = {F((2, 3, 2, 2), 2)}; t = {IDX((2, 2, 2), 3)}; ",
