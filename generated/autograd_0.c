@@ -8132,6 +8132,126 @@ fail_:
     return NULL;
 }
 
+/* CeluBackward1: aten::celu_
+ *   self: elu_backward(grad, alpha, 1, 1.0/alpha.toFloat(), / * is_result * / true, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved result_;
+} CeluBackward1;
+
+static int
+CeluBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CeluBackward1 *n = (CeluBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_elu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->alpha, tn_value_int(INT64_C(1)), tn_value_double(((double)1.0 / (double)(float)tn_scalar_to_double(&n->alpha))), tn_ag_value_bool(1), tn_value_tensor(result)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CeluBackward1_release(tn_node *n_)
+{
+    CeluBackward1 *n = (CeluBackward1 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CeluBackward1_finalize(tn_node *n_)
+{
+    CeluBackward1 *n = (CeluBackward1 *)n_;
+    (void)n;
+}
+
+static int
+CeluBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CeluBackward1 *n = (CeluBackward1 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CeluBackward1_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((CeluBackward1 *)self)->alpha);
+}
+
+static PyObject *
+CeluBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CeluBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CeluBackward1_getset[] = {
+    {"_saved_alpha", CeluBackward1_get_alpha, NULL, NULL, NULL},
+    {"_saved_result", CeluBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CeluBackward1 = {
+    .name = "CeluBackward1",
+    .basicsize = sizeof(CeluBackward1),
+    .apply = CeluBackward1_apply,
+    .release = CeluBackward1_release,
+    .finalize = CeluBackward1_finalize,
+    .traverse = CeluBackward1_traverse,
+    .getset = CeluBackward1_getset,
+    .op = "aten::celu_",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
+PyObject *
+tn_ag_record_celu_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CeluBackward1 *n = (CeluBackward1 *)tn_node_new(&tn_kind_CeluBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->alpha = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ChannelShuffleBackward0: aten::channel_shuffle
  *   self: channel_shuffle_symint(grad, grad.sym_size(1) / groups)
  */
@@ -11072,152 +11192,6 @@ tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CosBackward0: aten::cos
- *   self: grad * -self.sin().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CosBackward0;
-
-static int
-CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_conj(t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-CosBackward0_release(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CosBackward0_finalize(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CosBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CosBackward0_getset[] = {
-    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CosBackward0 = {
-    .name = "CosBackward0",
-    .basicsize = sizeof(CosBackward0),
-    .apply = CosBackward0_apply,
-    .release = CosBackward0_release,
-    .finalize = CosBackward0_finalize,
-    .traverse = CosBackward0_traverse,
-    .getset = CosBackward0_getset,
-    .op = "aten::cos",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cos(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cos(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cos_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

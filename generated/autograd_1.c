@@ -9,6 +9,152 @@
 
 #include <math.h>
 
+/* CosBackward0: aten::cos
+ *   self: grad * -self.sin().conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} CosBackward0;
+
+static int
+CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_conj(t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+CosBackward0_release(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CosBackward0_finalize(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CosBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef CosBackward0_getset[] = {
+    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CosBackward0 = {
+    .name = "CosBackward0",
+    .basicsize = sizeof(CosBackward0),
+    .apply = CosBackward0_apply,
+    .release = CosBackward0_release,
+    .finalize = CosBackward0_finalize,
+    .traverse = CosBackward0_traverse,
+    .getset = CosBackward0_getset,
+    .op = "aten::cos",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cos(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_cos(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cos_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CoshBackward0: aten::cosh
  *   self: grad * self.sinh().conj()
  */
@@ -10799,152 +10945,6 @@ tn_ag_record_frac_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
- *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints kernel_size;
-    tn_ag_ints output_size;
-    tn_saved result1_;
-} FractionalMaxPool2DBackward0;
-
-static int
-FractionalMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
-    if (!result1 && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_fractional_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-FractionalMaxPool2DBackward0_release(tn_node *n_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result1_);
-    (void)n;
-}
-
-static void
-FractionalMaxPool2DBackward0_finalize(tn_node *n_)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    tn_ag_free_ints(&n->kernel_size);
-    tn_ag_free_ints(&n->output_size);
-    (void)n;
-}
-
-static int
-FractionalMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result1_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_kernel_size(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->kernel_size);
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_output_size(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->output_size);
-}
-
-static PyObject *
-FractionalMaxPool2DBackward0_get_result1(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
-}
-
-static PyGetSetDef FractionalMaxPool2DBackward0_getset[] = {
-    {"_saved_self", FractionalMaxPool2DBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_kernel_size", FractionalMaxPool2DBackward0_get_kernel_size, NULL, NULL, NULL},
-    {"_saved_output_size", FractionalMaxPool2DBackward0_get_output_size, NULL, NULL, NULL},
-    {"_saved_result1", FractionalMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_FractionalMaxPool2DBackward0 = {
-    .name = "FractionalMaxPool2DBackward0",
-    .basicsize = sizeof(FractionalMaxPool2DBackward0),
-    .apply = FractionalMaxPool2DBackward0_apply,
-    .release = FractionalMaxPool2DBackward0_release,
-    .finalize = FractionalMaxPool2DBackward0_finalize,
-    .traverse = FractionalMaxPool2DBackward0_traverse,
-    .getset = FractionalMaxPool2DBackward0_getset,
-    .op = "aten::fractional_max_pool2d",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor) */
-PyObject *
-tn_ag_record_fractional_max_pool2d(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool2d") < 0)
-        return NULL;
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

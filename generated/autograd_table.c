@@ -896,7 +896,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_ceil_, TN_AG_RECORD, tn_ag_record_ceil_},
     {TN_OP_celu, TN_AG_RECORD, tn_ag_record_celu},
     {TN_OP_celu__out, TN_AG_NOTIMPL, NULL},
-    {TN_OP_celu_, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_celu_, TN_AG_RECORD, tn_ag_record_celu_},
     {TN_OP_chain_matmul, TN_AG_CIA, NULL},
     {TN_OP_chain_matmul__out, TN_AG_OUT, NULL, 0x0, 0, "mm"},
     {TN_OP_chalf, TN_AG_CIA, NULL},

@@ -690,11 +690,11 @@ AVX2_UNARY_ROW(gelu, 0)
  * default -ffp-contract=fast; ours compiles with it off): gelu(tanh)'s x + kappa * x^3 is one fma
  * in upstream's vector body and scalar loop alike, so both are written with fma here.
  * The f32 ops upstream computes with MKL's VML (exp, log, sin, cos, tan, asin, acos, atan, tanh,
- * erf, erfc, log2, log10, sqrt) are not SLEEF's and stay ours (1 ulp apart in a few percent of
- * elements: upstream's sqrt is not correctly rounded there). Debian's SLEEF 3.5 gives upstream's
- * bits: tests/python/test_ulp_survey.py lists the ops held to them. Not yet: log_sigmoid (composed
- * of exp and log1p in ops/pointwise.c; upstream runs every element through SLEEF) and gelu
- * (oneDNN's for contiguous f32 inputs). */
+ * erf, erfc, log2, log10, sqrt; logit on a contiguous tensor) are not SLEEF's and stay ours (1 ulp
+ * apart in a few percent of elements: upstream's sqrt is not correctly rounded there). Debian's
+ * SLEEF 3.5 gives upstream's bits: tests/python/test_ulp_survey.py lists the ops held to them.
+ * log_sigmoid_forward runs every element through SLEEF (tn_log_sigmoid_forward, below). Not yet:
+ * gelu (oneDNN's for contiguous f32 inputs). */
 /* An op that is one SLEEF function (u10) */
 #define SLEEF_PLAIN(OP, SN)                                                               \
     TN_TARGET_AVX2 static inline VT_##SN                                                  \

@@ -1303,6 +1303,16 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         if (tn_wrap_dim(-3, TN_T(a[i].u.t)->ndim, &d) < 0)
             return NULL;
     }
+    /* the math path then scales query by a double, which makes an integer or bool query the
+     * default dtype, and multiplies it by key: matmul refuses the pair ("expected scalar type
+     * Float but found Short"; on meta torch's meta function says torch.float32; seed 22 #391978) */
+    if (!tn_dtype_is_floating(query->dtype) && !tn_dtype_is_complex(query->dtype)) {
+        int meta = query->device == TN_DEVICE_META;
+        PyErr_Format(PyExc_RuntimeError, meta ? "expected scalar type torch.%s but found torch.%s" : "expected scalar type %s but found %s",
+                     meta ? tn_dtype_name(tn_default_dtype) : tn_dtype_legacy_name(tn_default_dtype),
+                     meta ? tn_dtype_name(key->dtype) : tn_dtype_legacy_name(key->dtype));
+        return NULL;
+    }
     /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
      * bernoulli_ mask from the generator): the composition's, with or without autograd; so it
      * does for grouped-query heads the flash kernel does not take (check_grouped_query_attention:

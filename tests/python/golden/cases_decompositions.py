@@ -1196,6 +1196,12 @@ add("glu_backward", {"0": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.glu(x)")
                      "direct": "torch.ops.aten.glu_backward(randn(3, 2, seed=2), randn(3, 4, seed=1), 1)"})
 add("celu_backward", {"0": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.celu(x, 0.7)"), "default": VJ.format(x="make((4, 3), layout='t', seed=1)", call=f"{F}.celu(x)"),
                       "double": f"x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp({F}.celu(x, 1.3), [x], create_graph=True), [x])"})
+# celu_: CeluBackward1, elu_backward of the result (is_result), through the in-place op on a clone
+add("celu__backward", {"0": "x = randn(3, 4, seed=1); requires_grad(x); out = vjp(torch.celu_(x.clone(), 0.7), [x])",
+                       "default_t": "x = make((4, 3), layout='t', seed=1); requires_grad(x); out = vjp(torch.celu_(x.clone()), [x])",
+                       "grad_fn": "x = randn(3, 4, seed=1); requires_grad(x); y = torch.celu_(x.clone(), 2.0); out = (y.grad_fn.name(), y)",
+                       "double": "x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp(torch.celu_(x.clone(), 1.3), [x], create_graph=True), [x])",
+                       "leaf": "x = randn(3, 4, seed=1); requires_grad(x); out = torch.celu_(x)"})
 add("celu_backward", {"elu_direct": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 0.7, 1, 1.0 / 0.7, False, randn(3, 4, seed=1))",
                       "elu_result": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 1.0, 1, 1.0, True, randn(3, 4, seed=1))"})
 # exact: the gradient is grad or zero, selected; the boundary values +-0.3 fall on the other side

@@ -268,6 +268,12 @@ for name, code in {
     "sdpa_int_query_bool_mask_gqa": "q = torch.tensor([[2, 0]], dtype=torch.int32); out = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=torch.tensor([[True, True]]), enable_gqa=True)",
     "sdpa_int64_query_bool_mask_causal": "q = torch.ones(1, 2, dtype=torch.int64); out = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=torch.tensor([[True, False]]), is_causal=True)",
     "sdpa_uint8_query_bool_mask": "q = torch.ones(1, 2, 2, 2, dtype=torch.uint8); out = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=torch.tensor([[True, False]]))",
+    # an integer query: the math path's scaled query (the default dtype) meets key in matmul
+    # (seed 22 #391978: on meta ours took the flash kernel's geometry)
+    "sdpa_int16_meta": "a = torch.empty((4, 4, 1, 2), dtype=torch.int16, device='meta'); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
+    "sdpa_int16_cpu": "a = torch.ones((4, 4, 1, 2), dtype=torch.int16); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
+    "sdpa_bool_cpu_float_mask": "a = torch.ones((2, 3, 2), dtype=torch.bool); out = torch.nn.functional.scaled_dot_product_attention(a, a, a, attn_mask=torch.ones(3, 3))",
+    "sdpa_int64_meta_scale": "a = torch.empty((2, 3, 4), dtype=torch.int64, device='meta'); out = torch.nn.functional.scaled_dot_product_attention(a, a, a, scale=0.5)",
     "uniform_to_inf": "out = torch.ones(2).uniform_(1.0, to=float('inf'))",
     "uniform_from_past_half": "out = torch.ones(2, dtype=torch.float16).uniform_(-1e5, 1)",
     "uniform_nan_empty": "out = torch.ones(0).uniform_(float('nan'), 1)",

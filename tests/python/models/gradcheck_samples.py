@@ -310,6 +310,7 @@ DECOMPOSED_HAND = {
     "addmv": (f"a0 = {F((3,), 1)}; a1 = {F((3, 4), 2)}; a2 = {F((4,), 3)}; ", f"{_A}addmv(a0, a1, a2, beta=0.5, alpha=2)"),
     "addr": (f"a0 = {F((3, 4), 1)}; a1 = {F((3,), 2)}; a2 = {F((4,), 3)}; ", f"{_A}addr(a0, a1, a2, beta=0.5, alpha=2)"),
     "celu": (f"a0 = {F((3, 4), 1)}; ", f"{_A}celu(a0, 0.7)"),
+    "celu_": (f"a0 = {F((3, 4), 1)}; ", f"{_A}celu_(a0.clone(), 0.7)"),
     "fractional_max_pool2d": (f"a0 = {F((1, 2, 7, 7), 1)}; rs = {F((1, 2, 2), 5, 'prob')}; ",
                               f"{_A}fractional_max_pool2d(a0, [2, 2], [3, 3], rs)[0]"),
     "fractional_max_pool3d": (f"a0 = {F((1, 2, 5, 5, 5), 1)}; rs = {F((1, 2, 3), 5, 'prob')}; ",
