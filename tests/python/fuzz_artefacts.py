@@ -523,7 +523,9 @@ def _np_fft_call(code, op):
     refs = _np_fft_reference()
     f = refs.get(name(op)) or refs.get("fft_" + name(op))  # torch.fft.rfft: fft_rfft
     stmt = code.split("; ")[-1]
-    m = re.fullmatch(r"out = (?:torch\.ops\.aten\.\w+\.\w+|torch\.fft\.\w+)\((.*)\)", stmt)
+    # torch.ops.aten.<op>.<overload>(...), torch.fft.<fn>(...), or torch._fft_<r2c|c2c|c2r>(...) (the
+    # primitives as torch.* functions: seed 22 #827188)
+    m = re.fullmatch(r"out = (?:torch\.ops\.aten\.\w+\.\w+|torch\.fft\.\w+|torch\._fft_\w+)\((.*)\)", stmt)
     args = inputs(code)
     if f is None or not m or not args:
         return None

@@ -274,6 +274,21 @@ def test_each_artefact_proof_can_fail():
     assert explain("exception", r2c, "torch._fft_r2c", idx, ia, tol)
     assert not explain("exception", r2c.replace("[3]", "[2]"), "torch._fft_r2c", idx,
                        {"exc": "RuntimeError", "msg": "dims repeated"}, tol)
+    # seed 22 #827188: an FFT of inf spelled as the primitive's torch function reaches the numpy
+    # reference too (it read only torch.ops.aten.* and torch.fft.*); a NaN bin moved is not explained
+    xs = [0.5, 3.75, -2.0, -1.25, 0.0, 3.75, -0.0, -2.0, 1e30, float("inf"), 0.5, 3.75]
+    fr = ("a0 = torch.tensor(([0.5, 3.75, -2.0, -1.25, 0.0, 3.75, -0.0, -2.0, 1e30, float('inf'), 0.5, 3.75] * 3)[:36], "
+          "dtype=torch.float32).reshape((3, 4, 3, 1)).transpose(-1, -2); out = torch._fft_r2c(a0, [0], 2, True)")
+    dc = [[x if math.isfinite(x) else "inf", 0.0] for x in xs]
+    res = [1.8503717628539684e-17, 1.4802974102831747e-16, -7.401487051415874e-17, -7.401487051415874e-17, 0.0,
+           1.4802974102831747e-16, 0.0, -7.401487051415874e-17, 46912497516544.0, None, 1.8503717628539684e-17,
+           1.4802974102831747e-16]
+    fo = {"ok": {**_t(dc + [[r, 0.0] if r is not None else ["nan", "nan"] for r in res], [2, 4, 1, 3], "torch.complex64"),
+                 "stride": [1, 6, 2, 2]}}
+    fu = {"ok": {**fo["ok"], "values": dc + [[0.0, -0.0] if r is not None else ["nan", "nan"] for r in res]}}
+    assert explain("value", fr, "torch._fft_r2c", fo, fu, tol)
+    moved = {"ok": {**fo["ok"], "values": fo["ok"]["values"][:20] + [["nan", "nan"], [0.0, 0.0]] + fo["ok"]["values"][22:]}}
+    assert not explain("value", fr, "torch._fft_r2c", moved, fu, tol)
     ast_ = "a0 = torch.ones(4); out = torch.ops.aten.as_strided_.default(a0, [2], [2**62])"
     unread = {"describe_exc": "RuntimeError", "msg": "Storage size calculation overflowed"}
     assert explain("describe", ast_, ".as_strided_", {"exc": "RuntimeError", "msg": "overflowed"}, unread, tol)

@@ -224,6 +224,11 @@ for name, code in {
     "foreach_maximum_inplace_bool": "out = torch._foreach_maximum_([torch.ones(2, dtype=torch.bool)], [torch.tensor(-8, dtype=torch.int8)])",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+# erfinv near |y| = 1 in float64: two Newton steps on erf from a float start had not converged
+# (erfinv(0.9999999999999961) was 5.4625, upstream 5.5568); now Newton on erfc to convergence
+CASES["erfinv_f64_near_one"] = {
+    "code": "out = torch.erfinv(torch.tensor([0.9999999999999961, -0.9999999999472318, 1 - 2 ** -53, -(1 - 2 ** -40), 0.75, 0.3], dtype=torch.float64))",
+    **D}
 CASES["fuzz_cos_out_resized_transposed"] = {
     # a resized out= of a TensorIterator op takes the iterator's strides (the input's memory order)
     "code": "x = torch.arange(12.).reshape(3, 4).t(); o = torch.empty(1); r = torch.cos(x, out=o); out = (o, o.stride())",
