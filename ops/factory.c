@@ -232,7 +232,18 @@ PyObject *
 tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
     int dev;
-    if (check_layout(layout) < 0 || check_sizes(size) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+    if (check_layout(layout) < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < size.n; i++)
+        if (size.v[i] < 0) {  /* zeros_symint's own check, before empty's (the meta path has only empty's) */
+            int meta = resolve_device(device, TN_DEVICE_CPU, &dev) == 0 && dev == TN_DEVICE_META;
+            PyErr_Clear();
+            if (!meta) {
+                PyErr_SetString(PyExc_RuntimeError, "zeros: Dimension size must be non-negative.");
+                return NULL;
+            }
+        }
+    if (check_sizes(size) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
     return (PyObject *)tn_tensor_zeros((int)size.n, size.v, dtype < 0 ? tn_default_dtype : dtype, dev);
 }
@@ -1146,6 +1157,10 @@ tn_op_zero_(const tn_op *overload, TensorObject *self)
 PyObject *
 tn_op__local_scalar_dense(const tn_op *overload, TensorObject *self)
 {
+    if (self->numel == 0) {  /* item() checks first, in its own words */
+        PyErr_SetString(PyExc_RuntimeError, "_local_scalar_dense: Empty tensor not supported");
+        return NULL;
+    }
     if (self->numel > 1) {
         /* upstream reads the first element whatever the numel (item() checks it first) */
         TensorObject *first = tn_tensor_view(self, 0, NULL, NULL, self->offset);

@@ -210,7 +210,9 @@ tn_op_view__dtype(const tn_op *overload, TensorObject *self, int dtype)
         return NULL;
     }
     if (self->strides[self->ndim - 1] != 1) {
-        PyErr_SetString(PyExc_RuntimeError, "self.stride(-1) must be 1 to view ScalarType as a dtype of a different size");
+        PyErr_Format(PyExc_RuntimeError, "self.stride(-1) must be 1 to view %s as %s (different element sizes), but got %lld",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(dtype),
+                     (long long)self->strides[self->ndim - 1]);
         return NULL;
     }
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
@@ -771,8 +773,10 @@ tn_op_select__int(const tn_op *overload, TensorObject *self, int64_t dim, int64_
         return NULL;
     int64_t size = self->sizes[d];
     if (index < -size || index >= size) {
-        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld",
-                     (long long)index, (long long)d, (long long)size);
+        char sz[256];
+        tn_format_sizes(sz, sizeof sz, self->ndim, self->sizes);
+        PyErr_Format(PyExc_IndexError, "select(): index %lld out of range for tensor of size %s at dimension %lld",
+                     (long long)index, sz, (long long)d);
         return NULL;
     }
     if (index < 0)
@@ -1150,7 +1154,7 @@ tn_op_split_with_sizes(const tn_op *overload, TensorObject *self, tn_ints split_
     if (total != self->sizes[d]) {
         PyErr_Format(PyExc_RuntimeError,
                      "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
-                     "%lld), but got split_sizes=%s", (long long)self->sizes[d], (long long)d, list);
+                     "%lld), but got split_sizes=%s", (long long)self->sizes[d], (long long)dim, list);
         return NULL;
     }
     return tuple_of_slices(overload, self, d, split_sizes.v, split_sizes.n);

@@ -18,9 +18,17 @@
 #define MAX_INDICES 64
 
 
+/* applySelect: indexing checks the index itself, in its own words, before select.int (whose
+ * message is select()'s) */
 static PyObject *
 op_select(PyObject *t, int64_t dim, int64_t index)
 {
+    int64_t size = dim >= 0 && dim < TN_T(t)->ndim ? TN_T(t)->sizes[dim] : 0;
+    if (dim >= 0 && dim < TN_T(t)->ndim && (index < -size || index >= size)) {
+        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld",
+                     (long long)index, (long long)dim, (long long)size);
+        return NULL;
+    }
     tn_value a[3] = {tn_value_tensor(t), tn_value_int(dim), tn_value_int(index)};
     return tn_call(TN_OP_select__int, a);
 }

@@ -536,6 +536,18 @@ EXACT_MESSAGES = [
     # floor_divide_ builds its iterator (the overlap check) before the kernel's ZeroDivisionError
     "a0 = torch.tensor([-128, -8], dtype=torch.int8).reshape((2,)); out = a0.unsqueeze(0).expand(2, *a0.shape).floor_divide_(-2**63)",
     "out = torch.tensor([-128, -8], dtype=torch.int8).unsqueeze(0).expand(2, 2).floor_divide_(torch.tensor(0))",
+    # --- session 37 (fuzz.py --seed 24 --calls 20000 --messages): zeros' own size check, select()'s
+    # words (indexing keeps its own), view(dtype)'s stride message, split_with_sizes's dim as
+    # given, _local_scalar_dense of an empty tensor
+    "out = torch.zeros(3, -2, dtype=torch.uint8)",
+    "out = torch.ops.aten.select_backward.default(torch.ones(3, 2), [3, 2, -2], 1, 0)",
+    "out = torch.select(torch.ones(4, 2), -1, 2)",
+    "out = torch.select_scatter(torch.ones(4, 2), torch.ones(4), 1, -3)",
+    "out = torch.ones(4, 2)[:, 2]",
+    "out = torch.ones(4, 4)[:, ::2].view(torch.bfloat16)",
+    "out = torch.split_with_sizes(torch.ones(2, 3), [1, 1, 2], -1)",
+    "out = torch.ops.aten._local_scalar_dense.default(torch.ones(0))",
+    "out = torch.ones(0).item()",
 ]
 
 
