@@ -109,6 +109,14 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         Py_DECREF(g);
         return NULL;
     }
+    if (step < size && (grad_in->dtype == TN_DTYPE_U16 || grad_in->dtype == TN_DTYPE_U32 || grad_in->dtype == TN_DTYPE_U64)) {
+        /* the kernel's dispatch (all types and complex, bool, half, bfloat16) comes before any of
+         * its reads (seed 23 #932897: before the shape refusals below) */
+        PyErr_Format(PyExc_NotImplementedError, "\"unfold_backward_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(grad_in->dtype));
+        Py_DECREF(g);
+        return NULL;
+    }
     if (step < size && grad_in->ndim == 0 && input_sizes.n > 0) {
         /* a 0-dim grad_in broadcasts to no unfolded shape in the kernel: it reads grad_in[i] for
          * the i-th position along dim (strides of 1 for the missing dims), past its one element

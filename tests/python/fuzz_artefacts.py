@@ -965,6 +965,12 @@ def unfold_backward_unchecked(kind, code, op, ours, up, tol):
         want = sum((mem[off + r] for r in rd), 0.0 if g.is_floating_point() else 0)
         if g.dtype == torch.bool:
             want = bool(want)
+        elif not g.is_floating_point():
+            # the kernel adds in the dtype: an integer sum wraps (seed 23 #238257, int8)
+            bits = 8 * g.element_size()
+            want %= 2 ** bits
+            if g.dtype != torch.uint8 and want >= 2 ** (bits - 1):
+                want -= 2 ** bits
         if isinstance(want, float) and not isinstance(q, str):
             if not (want == q or abs(want - q) <= tol * max(1.0, abs(q))):
                 return None
@@ -1909,26 +1915,32 @@ def inv_exactly_singular(kind, code, op, ours, up, tol):
 
 
 def _lu_zero_pivot_refused(code, ours, up, tol):
-    """The other way round (lu_exactly_singular): upstream's LU of an exactly singular 2-D matrix met
-    an exactly zero pivot k, which its check_errors refuses ("U[k,k] is zero"), where ours's pivot
-    k is a rounding residue (within n u max(|L| |U|) of 0), ours's answer an LU factorization of the
-    matrix within that bound (_lu_holds) with no exactly zero pivot (info 0)."""
+    """The other way round (lu_exactly_singular): upstream's LU of an exactly singular matrix (of a
+    batch: the element its message names; m x n: rank below min(m, n)) met an exactly zero pivot
+    k, which its check_errors refuses ("U[k,k] is zero"), where ours's pivot k is a rounding residue
+    (within n u max(|L| |U|) of 0), ours's answer an LU factorization of the matrix within that
+    bound (_lu_holds) with no exactly zero pivot (info 0). (Batched and rectangular since seed 23
+    #637390: a batch of 4 x 3 matrices.)"""
     import numpy as np
-    m = re.search(r"U\[(\d+),(\d+)\] is zero", up.get("msg", ""))
+    m = re.search(r"(?:\(Batch element (\d+)\): )?U\[(\d+),(\d+)\] is zero", up.get("msg", ""))
     a = inputs(code).get("a0")
     to = tensors(ours)
-    if not m or m.group(1) != m.group(2) or up.get("exc") != "RuntimeError" or a is None or a.dim() != 2 \
-            or a.shape[0] != a.shape[1] or a.is_complex() or not _finite(a) or len(to) < 2:
+    if not m or m.group(2) != m.group(3) or up.get("exc") != "RuntimeError" or a is None or a.dim() < 2 \
+            or a.is_complex() or not _finite(a) or len(to) < 2:
         return None
-    n, k = a.shape[-1], int(m.group(1)) - 1
-    A = np.array(a.detach().double().tolist())
-    if not 0 <= k < n or _exact_rank(A.tolist()) >= n or len(to[0]["values"]) != n * n or len(to[1]["values"]) != n:
+    r, n = a.shape[-2], a.shape[-1]
+    b, k, kk = int(m.group(1) or 0), int(m.group(2)) - 1, min(a.shape[-2], a.shape[-1])
+    mats = a.detach().double().reshape(-1, r, n).tolist()
+    if not 0 <= k < kk or not 0 <= b < len(mats) or _exact_rank(mats[b]) >= kk \
+            or len(to[0]["values"]) < (b + 1) * r * n or len(to[1]["values"]) < (b + 1) * kk:
         return None
-    lu = np.array([_num(x) for x in to[0]["values"]]).reshape(n, n)
+    A = np.array(mats[b])
+    lu = np.array([_num(x) for x in to[0]["values"][b * r * n:(b + 1) * r * n]]).reshape(r, n)
     bound = max(tol, n * _UNIT.get(str(a.dtype), 2.0 ** -24)) * n
-    holds, zero = _lu_holds(lu, [int(x) for x in to[1]["values"]], (A,), bound)
-    L, U = np.tril(lu, -1) + np.eye(n), np.triu(lu)
-    if not holds or zero or (len(to) > 2 and to[2]["values"] != [0]) \
+    holds, zero = _lu_holds(lu, [int(x) for x in to[1]["values"][b * kk:(b + 1) * kk]], (A,), bound)
+    L, U = np.tril(lu, -1)[:, :kk] + np.eye(r, kk), np.triu(lu)[:kk, :]
+    info = to[2]["values"][b] if len(to) > 2 and len(to[2]["values"]) > b else 0
+    if not holds or zero or info != 0 \
             or not abs(U[k, k]) <= bound * max(1.0, float((np.abs(L) @ np.abs(U)).max())):
         return None
     return ("lu_factor of an exactly singular matrix: an exactly zero pivot in upstream's LU (its check refuses it), a "

@@ -54,6 +54,9 @@ UNFOLD_MISMATCH = [
     "a0 = torch.tensor([[[1.0, 2.0]]]); out = torch.ops.aten.unfold_backward.default(a0, [3, 1], 0, 2, 1)",
     "a0 = torch.tensor([True], dtype=torch.bool).reshape((1, 1, 1)).transpose(-1, -2); "
     "out = torch.ops.aten.unfold_backward.default(a0, [4, 4], -2, 2, 1)",
+    # seed 23 #238257: int8 sums wrap in the dtype (127 + 2 is -127), as the proof now adds them
+    "a0 = torch.tensor([1, 127, -128, -128, 2, 5, 2, 5, 1, 0, 0, 7], dtype=torch.int8).reshape((3, 4)); "
+    "out = torch.ops.aten.unfold_backward.default(a0, [4, 2, 2], 0, 3, 1)",
 ]
 
 
@@ -425,6 +428,21 @@ def test_each_artefact_proof_can_fail():
     assert explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -2.5), 1e-12)
     assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", unf, u2(3.75, -1.25), 1e-12)  # not its reads
     assert not explain("rejects", ub, "torch.ops.aten.unfold_backward.default", rej, u2(3.75, -2.5), 1e-12)  # another refusal
+    # seed 23 #637390: a batch of exactly singular 4 x 3 matrices, upstream's third pivot exactly 0
+    # (its check refuses batch element 0), ours's a residue: proven; a regular batch is not
+    lu3 = ("a0 = torch.tensor(([3.75, 1.0, 1e30, -0.0, 3.75, 2.0, 2.0, 0.0, 1.0, 0.0, -1.25, 2.0] * 6)[:72], "
+           "dtype=torch.float32).reshape((3, 4, 6))[..., ::2]; out = torch.ops.aten.linalg_lu_factor_ex.default(a0, pivot=True, check_errors=True)")
+    zp = {"exc": "RuntimeError", "msg": "torch.linalg.lu_factor_ex: (Batch element 0): U[3,3] is zero and using it on lu_solve "
+                                        "would result in a division by zero."}
+    assert explain("accepts", lu3, "torch.ops.aten.linalg_lu_factor_ex.default", _described(lu3), zp, tol)
+    reg = ("a0 = torch.tensor([[3.75, 1.0, 2.0], [2.0, 1.0, -1.25], [1.0, 2.0, 3.0], [4.0, 5.0, 7.0]]).expand(3, 4, 3); "
+           "out = torch.ops.aten.linalg_lu_factor_ex.default(a0, pivot=True, check_errors=True)")  # rank 3
+    assert not explain("accepts", reg, "torch.ops.aten.linalg_lu_factor_ex.default", _described(reg), zp, tol)
+    i8 = UNFOLD_MISMATCH[2]
+    unf8 = {"exc": "RuntimeError", "msg": "unfold_backward: grad_in of size [3, 4] is not the unfolded size [2, 2, 2, 3]"}
+    w = lambda *v: {"ok": _t([x for x in v for _ in range(4)], [4, 2, 2], "torch.int8")}  # noqa: E731
+    assert explain("rejects", i8, "torch.ops.aten.unfold_backward.default", unf8, w(1, -127, -122, 2), 0)
+    assert not explain("rejects", i8, "torch.ops.aten.unfold_backward.default", unf8, w(1, 129, 134, 2), 0)  # unwrapped
     past = ub.replace("[2], 0, 2, 1)", "[3], 0, 3, 1)")  # element 2 reads offset 2, past grad_in
     assert explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, -2.5, 1e300), 1e-12)
     assert not explain("rejects", past, "torch.ops.aten.unfold_backward.default", unf, _with_v(3.75, 7.0, 1e300), 1e-12)

@@ -275,6 +275,10 @@ for name, code in {
     "sdpa_uint8_query_bool_mask": "q = torch.ones(1, 2, 2, 2, dtype=torch.uint8); out = torch.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=torch.tensor([[True, False]]))",
     # an integer query: the math path's scaled query (the default dtype) meets key in matmul
     # (seed 22 #391978: on meta ours took the flash kernel's geometry)
+    # unfold_backward's overlapping-window kernel dispatches before it reads (seed 23 #932897)
+    "unfold_backward_uint64_mismatch": "out = torch.ops.aten.unfold_backward.default(torch.tensor([3], dtype=torch.uint64), [4, 3, 1], 0, 2, 1)",
+    "unfold_backward_uint16": "out = torch.ops.aten.unfold_backward.default(torch.ones(3, 2, dtype=torch.uint16), [4], 0, 2, 1)",
+    "unfold_backward_uint32_disjoint": "out = torch.ops.aten.unfold_backward.default(torch.ones(2, 2, dtype=torch.uint32), [4], 0, 2, 2)",
     "sdpa_int16_meta": "a = torch.empty((4, 4, 1, 2), dtype=torch.int16, device='meta'); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
     "sdpa_int16_cpu": "a = torch.ones((4, 4, 1, 2), dtype=torch.int16); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
     "sdpa_bool_cpu_float_mask": "a = torch.ones((2, 3, 2), dtype=torch.bool); out = torch.nn.functional.scaled_dot_product_attention(a, a, a, attn_mask=torch.ones(3, 3))",
