@@ -1452,30 +1452,32 @@ logsig_half_plain(uint16_t *o, uint16_t *buf, const uint16_t *x, int64_t n, int 
     }
 }
 
+/* one loop per dtype: the SLEEF lanes or the portable one */
+typedef struct {
+    void (*f32)(float *, float *, const float *, int64_t);
+    void (*f64)(double *, double *, const double *, int64_t);
+    void (*half)(uint16_t *, uint16_t *, const uint16_t *, int64_t, int);
+} logsig_loops;
+
 /* operands: 0 out, 1 buffer, 2 x, contiguous */
 static void
 logsig_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
+    static const logsig_loops plain = {logsig_f32_plain, logsig_f64_plain, logsig_half_plain};
+    const logsig_loops *f = &plain;
+#if TN_X86
+    static const logsig_loops sleef = {logsig_f32_sleef, logsig_f64_sleef, logsig_half_sleef};
+    if (tn_cpu_has_avx2() && !tn_elementwise_reference())
+        f = &sleef;
+#endif
     int dtype = ((const logsig_ctx *)ctx)->dtype;
     (void)s;
-#if TN_X86
-    if (tn_cpu_has_avx2() && !tn_elementwise_reference()) {
-        switch (dtype) {
-        case TN_DTYPE_F32: logsig_f32_sleef((float *)p[0], (float *)p[1], (const float *)p[2], n); return;
-        case TN_DTYPE_F64: logsig_f64_sleef((double *)p[0], (double *)p[1], (const double *)p[2], n); return;
-        default:
-            logsig_half_sleef((uint16_t *)p[0], (uint16_t *)p[1], (const uint16_t *)p[2], n, dtype == TN_DTYPE_BF16);
-            return;
-        }
-    }
-#endif
-    switch (dtype) {
-    case TN_DTYPE_F32: logsig_f32_plain((float *)p[0], (float *)p[1], (const float *)p[2], n); return;
-    case TN_DTYPE_F64: logsig_f64_plain((double *)p[0], (double *)p[1], (const double *)p[2], n); return;
-    default:
-        logsig_half_plain((uint16_t *)p[0], (uint16_t *)p[1], (const uint16_t *)p[2], n, dtype == TN_DTYPE_BF16);
-        return;
-    }
+    if (dtype == TN_DTYPE_F32)
+        f->f32((float *)p[0], (float *)p[1], (const float *)p[2], n);
+    else if (dtype == TN_DTYPE_F64)
+        f->f64((double *)p[0], (double *)p[1], (const double *)p[2], n);
+    else
+        f->half((uint16_t *)p[0], (uint16_t *)p[1], (const uint16_t *)p[2], n, dtype == TN_DTYPE_BF16);
 }
 
 tn_status

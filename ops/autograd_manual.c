@@ -2090,7 +2090,8 @@ tn_fm_log_sigmoid_double_backward(PyObject *grad, PyObject *input)
 {
     /* z = input.sigmoid(); grad * (z - 1) * z */
     PyObject *t[3] = {0}, *r = NULL;
-    if ((t[0] = at_1(TN_OP_sigmoid, input)) && (t[1] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t[0]), tn_value_int(1), tn_value_int(1)})) &&
+    if ((t[0] = at_1(TN_OP_sigmoid, input)) &&
+        (t[1] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t[0]), tn_value_int(1), tn_value_int(1)})) &&
         (t[2] = at_mul(grad, t[1])))
         r = at_mul(t[2], t[0]);
     tn_ag_release_temps(t, 3);

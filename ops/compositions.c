@@ -1565,7 +1565,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
      * floating dtype among them: an integer query takes the math path, whose matmul refuses it,
      * on meta too; seed 22 #391978), else the math composition; a mask that requires grad needs
      * the math path's gradient */
-    int eligible = tn_dtype_is_floating(q->dtype) && q->ndim == 4 && k->ndim == 4 && v->ndim == 4 && k->sizes[0] == q->sizes[0] &&
+    int eligible = tn_dtype_is_floating(q->dtype) && q->ndim == 4 && k->ndim == 4 && v->ndim == 4 &&
+                   k->sizes[0] == q->sizes[0] &&
                    v->sizes[0] == q->sizes[0] && k->sizes[1] == v->sizes[1] &&
                    (k->sizes[1] == q->sizes[1] || (gqa && k->sizes[1] && q->sizes[1] % k->sizes[1] == 0)) &&
                    q->sizes[3] == k->sizes[3] && q->sizes[3] == v->sizes[3] && q->strides[3] == 1 &&

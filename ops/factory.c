@@ -234,14 +234,14 @@ tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout, const tn
     int dev;
     if (check_layout(layout) < 0)
         return NULL;
-    for (Py_ssize_t i = 0; i < size.n; i++)
-        if (size.v[i] < 0) {  /* zeros_symint's own check, before empty's (the meta path has only empty's) */
-            int meta = resolve_device(device, TN_DEVICE_CPU, &dev) == 0 && dev == TN_DEVICE_META;
-            PyErr_Clear();
-            if (!meta) {
-                PyErr_SetString(PyExc_RuntimeError, "zeros: Dimension size must be non-negative.");
-                return NULL;
-            }
+    /* zeros_symint's own size check comes before empty's (which is all the meta path has); a
+     * device error is empty's too, so it is raised below */
+    int meta = resolve_device(device, TN_DEVICE_CPU, &dev) == 0 && dev == TN_DEVICE_META;
+    PyErr_Clear();
+    for (Py_ssize_t i = 0; i < size.n && !meta; i++)
+        if (size.v[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "zeros: Dimension size must be non-negative.");
+            return NULL;
         }
     if (check_sizes(size) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
