@@ -944,10 +944,11 @@ fail:
  * over every dim but the channels. */
 
 /* The output sizes of a transposed convolution (shape), after upstream's checks of its arguments
- * (ConvUtils' check_shape_forward for transposed=True); 0, or -1 with the error set. */
+ * (ConvUtils' check_shape_forward for transposed=True) and, with kernel_checks, its kernels'
+ * (output padding below stride or dilation, a positive output size); 0, or -1 with the error set. */
 static int
 transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
-                 tn_ints dilation, tn_ints output_padding, int64_t groups, int64_t *shape)
+                 tn_ints dilation, tn_ints output_padding, int64_t groups, int64_t *shape, int kernel_checks)
 {
     char ws[128], is[128];
     int64_t st[CONV_MAX_DIMS], pd[CONV_MAX_DIMS], dl[CONV_MAX_DIMS], op[CONV_MAX_DIMS];
@@ -1036,7 +1037,7 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
         }
         return 0;
     }
-    for (int i = 0; i < d; i++) {
+    for (int i = 0; i < d && kernel_checks; i++) {
         if (op[i] >= st[i] && op[i] >= dl[i]) {
             PyErr_SetString(PyExc_RuntimeError, "output padding must be smaller than either stride or dilation");
             return -1;
@@ -1119,7 +1120,7 @@ conv_transposed_core(const tn_op *overload, TensorObject *input, TensorObject *w
                      tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
 {
     int64_t shape[2 + CONV_MAX_DIMS], mask_v[3] = {1, 0, 0};
-    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
+    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape, 1) < 0)
         return NULL;
     /* the convolution's input: only its sizes and layout are read */
     TensorObject *like = conv_output(input, weight, NULL, input->ndim, shape, input->device);
@@ -1176,7 +1177,7 @@ conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight
                 tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
 {
     int64_t shape[2 + CONV_MAX_DIMS];
-    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
+    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape, 1) < 0)
         return NULL;
     if (conv_takes_empty_path(input, weight, bias))
         return (PyObject *)conv_empty_output(input, weight, bias, input->ndim, shape);
@@ -1192,8 +1193,21 @@ conv_transposed_backward(const tn_op *overload, TensorObject *grad_output, Tenso
                          tn_ints output_mask)
 {
     int64_t shape[2 + CONV_MAX_DIMS], zero = 0, wmask_v[3] = {0, 1, 0};
-    if (transposed_shape(input, weight, NULL, stride, padding, dilation, output_padding, groups, shape) < 0)
+    int any = 0;
+    for (Py_ssize_t i = 0; i < output_mask.n; i++)
+        any |= output_mask.v[i] != 0;
+    /* asked for nothing, upstream's backend computes nothing: only convolution_backward's own
+     * checks run, not its kernels' (the output padding and output size; seed 24 #82445) */
+    if (transposed_shape(input, weight, NULL, stride, padding, dilation, output_padding, groups, shape, any) < 0)
         return NULL;
+    if (!any) {
+        if (grad_output->ndim != input->ndim) {
+            PyErr_Format(PyExc_RuntimeError, "Expected input and grad_output to have the same number of dimensions, "
+                         "but got: %d and %d", input->ndim, grad_output->ndim);
+            return NULL;
+        }
+        return Py_BuildValue("(OOO)", Py_None, Py_None, Py_None);
+    }
     if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, shape, sizeof(int64_t) * (size_t)input->ndim)) {
         char a[128], b[128];
         tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);

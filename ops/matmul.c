@@ -1313,6 +1313,19 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
                      meta ? tn_dtype_name(key->dtype) : tn_dtype_legacy_name(key->dtype));
         return NULL;
     }
+    /* complex: the math path's first matmul computes (when query and key multiply), then its
+     * softmax has no complex kernel (seed 24 #959549: before our shape checks of value) */
+    if (tn_dtype_is_complex(query->dtype) && query->device != TN_DEVICE_META && query->ndim >= 2 && key->ndim >= 2 &&
+        query->sizes[query->ndim - 1] == key->sizes[key->ndim - 1]) {
+        int bn;
+        int64_t bshape[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(query->ndim - 2, query->sizes, key->ndim - 2, key->sizes, &bn, bshape) == 0) {
+            PyErr_Format(PyExc_NotImplementedError, "\"softmax_lastdim_kernel_impl\" not implemented for '%s'",
+                         tn_dtype_legacy_name(query->dtype));
+            return NULL;
+        }
+        PyErr_Clear();
+    }
     /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
      * bernoulli_ mask from the generator): the composition's, with or without autograd; so it
      * does for grouped-query heads the flash kernel does not take (check_grouped_query_attention:

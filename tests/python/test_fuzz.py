@@ -1054,6 +1054,10 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", iv_code, ivop, iv(iv_o[:8] + ["inf"], (0, 3)), iv(nanblock, (3, 3)),
                        tol)  # ours's not finite: no division by a residue explains it
     assert not explain("value", iv_code, ivop, iv(iv_o, (2, 3)), iv(nanblock, (3, 3)), tol)  # ours's info names a pivot
+    # seed 24 #430822: both LUs meet the zero pivot (the same info): getri's inf/NaN placement differs
+    other = nanblock[:8] + ["nan"]
+    assert explain("value", iv_code, ivop, iv(other, (3, 3)), iv(nanblock, (3, 3)), tol)
+    assert not explain("value", regular, ivop, iv(other, (3, 3)), iv(nanblock, (3, 3)), tol)  # its inverse exists
     # session 35: #588684 itself, ours's side: dgeqp3 takes the two nonzero columns first, then R_33 is exactly 0, so
     # the estimate stops at rank 2 when R_2 is conditioned past rcond (it is: s_2 of those columns is 2.3)
     zc3 = ("a0 = torch.tensor([3.75, 0.0, -1.25, -2.0, 0.0, 0.5, 1.0, 0.0, 3.75], dtype=torch.float32).reshape((3, 3)); "

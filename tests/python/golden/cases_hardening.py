@@ -276,9 +276,18 @@ for name, code in {
     # an integer query: the math path's scaled query (the default dtype) meets key in matmul
     # (seed 22 #391978: on meta ours took the flash kernel's geometry)
     # unfold_backward's overlapping-window kernel dispatches before it reads (seed 23 #932897)
+    # _fft_r2c(onesided=False, out=) copies the half into out's slice (copy_'s overlap check) before
+    # the conjugate fill refuses a real out (seed 24 #350080)
+    "fft_r2c_full_out_expanded": "out = torch._fft_r2c(torch.ones(2, 4, dtype=torch.float64), [1], 2, False, out=torch.empty(4, dtype=torch.int16).expand(2, 4))",
+    "fft_r2c_full_out_int16_written": "o = torch.zeros(2, 4, dtype=torch.int16)\ntry:\n    torch._fft_r2c(torch.ones(2, 4, dtype=torch.float64) * 3, [1], 0, False, out=o)\nexcept NotImplementedError as e:\n    out = (o, str(e))",
+    # convolution_backward asked for nothing: only its own checks, not its kernels' (seed 24 #82445)
+    "conv_backward_mask_none_transposed": "a0 = torch.ones(4, 4, 4, 2, dtype=torch.float64); a1 = torch.ones(4, 4, 4, 2, dtype=torch.float64); a2 = torch.ones(4, 4, 4, 2, dtype=torch.float64); out = torch.ops.aten.convolution_backward.default(a0, a1, a2, [0, 1], [2], [1, 3], [1], True, [1, 0], 2, [False, False, False])",
+    "conv_backward_mask_none_transposed_bad_dims": "out = torch.ops.aten.convolution_backward.default(torch.ones(4, 4, 4), torch.ones(4, 4, 4, 2), torch.ones(4, 4, 4, 2), None, [1], [0], [1], True, [0], 1, [False, False, False])",
     "unfold_backward_uint64_mismatch": "out = torch.ops.aten.unfold_backward.default(torch.tensor([3], dtype=torch.uint64), [4, 3, 1], 0, 2, 1)",
     "unfold_backward_uint16": "out = torch.ops.aten.unfold_backward.default(torch.ones(3, 2, dtype=torch.uint16), [4], 0, 2, 1)",
     "unfold_backward_uint32_disjoint": "out = torch.ops.aten.unfold_backward.default(torch.ones(2, 2, dtype=torch.uint32), [4], 0, 2, 2)",
+    "sdpa_complex_value_mismatch": "q = torch.tensor([[2.0, -0.5], [-1j, 1 + 2j]], dtype=torch.complex128); out = torch.nn.functional.scaled_dot_product_attention(q, q[:1, :1].expand(2, 2), q[:1])",
+    "sdpa_complex_4d": "q = torch.ones(1, 2, 3, 4, dtype=torch.complex64); out = torch.nn.functional.scaled_dot_product_attention(q, q, q)",
     "sdpa_int16_meta": "a = torch.empty((4, 4, 1, 2), dtype=torch.int16, device='meta'); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
     "sdpa_int16_cpu": "a = torch.ones((4, 4, 1, 2), dtype=torch.int16); out = torch.nn.functional.scaled_dot_product_attention(a, a, a)",
     "sdpa_bool_cpu_float_mask": "a = torch.ones((2, 3, 2), dtype=torch.bool); out = torch.nn.functional.scaled_dot_product_attention(a, a, a, attn_mask=torch.ones(3, 3))",
