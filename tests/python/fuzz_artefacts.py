@@ -1368,6 +1368,56 @@ def _effective_matrices(A, r, driver, greedy, tie):
     return out
 
 
+def _householder_r(A, dtype):
+    """R of the Householder QR of A that LAPACK's dgeqrf computes for a matrix below its block size
+    (dgeqr2), in dtype's arithmetic: per column dlarfg (beta = -sign(|(alpha, x)|, alpha), tau = (beta
+    - alpha) / beta, v = x / (alpha - beta); tau 0 for x = 0) and dlarf (H = I - tau v v^T on the
+    columns right of it); norms scaled by the largest element, as dnrm2 and dlapy2 avoid overflow."""
+    import numpy as np
+    R = np.array(A, dtype=dtype)
+    m, n = R.shape
+    def norm(v):
+        s = np.max(np.abs(v), initial=dtype(0))
+        return s * np.sqrt(np.sum((v / s) * (v / s), dtype=dtype)) if s > 0 else dtype(0)
+    for j in range(min(m, n)):
+        alpha, x = R[j, j], R[j + 1:, j]
+        xnorm = norm(x)
+        if xnorm == 0:
+            continue
+        beta = -np.copysign(norm(np.array([alpha, xnorm], dtype=dtype)), alpha)
+        tau = (beta - alpha) / beta
+        v = x * (dtype(1) / (alpha - beta))
+        R[j, j], R[j + 1:, j] = beta, 0
+        w = R[j, j + 1:] + v @ R[j + 1:, j + 1:]
+        R[j, j + 1:] -= tau * w
+        R[j + 1:, j + 1:] -= tau * np.outer(v, w)
+    return np.triu(R[:min(m, n)])
+
+
+def _fixed_columns_stop(A, r, t, single):
+    """Whether upstream's jpvt may fix r + 1 columns C first so that dgelsy's condition estimate
+    keeps r and stops at r + 1 (seed 24 #93559: columns 0 and 1 of [[0, 0, 0.5], [-2, 2, -7e4]] are
+    parallel, R_22 is 0, rank 1 of a rank-2 matrix). dgeqp3 factors fixed columns first, in their
+    order, with dgeqrf: R of A[:, C] recomputed so (_householder_r, in the call's precision; MKL may
+    round otherwise). dlaic1's estimates on that R bound the decision: smin_i >= s_i(R_i) and
+    smax_i <= s_1(R_i) (norms of R_i^T times unit vectors), smin_i <= |R_ii| and smax_i >= |R_11|
+    (its 2 x 2 problem's columns), so steps 2..r continue when s_i(R_i) > t s_1(R_i) and step r + 1
+    stops when |R_{r+1,r+1}| < t |R_11|, both with 4 u for the estimate's own rounding."""
+    import itertools
+    import numpy as np
+    dt, u = (np.float32, 2.0 ** -24) if single else (np.float64, 2.0 ** -53)
+    for C in itertools.combinations(range(A.shape[1]), r + 1):
+        with np.errstate(all="ignore"):
+            R = _householder_r(A[:, C], dt).astype(np.float64)
+        d = np.abs(np.diag(R))
+        if not (np.isfinite(R).all() and d[0] > 0 and d[r] < t * d[0] * (1 - 4 * u)):
+            continue
+        svs = [np.linalg.svd(R[:i, :i], compute_uv=False) for i in range(2, r + 1)]
+        if all(s[-1] > t * s[0] * (1 + 4 * u) for s in svs):
+            return True
+    return False
+
+
 def _lstsq_rcond(code):
     """The rcond a linalg.lstsq call passes (None for its default, nan, or a float), or False when
     it cannot be read (the call's arguments evaluated with its tensors as placeholders)."""
@@ -1403,7 +1453,9 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     estimates are norms of R_i^T times unit vectors, so smax <= s_1(R_i) and smin >= s_i(R_i), and
     s_i(A[:, S_i]) >= s_k(A[:, S_k]) (fewer columns of one set), s_1(R_i) <= s_1(A), each within
     the backward error bound lim of the computed R (every greedy set must pass: which one ours
-    took is not known; for upstream one set its jpvt may fix first); None for the other ranks."""
+    took is not known; for upstream one set its jpvt may fix first); upstream's rank r below min(m,
+    n) when r + 1 columns it may fix first stop the estimate at r (_fixed_columns_stop); None for the
+    other ranks."""
     import numpy as np
     k = min(A.shape)
     if driver == "gelsy":
@@ -1419,6 +1471,8 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
                 if any(np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
                        for S in _pivot_sets(A, r, lim, False) if np.abs(A[:, S]).max(axis=0).all()):
                     return True
+            if not greedy and 0 < r < k and A.shape[1] <= 8 and _fixed_columns_stop(A, r, t, single):
+                return True  # r + 1 columns fixed first, the last one (nearly) in the others' span
             nonzero = [j for j in range(A.shape[1]) if np.abs(A[:, j]).max(initial=0.0) > 0]
             if greedy and 0 < r == len(nonzero) < k and math.isfinite(lim):
                 # dgeqp3 takes the r nonzero columns first (a zero column's norm is the least), then R's

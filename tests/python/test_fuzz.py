@@ -1072,6 +1072,23 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", zc3.replace("0.5, 1.0, 0.0, 3.75", "0.5, 1.0, 2.0, 3.75"), lop2,
                        zx3([-0.36742082238197327, 0.0, 0.3527950942516327], 2), zup3, tol)  # no zero column: rank 3
 
+    # seed 24 #93559: upstream's jpvt may fix two parallel columns first (R_22 exactly 0: the estimate stops at rank 1)
+    # of a wide matrix of rank 2; ours's greedy pivots keep rank 2 (the minimum-norm solution of A itself)
+    def pc_case(c1):
+        A = np.array([[-0.0, c1, 0.5], [-2.0, 2.0, -7e4]])
+        b = np.array([[1.0], [3.75]])
+        code = (f"a0 = torch.tensor({A.reshape(-1).tolist()}, dtype=torch.float64).reshape((2, 3)); a1 = torch.tensor("
+                "[1.0, 3.75], dtype=torch.float64).reshape((2, 1)); out = torch.ops.aten.linalg_lstsq.default(a0, a1)")
+        q = np.linalg.qr(A[:, :1])[0]  # upstream's rank 1 on column 0: A projected onto its span
+        desc = lambda x, r: {"ok": {"tuple": [_t(list(x.reshape(-1)), [3, 1], "torch.float64"), _t([], [0], "torch.float64"),
+                                              _t([r], [], "torch.int64"), _t([], [0], "torch.float64")]}}
+        return code, desc(np.linalg.pinv(A) @ b, 2), desc(np.linalg.pinv(q @ (q.T @ A)) @ b, 1)
+    pc, pc_ours, pc_up = pc_case(0.0)
+    assert explain("value", pc, lop2, pc_ours, pc_up, 1e-12)
+    # columns 0 and 1 1e-9 apart from parallel: R_22 is past rcond |R_11|, no order stops at rank 1
+    pc9, pc9_ours, pc9_up = pc_case(1e-9)
+    assert not explain("value", pc9, lop2, pc9_ours, pc9_up, 1e-12)
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
