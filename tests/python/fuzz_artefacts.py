@@ -1316,11 +1316,12 @@ def _factors_hold(nm, m, res, bound, single=False):
     return True
 
 
-def _pivot_sets(A, r, tie, greedy):
+def _pivot_sets(A, r, tie, greedy, ordered=False):
     """The sets of r columns of A whose span a pivoted QR (gelsy's dgeqp3) may take as its first r
     pivots: with greedy (jpvt zero on entry, the reference LAPACK's call, ours), each pivot the
     column of the largest norm orthogonal to those chosen before it, or one within `tie` of it (a
-    rounding's choice); without, any r columns (columns fixed first by nonzero jpvt entries)."""
+    rounding's choice); without, any r columns (columns fixed first by nonzero jpvt entries).
+    ordered: each greedy set in the order its pivots were taken (each order once)."""
     import itertools
     import numpy as np
     n = A.shape[-1]
@@ -1328,12 +1329,12 @@ def _pivot_sets(A, r, tie, greedy):
         return [list(S) for S in itertools.combinations(range(n), r)]
     found, seen = [], set()
     def walk(chosen, R):
-        key = frozenset(chosen)
+        key = tuple(chosen) if ordered else frozenset(chosen)
         if key in seen or len(found) > 256:
             return
         seen.add(key)
         if len(chosen) == r:
-            found.append(sorted(chosen))
+            found.append(list(chosen) if ordered else sorted(chosen))
             return
         norms = np.linalg.norm(R, axis=0)
         norms[chosen] = -1.0
@@ -1394,28 +1395,43 @@ def _householder_r(A, dtype):
     return np.triu(R[:min(m, n)])
 
 
-def _fixed_columns_stop(A, r, t, single):
-    """Whether upstream's jpvt may fix r + 1 columns C first so that dgelsy's condition estimate
-    keeps r and stops at r + 1 (seed 24 #93559: columns 0 and 1 of [[0, 0, 0.5], [-2, 2, -7e4]] are
-    parallel, R_22 is 0, rank 1 of a rank-2 matrix). dgeqp3 factors fixed columns first, in their
-    order, with dgeqrf: R of A[:, C] recomputed so (_householder_r, in the call's precision; MKL may
-    round otherwise). dlaic1's estimates on that R bound the decision: smin_i >= s_i(R_i) and
-    smax_i <= s_1(R_i) (norms of R_i^T times unit vectors), smin_i <= |R_ii| and smax_i >= |R_11|
-    (its 2 x 2 problem's columns), so steps 2..r continue when s_i(R_i) > t s_1(R_i) and step r + 1
-    stops when |R_{r+1,r+1}| < t |R_11|, both with 4 u for the estimate's own rounding."""
-    import itertools
+def _estimate_decides(A, order, r, t, single):
+    """Whether dgelsy's condition estimate on the R of A's columns in `order` keeps rank r and, when
+    order has r + 1 columns, stops at r + 1. dgeqp3 factors its columns in pivot order with the
+    same dlarfg and dlarf steps as dgeqrf: R recomputed so (_householder_r, in the call's precision;
+    MKL may round otherwise). dlaic1's estimates on that R bound the decision: smin_i >= s_i(R_i)
+    and smax_i <= s_1(R_i) (norms of R_i^T times unit vectors), smin_i <= |R_ii| and smax_i >=
+    |R_11| (its 2 x 2 problem's columns), so steps 2..r continue when s_i(R_i) > t s_1(R_i) and step
+    r + 1 stops when |R_{r+1,r+1}| < t |R_11|, both with 4 u for the estimate's own rounding."""
     import numpy as np
     dt, u = (np.float32, 2.0 ** -24) if single else (np.float64, 2.0 ** -53)
-    for C in itertools.combinations(range(A.shape[1]), r + 1):
-        with np.errstate(all="ignore"):
-            R = _householder_r(A[:, C], dt).astype(np.float64)
-        d = np.abs(np.diag(R))
-        if not (np.isfinite(R).all() and d[0] > 0 and d[r] < t * d[0] * (1 - 4 * u)):
-            continue
-        svs = [np.linalg.svd(R[:i, :i], compute_uv=False) for i in range(2, r + 1)]
-        if all(s[-1] > t * s[0] * (1 + 4 * u) for s in svs):
-            return True
-    return False
+    with np.errstate(all="ignore"):
+        R = _householder_r(A[:, list(order)], dt).astype(np.float64)
+    d = np.abs(np.diag(R))
+    if not (np.isfinite(R).all() and d[0] > 0 and (len(order) == r or d[r] < t * d[0] * (1 - 4 * u))):
+        return False
+    return all(s[-1] > t * s[0] * (1 + 4 * u)
+               for s in (np.linalg.svd(R[:i, :i], compute_uv=False) for i in range(2, r + 1)))
+
+
+def _order_decides_rank(A, r, t, single, greedy, tie):
+    """Whether the column orders a side's dgeqp3 may take decide rank r (_estimate_decides; r > 0).
+    Upstream's jpvt may fix any columns first, in their order: some r + 1 of them (r of them for r =
+    min(m, n)), or r of them and any column after them, deciding r suffice (seed 24 #93559: columns 0 and 1 of [[0, 0, 0.5], [-2, 2, -7e4]]
+    are parallel, R_22 is 0, rank 1 of a rank-2 matrix; #661153: [[2, 3.75, 0, 1e30], [-1.25, 1, 0,
+    1]] keeps rank 2 on columns 0 and 1, far from the 1e30 that a bound by s_1(A) carries). Ours's
+    greedy pivots (_pivot_sets, ties within tie) must all decide it, the column after them any
+    other (#661153: 1e30's column first, then every other column's R_22 below t 1e30)."""
+    import itertools
+    n, stop = A.shape[1], r < min(A.shape)
+    if not greedy:
+        # r + 1 columns fixed, or r and then dgeqp3's own pivot (any other column deciding it)
+        return any(_estimate_decides(A, C, r, t, single) for C in itertools.combinations(range(n), r + stop)) or \
+            stop and any(all(_estimate_decides(A, C + (j,), r, t, single) for j in range(n) if j not in C)
+                         for C in itertools.combinations(range(n), r))
+    orders = _pivot_sets(A, r, tie, True, ordered=True)
+    return bool(orders) and all(_estimate_decides(A, S + [j] if stop else S, r, t, single)
+                                for S in orders for j in ([j for j in range(n) if j not in S] if stop else [None]))
 
 
 def _lstsq_rcond(code):
@@ -1453,9 +1469,8 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     estimates are norms of R_i^T times unit vectors, so smax <= s_1(R_i) and smin >= s_i(R_i), and
     s_i(A[:, S_i]) >= s_k(A[:, S_k]) (fewer columns of one set), s_1(R_i) <= s_1(A), each within
     the backward error bound lim of the computed R (every greedy set must pass: which one ours
-    took is not known; for upstream one set its jpvt may fix first); upstream's rank r below min(m,
-    n) when r + 1 columns it may fix first stop the estimate at r (_fixed_columns_stop); None for the
-    other ranks."""
+    took is not known; for upstream one set its jpvt may fix first); any rank r > 0 its pivot orders
+    decide (_order_decides_rank, for at most 8 columns); None for the other ranks."""
     import numpy as np
     k = min(A.shape)
     if driver == "gelsy":
@@ -1471,8 +1486,8 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
                 if any(np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
                        for S in _pivot_sets(A, r, lim, False) if np.abs(A[:, S]).max(axis=0).all()):
                     return True
-            if not greedy and 0 < r < k and A.shape[1] <= 8 and _fixed_columns_stop(A, r, t, single):
-                return True  # r + 1 columns fixed first, the last one (nearly) in the others' span
+            if 0 < r <= k and A.shape[1] <= 8 and math.isfinite(lim) and _order_decides_rank(A, r, t, single, greedy, lim):
+                return True  # the side's pivot orders keep r, the next column (nearly) in their span
             nonzero = [j for j in range(A.shape[1]) if np.abs(A[:, j]).max(initial=0.0) > 0]
             if greedy and 0 < r == len(nonzero) < k and math.isfinite(lim):
                 # dgeqp3 takes the r nonzero columns first (a zero column's norm is the least), then R's

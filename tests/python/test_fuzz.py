@@ -1089,6 +1089,21 @@ def test_each_artefact_proof_can_fail():
     pc9, pc9_ours, pc9_up = pc_case(1e-9)
     assert not explain("value", pc9, lop2, pc9_ours, pc9_up, 1e-12)
 
+    # seed 24 #661153 (float32): ours's greedy pivot is the 1e30 column, after which every column's R_22 is below
+    # t 1e30 (rank 1); upstream's jpvt may fix columns 0 and 1 (s_2 / s_1 of them 0.35: rank 2)
+    fc = ("a0 = torch.tensor([2.0, 3.75, 0.0, 1e30, -1.25, 1.0, -0.0, 1.0], dtype=torch.float32).reshape((2, 4)); "
+          "a1 = torch.tensor(([-1.25, 1e-30, -1.25, -2.0, -2.0, 0.0, -2.0, 0.0, 2.0, 1e30, 1.0, -1.25] * 2)[:16], "
+          "dtype=torch.float32).reshape((2, 8))[..., ::2]; out = torch.ops.aten.linalg_lstsq.default(a0, a1, driver=None)")
+    fx = lambda x, r: {"ok": {"tuple": [{**_t(x, [4, 4]), "stride": [1, 4]}, _t([], [0]), _t([r], [], "torch.int64"),
+                                        _t([], [0])]}}
+    fc_ours = fx([-0.0] * 8 + [0.0] * 4 + [-1.250000003963846e-30] * 2 + [-2.0000000063421537e-30] * 2, 1)
+    fc_up = fx([-1.600000023841858, -0.800000011920929, 1.0000001192092896, 1.0000001192092896] + [0.0] * 8 +
+               [1.949999554793769e-30, 3.4999991647428364e-31, -3.999999636526115e-30, -3.999999636526115e-30], 2)
+    assert explain("value", fc, lop2, fc_ours, fc_up, 2e-5)
+    assert not explain("value", fc.replace("driver=None", "rcond=0.5, driver=None"), lop2, fc_ours, fc_up,
+                       2e-5)  # 0.35 is below rcond 0.5: no two columns keep rank 2
+    assert not explain("value", fc, lop2, fc_up, fc_ours, 2e-5)  # ours's greedy pivots start at 1e30: rank 2 is none of them
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
