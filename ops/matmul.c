@@ -242,22 +242,38 @@ blas_skips_product(int dtype, double alpha)
     return alpha == 0.0 && (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64);
 }
 
+/* addmm's meta checks, in its order: self's and mat1's dtypes against mat2's, both operands
+ * matrices, the inner sizes (linear's fused path meets them with input's rows and weight.t()).
+ * -1 with the error set. */
+static int
+addmm_meta_check(int self_dtype, int dtype1, int ndim1, const int64_t *sizes1, int dtype2, int ndim2,
+                 const int64_t *sizes2)
+{
+    if (self_dtype != dtype2 || dtype1 != dtype2) {
+        PyErr_Format(PyExc_RuntimeError, "%s and mat2 must have the same dtype, but got %s and %s",
+                     self_dtype != dtype2 ? "self" : "mat1", tn_dtype_legacy_name(self_dtype != dtype2 ? self_dtype : dtype1),
+                     tn_dtype_legacy_name(dtype2));
+        return -1;
+    }
+    if (ndim1 != 2 || ndim2 != 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s must be a matrix, got %d-D tensor", ndim1 != 2 ? "mat1" : "mat2",
+                     ndim1 != 2 ? ndim1 : ndim2);
+        return -1;
+    }
+    if (sizes1[1] != sizes2[0]) {
+        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)sizes1[0], (long long)sizes1[1], (long long)sizes2[0], (long long)sizes2[1]);
+        return -1;
+    }
+    return 0;
+}
+
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
 PyObject *
 tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2,
             const tn_value *beta, const tn_value *alpha)
 {
-    if (mat1->ndim != 2 || mat2->ndim != 2) {
-        PyErr_SetString(PyExc_RuntimeError, "mat1 must be a matrix, got 1-D tensor");
-        return NULL;
-    }
-    if (mat1->sizes[1] != mat2->sizes[0]) {
-        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
-                     (long long)mat1->sizes[0], (long long)mat1->sizes[1], (long long)mat2->sizes[0],
-                     (long long)mat2->sizes[1]);
-        return NULL;
-    }
-    if (same_dtype(mat1, mat2, "mat1 and mat2") < 0 || same_dtype(self, mat1, "self and mat2") < 0)
+    if (addmm_meta_check(self->dtype, mat1->dtype, mat1->ndim, mat1->sizes, mat2->dtype, mat2->ndim, mat2->sizes) < 0)
         return NULL;
     int64_t shape[2] = {mat1->sizes[0], mat2->sizes[1]};
     /* upstream expands self to the result shape whatever beta is (expand_size(self, ..., "addmm")) */
@@ -536,6 +552,40 @@ matmul_should_fold(const TensorObject *t1in, const TensorObject *t2in)
     return 1;
 }
 
+/* the product of t's sizes but dim `skip` (a fold's rows: numel / size, for a size 0 too) */
+static int64_t
+numel_without(const TensorObject *t, int skip)
+{
+    int64_t r = 1;
+    for (int i = 0; i < t->ndim; i++)
+        if (i != skip)
+            r *= t->sizes[i];
+    return r;
+}
+
+/* The inner sizes of a product matmul takes without bmm differ: the error of the mm or mv it
+ * reaches. 1-D @ 2-D is mm(self.unsqueeze(0), other); a fold multiplies t1 (the larger operand,
+ * other.mT when other is larger) as rows by t2 (the smaller; self.t() for a 2-D self): mm's
+ * message against a matrix, mv's against a vector. */
+static void
+matmul_fold_mismatch(const TensorObject *self, const TensorObject *other)
+{
+    int d1 = self->ndim, d2 = other->ndim, transpose = d2 > d1 && d2 >= 3;
+    const TensorObject *big = transpose ? other : self, *small = transpose ? self : other;
+    /* t1: rows x k1 (other.mT's rows are other's columns); t2: its first dim k2 and columns p */
+    int64_t k1 = transpose ? other->sizes[d2 - 2] : self->sizes[d1 - 1];
+    int64_t rows = d1 == 1 && !transpose ? 1 : numel_without(big, transpose ? d2 - 2 : d1 - 1);
+    int ds = small->ndim;
+    int64_t k2 = transpose ? self->sizes[d1 - 1] : (ds == 1 ? other->sizes[0] : other->sizes[ds - 2]);
+    int64_t p = transpose ? (d1 == 2 ? self->sizes[0] : 1) : (ds == 1 ? 1 : other->sizes[ds - 1]);
+    if (ds == 1)
+        PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                     (long long)rows, (long long)rows, (long long)k1, (long long)k2);
+    else
+        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)rows, (long long)k1, (long long)k2, (long long)p);
+}
+
 /* the dtype check of the 2-D product matmul reaches without bmm (Note [Matmul's dtype checks]):
  * 1-D @ 2-D is mm(self.unsqueeze(0), other); a fold multiplies t1 (the larger operand, other.mT
  * when other is larger) by t2 (the smaller): mm against a matrix, mv against a vector */
@@ -592,13 +642,8 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
     int64_t n = d1 == 1 ? 1 : self->sizes[d1 - 2], k = self->sizes[d1 - 1];
     int64_t kb = d2 == 1 ? other->sizes[0] : other->sizes[d2 - 2], p = d2 == 1 ? 1 : other->sizes[d2 - 1];
-    if (k != kb) {
-        if (d2 == 1)
-            PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
-                         (long long)n, (long long)n, (long long)k, (long long)kb);
-        else
-            PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
-                         (long long)(self->numel / (k ? k : 1)), (long long)k, (long long)kb, (long long)p);
+    if (k != kb && !via_bmm) {
+        matmul_fold_mismatch(self, other);
         return NULL;
     }
     if (!via_bmm && matmul_folded_dtypes(self, other) < 0)
@@ -608,6 +653,13 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     int64_t bshape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(nb1, self->sizes, nb2, other->sizes, &nbatch, bshape) < 0)
         return NULL;
+    if (k != kb) {
+        /* bmm of the operands expanded to the broadcast batch and flattened to [B, n, k], [B, kb, p] */
+        long long b = (long long)tn_numel(nbatch, bshape);
+        PyErr_Format(PyExc_RuntimeError, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] "
+                     "but got: [%lld, %lld].", b, (long long)k, b, (long long)kb);
+        return NULL;
+    }
     if (via_bmm) {
         int64_t numel = n * p;
         for (int i = 0; i < nbatch; i++)
@@ -846,10 +898,12 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", weight->ndim);
         return NULL;
     }
-    if (weight->ndim == 1 && tn_linear_fuses_bias(input, bias)) {
-        /* upstream's fused paths: addmm(bias, input (flattened to 2-D), weight.t()) */
-        PyErr_SetString(PyExc_RuntimeError, "mat2 must be a matrix, got 1-D tensor");
-        return NULL;
+    if (tn_linear_fuses_bias(input, bias)) {
+        /* upstream's fused paths: addmm(bias, input's rows, weight.t()), its meta's checks first */
+        int64_t s1[2] = {numel_without(input, input->ndim - 1), input->sizes[input->ndim - 1]};
+        int64_t s2[2] = {weight->sizes[weight->ndim - 1], weight->sizes[0]};
+        if (addmm_meta_check(bias->dtype, input->dtype, 2, s1, weight->dtype, weight->ndim, s2) < 0)
+            return NULL;
     }
     if (weight->ndim == 1 || input->ndim < 1) {
         /* 1-D weight: matmul semantics (upstream's linear is matmul(input, weight.t()) here) */

@@ -548,6 +548,27 @@ EXACT_MESSAGES = [
     "out = torch.split_with_sizes(torch.ones(2, 3), [1, 1, 2], -1)",
     "out = torch.ops.aten._local_scalar_dense.default(torch.ones(0))",
     "out = torch.ones(0).item()",
+    # --- session 38 (--messages, seed 24): addmm's meta order (self's and mat1's dtypes against mat2's,
+    # then each operand a matrix, then the sizes), met by linear's fused paths (2-D input with a bias, or a
+    # contiguous input with a 1-D bias: addmm of input's rows and weight.t()); matmul's inner-size errors are
+    # those of the mv or mm its fold reaches, or of bmm on the broadcast batch
+    "out = torch.addmm(torch.ones(2), torch.ones(2, 3, dtype=torch.float64), torch.ones(3, 2, dtype=torch.float16))",
+    "out = torch.addmm(torch.ones(2, dtype=torch.float16), torch.ones(2, 3, dtype=torch.float64), torch.ones(3, 2, dtype=torch.float16))",
+    "out = torch.addmm(torch.ones(2), torch.ones(2, 3), torch.ones(1, 3, 2))",
+    "out = torch.addmm(torch.ones(2), torch.ones(2, 3), torch.ones(3), out=torch.empty(2, 2, dtype=torch.float64))",
+    "out = torch.nn.functional.linear(torch.ones(4), torch.ones(4, dtype=torch.float16), torch.ones(4))",
+    "out = torch.nn.functional.linear(torch.ones(4, dtype=torch.float64), torch.ones(3, 4), torch.ones(3))",
+    "out = torch.nn.functional.linear(torch.ones(2, 2, 4), torch.ones(3, 4, dtype=torch.float64), torch.ones(3))",
+    "out = torch.nn.functional.linear(torch.ones(2, 4), torch.ones(3, 4), torch.ones(2, 3, dtype=torch.int32))",
+    "out = torch.nn.functional.linear(torch.ones(2, 2, 4).requires_grad_(), torch.ones(3, 4, dtype=torch.float64), torch.ones(3))",
+    "out = torch.nn.functional.linear(torch.ones(4, 2, 4), torch.ones(2)[1:], torch.tensor(3.75))",
+    "out = torch.matmul(torch.ones(2, 3, 4), torch.ones(5))",
+    "out = torch.matmul(torch.ones(3), torch.ones(2, 4, 5))",
+    "out = torch.matmul(torch.ones(2, 3), torch.ones(2, 4, 5))",
+    "out = torch.matmul(torch.ones(3), torch.ones(2, 2, 4, 5))",
+    "out = torch.matmul(torch.ones(1, 3, 4), torch.ones(2, 5, 6))",
+    "out = torch.matmul(torch.ones(2, 3).requires_grad_(), torch.ones(2, 4, 5))",
+    "out = torch.matmul(torch.ones(3).requires_grad_(), torch.ones(2, 4, 5))",
 ]
 
 
