@@ -93,7 +93,7 @@ fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
             /* upstream's slow path runs the in-place op (clamp_min_ for maximum_), whose
              * TensorIterator refuses a result it cannot cast into self */
             PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                         tn_dtype_legacy_name(TN_T(r)->dtype), tn_dtype_legacy_name(TN_T(self.v[i])->dtype));
+                         tn_dtype_legacy_name(TN_T(r)->dtype), tn_dtype_cpp_name(TN_T(self.v[i])->dtype));
             Py_CLEAR(r);
         }
         if (r && copy_back && TN_T(r)->device != TN_T(self.v[i])->device) {

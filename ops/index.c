@@ -1581,8 +1581,8 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
         if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
             return NULL;
         if (seen[d]) {
-            PyErr_Format(PyExc_RuntimeError, "dims has duplicates, original flip dims size=%zd, but unique flip dims "
-                         "size=%zd", dims.n, dims.n - 1);
+            /* dim_list_to_bitset's words (the wrapped dim) */
+            PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
             return NULL;
         }
         seen[d] = 1;

@@ -342,8 +342,11 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
     PyObject *expanded = tn_op_expand(overload, self, (tn_ints){shape, 3, false}, false);
     if (!expanded)
         return NULL;
-    if (same_dtype(self, batch1, "self and batch1") < 0)
+    if (self->dtype != batch1->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
+                     tn_dtype_cpp_name(self->dtype), tn_dtype_cpp_name(batch1->dtype), tn_dtype_cpp_name(batch2->dtype));
         goto fail_expanded;
+    }
     if (batch1->ndim != 3 || batch2->ndim != 3) {
         PyErr_Format(PyExc_RuntimeError, "batch%d must be a 3D tensor", batch1->ndim != 3 ? 1 : 2);
         goto fail_expanded;

@@ -236,10 +236,15 @@ normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, in
     return 0;
 }
 
-/* weight and bias must have exactly normalized_shape */
+/* weight and bias must have exactly normalized_shape, which must name a dim (checked first) */
 static int
 check_param_shape(const char *what, TensorObject *p, tn_ints normalized_shape)
 {
+    if (normalized_shape.n < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., containing "
+                        "at least one element, but got normalized_shape = []");
+        return -1;
+    }
     if (!p || (p->ndim == normalized_shape.n &&
                !memcmp(p->sizes, normalized_shape.v, sizeof(int64_t) * (size_t)normalized_shape.n)))
         return 0;

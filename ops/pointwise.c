@@ -378,25 +378,19 @@ tn_op_add__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
     return binary(overload, TN_BIN_ADD, BK_ARITH, self, NULL, other, alpha);
 }
 
-/* upstream's sub is add with -alpha, and negating an int64 alpha of -2**63 wraps to itself:
- * sub(x, y, alpha=-2**63) adds -2**63 * y (rsub likewise) */
+/* upstream's sub checks its operands first (sub_check: no bool operand), then is add with -alpha;
+ * negating an int64 alpha of -2**63 wraps to itself: sub(x, y, alpha=-2**63) adds -2**63 * y
+ * (rsub likewise) */
 static int
 sub_kind(const tn_value *alpha)
 {
     return alpha && alpha->tag == TN_V_INT && alpha->u.i == INT64_MIN ? TN_BIN_ADD : TN_BIN_SUB;
 }
 
-/* ... whose sub_check still refuses a bool operand (binary_into checks it for TN_BIN_SUB only) */
-static int
-check_sub_via_add(const tn_value *alpha, int a, int b)
-{
-    return sub_kind(alpha) == TN_BIN_ADD ? check_sub_bool(a, b) : 0;
-}
-
 PyObject *
 tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_sub_via_add(alpha, self->dtype, other->dtype) < 0 || check_alpha(alpha, self, other, NULL) < 0)
+    if (check_sub_bool(self->dtype, other->dtype) < 0 || check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha);
 }
@@ -404,7 +398,7 @@ tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other
 PyObject *
 tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 || check_alpha(alpha, self, NULL, other) < 0)
+    if (check_sub_bool(self->dtype, tn_scalar_dtype(other)) < 0 || check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha);
 }
@@ -413,7 +407,7 @@ tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
 PyObject *
 tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_sub_via_add(alpha, other->dtype, self->dtype) < 0 || check_alpha(alpha, other, self, NULL) < 0)
+    if (check_sub_bool(other->dtype, self->dtype) < 0 || check_alpha(alpha, other, self, NULL) < 0)
         return NULL;
     return binary(overload, sub_kind(alpha), BK_ARITH, other, self, NULL, alpha);
 }
@@ -424,7 +418,7 @@ tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
     TensorObject *o = tn_wrapped_scalar_tensor(other, self->device);
     if (!o)
         return NULL;
-    PyObject *r = check_sub_via_add(alpha, o->dtype, self->dtype) < 0 || check_alpha(alpha, o, self, NULL) < 0
+    PyObject *r = check_sub_bool(o->dtype, self->dtype) < 0 || check_alpha(alpha, o, self, NULL) < 0
                       ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
                               self, NULL, alpha);
     Py_DECREF(o);
@@ -1538,7 +1532,7 @@ tn_op_add___Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
 PyObject *
 tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    if (check_inplace(self, other, NULL) < 0 || check_sub_via_add(alpha, self->dtype, other->dtype) < 0 ||
+    if (check_sub_bool(self->dtype, other->dtype) < 0 || check_inplace(self, other, NULL) < 0 ||
         check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha));
@@ -1547,7 +1541,7 @@ tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 PyObject *
 tn_op_sub___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
-    if (check_inplace(self, NULL, NULL) < 0 || check_sub_via_add(alpha, self->dtype, tn_scalar_dtype(other)) < 0 ||
+    if (check_sub_bool(self->dtype, tn_scalar_dtype(other)) < 0 || check_inplace(self, NULL, NULL) < 0 ||
         check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
     return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha));
@@ -3149,15 +3143,12 @@ tn_out_check_nan_to_num(tn_out_call *c)
     return -1;
 }
 
-/* clamp_ / clip_ (and clamp(out=self)) with Scalar limits: clamp's meta function promotes an
- * integer self with the limits and refuses a result type other than self's when it writes self
- * (equality, not can_cast), before it refuses a complex result type */
-int
-tn_out_check_clamp(tn_out_call *c)
+/* clamp_ / clip_ / clamp_min_ / clamp_max_ (and their out=self) with Scalar limits: the metas
+ * refuse a complex self, then promote an integer self with the limits and refuse a result type
+ * other than self's when they write self (equality, not can_cast; self.dtype()'s C++ name) */
+static int
+clamp_check(tn_out_call *c, const tn_value *min, const tn_value *max)
 {
-    const tn_value *min = &c->args[1], *max = &c->args[2];
-    /* both metas (Scalar and Tensor limits) refuse a complex self before TensorIterator's
-     * castability check of the out */
     if (c->args[0].tag == TN_V_TENSOR && tn_dtype_is_complex(TN_T(c->args[0].u.t)->dtype) &&
         (min->tag != TN_V_NONE || max->tag != TN_V_NONE)) {
         PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
@@ -3181,6 +3172,20 @@ tn_out_check_clamp(tn_out_call *c)
     PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                  tn_dtype_legacy_name(rt), tn_dtype_cpp_name(self->dtype));
     return -1;
+}
+
+int
+tn_out_check_clamp(tn_out_call *c)
+{
+    return clamp_check(c, &c->args[1], &c->args[2]);
+}
+
+/* clamp_min and clamp_max: one limit */
+int
+tn_out_check_clamp_limit(tn_out_call *c)
+{
+    static const tn_value none = {.tag = TN_V_NONE};
+    return clamp_check(c, &c->args[1], &none);
 }
 
 /* threshold's TensorIterator turns the overlap check off (threshold is idempotent) */

@@ -326,7 +326,8 @@ tn_op__adaptive_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_ou
     }
     if (nd != 3 && nd != 4) {
         sizes_text(b, sizeof b, self);
-        PyErr_Format(PyExc_RuntimeError, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", b);
+        PyErr_Format(PyExc_RuntimeError, "adaptive_avg_pool2d_backward_out_cpu_template: Expected 3D or 4D tensor, but got %s",
+                     b);
         return NULL;
     }
     if (self->dtype != grad_output->dtype) {

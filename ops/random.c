@@ -871,10 +871,8 @@ static PyObject *
 randperm_impl(const tn_op *overload, int64_t n, PyObject *generator, int dtype, int layout,
               const tn_value *device, int pin_memory)
 {
-    if (n < 0) {
-        PyErr_Format(PyExc_RuntimeError, "n must be non-negative, got%lld", (long long)n);
-        return NULL;
-    }
+    /* upstream's randperm makes at::empty(n) first (a negative n is its size error), then
+     * randperm_out_cpu's checks */
     if (dtype < 0)
         dtype = TN_DTYPE_I64;
     tn_ints size = {&n, 1, false};
@@ -1151,6 +1149,18 @@ tn_out_check_multinomial(tn_out_call *c)
         return 0;
     PyErr_Format(PyExc_RuntimeError, "multinomial expects Long tensor out, got: %s",
                  tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
+/* randperm(out=): randperm_out_cpu checks n itself (the functional's at::empty(n) refuses a
+ * negative n with its size error instead) */
+int
+tn_out_check_randperm(tn_out_call *c)
+{
+    if (c->kind != TN_OPK_OUT || !c->dst || c->dst->device != TN_DEVICE_CPU || c->args[0].tag != TN_V_INT ||
+        c->args[0].u.i >= 0)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "n must be non-negative, got%lld", (long long)c->args[0].u.i);
     return -1;
 }
 

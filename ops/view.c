@@ -557,20 +557,18 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
                      "equal to the number of dimensions in the tensor (%d)", ts, b, a, size.n, self->ndim);
         return -1;
     }
-    int n = (int)size.n;
+    int n = (int)size.n, negative = 0;
     for (int i = n - 1; i >= 0; i--) {
         int off = n - 1 - i;
         int d = self->ndim - 1 - off;
         int64_t want = size.v[i];
+        /* a negative size other than -1 passes the loop's checks (a dim of size 1 takes it) to the
+         * numel computation, which refuses it afterwards */
+        negative |= want < -1;
         if (d >= 0) {
             int64_t have = self->sizes[d];
             if (want == -1)
                 want = have;
-            if (want < 0) {
-                /* upstream lets it through to the numel computation, which refuses */
-                PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
-                return -1;
-            }
             if (have == want) {
                 sizes[i] = want;
                 strides[i] = self->strides[d];
@@ -588,7 +586,7 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
                 return -1;
             }
         } else {
-            if (want < 0) {
+            if (want == -1) {
                 PyErr_Format(PyExc_RuntimeError,
                              "The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing "
                              "dimension %d", (long long)want, i);
@@ -599,6 +597,10 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
             sizes[i] = want;
             strides[i] = want == 1 && self->ndim > 0 ? sizes[i + 1] * strides[i + 1] : 0;
         }
+    }
+    if (negative) {
+        PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+        return -1;
     }
     return 0;
 }
@@ -623,6 +625,9 @@ tn_op_expand_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_broadcast_to(const tn_op *overload, TensorObject *self, tn_ints size)
 {
+    /* expand's registration converts the sizes (Note [Concrete int lists]) */
+    if (tn_check_concrete_ints("expand", size.n, size.v) < 0)
+        return NULL;
     return tn_op_expand(overload, self, size, false);
 }
 

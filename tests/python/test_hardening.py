@@ -569,6 +569,26 @@ EXACT_MESSAGES = [
     "out = torch.matmul(torch.ones(1, 3, 4), torch.ones(2, 5, 6))",
     "out = torch.matmul(torch.ones(2, 3).requires_grad_(), torch.ones(2, 4, 5))",
     "out = torch.matmul(torch.ones(3).requires_grad_(), torch.ones(2, 4, 5))",
+    # flip's duplicate dim (dim_list_to_bitset), randperm's size error before its own n check (out= keeps
+    # it), sub's bool check before alpha's and the overlap check, clamp_min_/clamp_max_'s in-place
+    # promotion (self.dtype()'s C++ name), baddbmm's dtype words, expand's negative sizes after its
+    # mismatch check, layer_norm's empty normalized_shape first
+    "out = torch.flip(torch.ones(3), [-1, 0, 0])",
+    "out = torch.randperm(-2, dtype=torch.int32)",
+    "out = torch.randperm(-2, out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.ops.aten._adaptive_avg_pool2d_backward.default(torch.ones(1, 4), torch.ones(1, 4))",
+    "out = torch.ops.aten.sub.Scalar(torch.ones(4, 1, dtype=torch.int16), False, True)",
+    "out = torch.sub(torch.ones(4, dtype=torch.bool), torch.ones(4, dtype=torch.bool), alpha=2.5)",
+    "x = torch.ones(1, 4, dtype=torch.bool); out = x.expand(2, 1, 4).sub_(x)",
+    "out = torch.ones(2, dtype=torch.bool).clamp_min_(-2**63)",
+    "out = torch.ones(2, dtype=torch.int8).clamp_max_(2.5)",
+    "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.bool)], -2**63)",
+    "out = torch.baddbmm(torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2, dtype=torch.bfloat16), torch.ones(4, 2, 2, dtype=torch.int64))",
+    "out = torch.ones(3).expand(-2)",
+    "out = torch.ones(1, 3).expand(2, -2)",
+    "out = torch.ones(3).expand(-2, 3)",
+    "out = torch.native_layer_norm(torch.ones(1, 2), [], torch.ones(1, 2), None, 1e-5)",
+    "out = torch.rms_norm(torch.ones(()), [], torch.ones(4, 2))",
 ]
 
 
