@@ -210,6 +210,10 @@ CASES.update({
     "roll_flat": f"out = {X}.roll(3)",
     "roll_noncontig": f"out = {X}.t().roll(1, 0)",
     "roll_mismatch_error": f"out = {X}.roll((1, 2), (0,))",
+    # an empty 1-D self without dims keeps its strides (contiguous().view(numel) is self; seed 25 #792933)
+    "roll_empty_expanded_flat": "out = torch.tensor([1]).expand(0).roll([2])",
+    "roll_empty_strided_flat": "out = torch.ones(3, 0, 2).transpose(0, 2).roll(1)",
+    "roll_strided_flat": "out = torch.arange(5.)[::2].roll(1)",
     "repeat": "out = arange(2, 3).repeat(2, 2)",
     "repeat_more_dims": "out = arange(3).repeat(2, 1, 2)",
     "repeat_zero": "out = arange(3).repeat(0)",
