@@ -1330,6 +1330,7 @@ int tn_out_check_factory_size(struct tn_out_call *c);
 int tn_out_check_fft_copy(struct tn_out_call *c);
 int tn_out_check_fft_r2c(struct tn_out_call *c);
 int tn_out_check_fill(struct tn_out_call *c);
+int tn_out_check_gather_out(struct tn_out_call *c);
 int tn_out_check_histc(struct tn_out_call *c);
 int tn_out_check_index_add(struct tn_out_call *c);
 int tn_out_check_index_select(struct tn_out_call *c);
@@ -1350,11 +1351,13 @@ int tn_out_check_pow(struct tn_out_call *c);
 int tn_out_check_randperm(struct tn_out_call *c);
 int tn_out_check_rounding(struct tn_out_call *c);
 int tn_out_check_sign(struct tn_out_call *c);
+int tn_out_check_softmax_half_out(struct tn_out_call *c);
 int tn_out_check_softmax_out(struct tn_out_call *c);
 int tn_out_check_stack(struct tn_out_call *c);
 int tn_out_check_std_var(struct tn_out_call *c);
 int tn_out_check_take_along_dim(struct tn_out_call *c);
 int tn_out_check_threshold(struct tn_out_call *c);
 int tn_out_check_values_indices(struct tn_out_call *c);
+int tn_out_check_where_out(struct tn_out_call *c);
 
 #endif /* TN_GENERATED_OP_KERNELS_H */

@@ -1315,7 +1315,8 @@ where_with_scalar(tn_value *a, int scalar_at)
 }
 
 /* where(condition, Scalar, Scalar), as ATen: both scalars as 0-dim tensors of their result type
- * on the condition's device, then where.self */
+ * on the condition's device (other's first; each fill_ checks its value fits, as in
+ * where_with_scalar), then where.self */
 PyObject *
 tn_compose_where__Scalar(tn_op *op, tn_value *a)
 {
@@ -1324,6 +1325,9 @@ tn_compose_where__Scalar(tn_op *op, tn_value *a)
     if (tn_result_type_update_scalar(&st, &a[1]) < 0 || tn_result_type_update_scalar(&st, &a[2]) < 0)
         return NULL;
     int dtype = tn_result_type_finish(&st), device = TN_T(T(0))->device;
+    if (device != TN_DEVICE_META &&
+        (tn_check_fill_value_fits(&a[2], dtype, 1) < 0 || tn_check_fill_value_fits(&a[1], dtype, 1) < 0))
+        return NULL;
     TensorObject *s = tn_scalar_tensor(&a[1], dtype, device);
     TensorObject *o = s ? tn_scalar_tensor(&a[2], dtype, device) : NULL;
     PyObject *r = o ? call(TN_OP_where__self, (tn_value[]){a[0], tn_value_tensor((PyObject *)s), tn_value_tensor((PyObject *)o)})

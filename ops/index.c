@@ -2049,6 +2049,26 @@ tn_out_check_values_indices(tn_out_call *c)
     return -1;
 }
 
+/* gather(out=): gather's meta wraps dim and sets the output (out's dtype must be self's) before it
+ * checks the index's dtype and shape (the functional's checks) */
+int
+tn_out_check_gather_out(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_INT ||
+        TN_T(a[0].u.t)->device != TN_DEVICE_CPU || c->dst->device != TN_DEVICE_CPU)
+        return 0;
+    TensorObject *self = TN_T(a[0].u.t);
+    int64_t d;
+    if (tn_wrap_dim(a[1].u.i, self->ndim ? self->ndim : 1, &d) < 0)
+        return -1;
+    if (c->dst->dtype == self->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
+                 tn_dtype_cpp_name(self->dtype), tn_dtype_cpp_name(c->dst->dtype));
+    return -1;
+}
+
 /* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
  * its dim, index rank and index dtype checks (which the functional raises), before any bound */
 int

@@ -167,6 +167,25 @@ tn_out_check_log_softmax_out(tn_out_call *c)
     return softmax_out_on_meta(c, TN_OP__log_softmax__out);
 }
 
+/* _softmax(out=) / _log_softmax(out=) with half_to_float on the CPU: the meta wraps dim and sets a
+ * float output (out='s dtype must be float) before the kernel refuses half_to_float */
+int
+tn_out_check_softmax_half_out(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[0].tag != TN_V_TENSOR || a[1].tag != TN_V_INT || a[2].tag != TN_V_BOOL ||
+        !a[2].u.i || c->dst->dtype == TN_DTYPE_F32 || TN_T(a[0].u.t)->device != TN_DEVICE_CPU ||
+        c->dst->device != TN_DEVICE_CPU)
+        return 0;
+    TensorObject *self = TN_T(a[0].u.t);
+    int64_t d;
+    if (tn_wrap_dim(a[1].u.i, self->ndim ? self->ndim : 1, &d) < 0)
+        return -1;
+    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype float, but got %s instead",
+                 tn_dtype_cpp_name(c->dst->dtype));
+    return -1;
+}
+
 /* _safe_softmax: softmax whose rows of all -inf give 0 instead of NaN (upstream's math attention
  * path calls it). Upstream's CompositeExplicitAutograd kernel: out = softmax(self, dim, dtype);
  * masked_rows = all(isneginf(self), dim, keepdim); where(masked_rows, 0, out, out=out), so the

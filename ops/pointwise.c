@@ -1088,12 +1088,49 @@ fail:
     return NULL;
 }
 
-/* where with a Python number: the number is a wrapped scalar in the promotion */
+/* where(out=): where_self_out compares out's dtype with self's and other's result type before
+ * anything else */
+int
+tn_out_check_where_out(tn_out_call *c)
+{
+    const tn_value *a = c->args;
+    if (c->kind != TN_OPK_OUT || !c->dst || a[1].tag != TN_V_TENSOR || a[2].tag != TN_V_TENSOR ||
+        c->dst->device == TN_DEVICE_META || TN_T(a[1].u.t)->device == TN_DEVICE_META ||
+        TN_T(a[2].u.t)->device == TN_DEVICE_META)
+        return 0;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, TN_T(a[1].u.t)) < 0 || tn_result_type_update_tensor(&st, TN_T(a[2].u.t)) < 0)
+        return -1;
+    int rt = tn_result_type_finish(&st);
+    if (rt < 0)
+        return -1;
+    if (rt == c->dst->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected out type to be %s but got %s", tn_dtype_legacy_name(rt),
+                 tn_dtype_legacy_name(c->dst->dtype));
+    return -1;
+}
+
+/* where with a Python number: the number is a wrapped scalar in the promotion. Upstream makes each
+ * number a scalar_tensor of the result type first (other's, then self's, on the tensor's device,
+ * the condition's for two numbers), whose fill_ checks that it fits, before where.self checks
+ * the condition */
 static PyObject *
 where_with_scalars(const tn_op *overload, TensorObject *condition, TensorObject *self, const tn_value *sself,
                    TensorObject *other,
                    const tn_value *sother)
 {
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if ((self ? tn_result_type_update_tensor(&st, self) : tn_result_type_update_scalar(&st, sself)) < 0 ||
+        (other ? tn_result_type_update_tensor(&st, other) : tn_result_type_update_scalar(&st, sother)) < 0)
+        return NULL;
+    int rt = tn_result_type_finish(&st);
+    const TensorObject *on = self ? self : other ? other : condition;
+    if (rt >= 0 && on->device != TN_DEVICE_META &&
+        ((sother && tn_check_fill_value_fits(sother, rt, 1) < 0) || (sself && tn_check_fill_value_fits(sself, rt, 1) < 0)))
+        return NULL;
     TensorObject *a = self, *b = other, *ta = NULL, *tb = NULL;
     if (!a) {
         ta = tn_wrapped_scalar_tensor(sself, condition->device);

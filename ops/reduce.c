@@ -1982,8 +1982,15 @@ tn_out_check_max_min(tn_out_call *c)
         c->fargs[0].tag != TN_V_TENSOR)
         return 0;
     TensorObject *self = TN_T(c->fargs[0].u.t);
-    if (self->device == TN_DEVICE_META || !tn_can_cast(self->dtype, c->dst->dtype))
+    if (self->device == TN_DEVICE_META)
         return 0;
+    if (!tn_can_cast(self->dtype, c->dst->dtype)) {
+        /* max_unary_out / min_unary_out's bare TORCH_CHECK, before resize_output */
+        PyErr_SetString(PyExc_RuntimeError, "Expected canCast( typeMetaToScalarType(self.dtype()), "
+                        "typeMetaToScalarType(out.dtype())) to be true, but got false.  (Could this error message be "
+                        "improved?  If so, please report an enhancement request to PyTorch.)");
+        return -1;
+    }
     if (self->numel == 0)
         return empty_max_min_out(c, self, c->f->id == TN_OP_max);
     PyObject *r = tn_call(c->f->id, c->fargs);

@@ -589,6 +589,19 @@ EXACT_MESSAGES = [
     "out = torch.ones(3).expand(-2, 3)",
     "out = torch.native_layer_norm(torch.ones(1, 2), [], torch.ones(1, 2), None, 1e-5)",
     "out = torch.rms_norm(torch.ones(()), [], torch.ones(4, 2))",
+    # out= checks upstream makes first: _softmax's float output with half_to_float, gather's (take_along_dim's)
+    # out dtype before the index's, where_self_out's result type, max/min all-reduce's canCast; where's numbers
+    # become scalar tensors of the result type (fill_'s range check) before the condition's dtype check
+    "out = torch._softmax(torch.ones(3), -1, True, out=torch.empty(3, dtype=torch.int64))",
+    "out = torch._log_softmax(torch.ones(4, dtype=torch.bool), 0, True, out=torch.empty(1, dtype=torch.uint8))",
+    "out = torch.take_along_dim(torch.ones(2, dtype=torch.bool), torch.ones(4, 1), out=torch.empty(4, 1, dtype=torch.float16))",
+    "out = torch.gather(torch.ones(2, 3), 1, torch.ones(2, 1), out=torch.empty(2, 1, dtype=torch.float64))",
+    "out = torch.where(torch.ones(4, 4, dtype=torch.float64), 1e300, 1)",
+    "out = torch.where(torch.ones(2, dtype=torch.float64), torch.ones(2), 1e300)",
+    "out = torch.where(torch.ones(4, dtype=torch.int16), torch.ones(4, dtype=torch.float16), torch.ones(4, dtype=torch.float16), out=torch.empty(4, dtype=torch.int8))",
+    "out = torch.where(torch.ones(4, dtype=torch.bool), torch.ones(4), torch.ones(4), out=torch.empty(4, dtype=torch.float64))",
+    "out = torch.min(torch.ones(3, 2, 4), out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.max(torch.ones(3, dtype=torch.complex64), out=torch.empty(2, dtype=torch.float32))",
 ]
 
 
