@@ -27,6 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* check_shape_forward's first check of each spatial dim: 2 * padding must fit in int64 */
+static int
+check_padding_doubles(int64_t pad, int dim)
+{
+    if (pad <= INT64_MAX - pad)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Given padding=%lld at dimension %d , expected padding to be at most %lld",
+                 (long long)pad, dim, (long long)(INT64_MAX / 2));
+    return -1;
+}
+
 #define CONV_MAX_DIMS 3
 
 typedef struct {
@@ -267,10 +278,13 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     int64_t padded[CONV_MAX_DIMS], extent[CONV_MAX_DIMS];
     int too_big = 0;
     for (int i = 0; i < g->d; i++) {
+        if (check_padding_doubles(g->pad[i], i) < 0)
+            return -1;
         g->in[i] = input->sizes[2 + i];
         g->k[i] = weight->sizes[2 + i];
-        padded[i] = g->in[i] + 2 * g->pad[i];
-        extent[i] = g->dil[i] * (g->k[i] - 1) + 1;
+        /* int64 arithmetic as upstream's (wrapping past its range: unsigned here, defined) */
+        padded[i] = (int64_t)((uint64_t)g->in[i] + 2 * (uint64_t)g->pad[i]);
+        extent[i] = (int64_t)((uint64_t)g->dil[i] * (uint64_t)(g->k[i] - 1) + 1);
         too_big |= padded[i] < extent[i];
         g->out[i] = padded[i] < extent[i] ? 0 : (padded[i] - extent[i]) / g->stride[i] + 1;
     }
@@ -993,6 +1007,9 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
                      (long long)groups, ws);
         return -1;
     }
+    for (int i = 0; i < d; i++)
+        if (check_padding_doubles(pd[i], i) < 0)
+            return -1;
     if (input->sizes[1] != weight->sizes[0]) {
         PyErr_Format(PyExc_RuntimeError,
                      "Given transposed=1, weight of size [%s], expected input[%s] to have %lld channels, but got %lld "
@@ -1011,7 +1028,8 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
     shape[0] = input->sizes[0];
     shape[1] = cout;
     for (int i = 0; i < d; i++)
-        shape[2 + i] = (input->sizes[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (weight->sizes[2 + i] - 1) + op[i] + 1;
+        shape[2 + i] = (int64_t)(((uint64_t)input->sizes[2 + i] - 1) * (uint64_t)st[i] - 2 * (uint64_t)pd[i] +
+                                 (uint64_t)dl[i] * ((uint64_t)weight->sizes[2 + i] - 1) + (uint64_t)op[i] + 1);
     /* the output_padding and output size checks are the slow kernel's: the Empty backend (Note
      * [Empty convolution]) has only its view to the output size refuse a negative one */
     if (conv_empty_spatial_check(input, weight, bias) < 0)

@@ -602,6 +602,11 @@ EXACT_MESSAGES = [
     "out = torch.where(torch.ones(4, dtype=torch.bool), torch.ones(4), torch.ones(4), out=torch.empty(4, dtype=torch.float64))",
     "out = torch.min(torch.ones(3, 2, 4), out=torch.empty(2, dtype=torch.uint8))",
     "out = torch.max(torch.ones(3, dtype=torch.complex64), out=torch.empty(2, dtype=torch.float32))",
+    # check_shape_forward: 2 * padding must fit in int64, per dim, before the channels (transposed too; seed 25 #857513)
+    "out = torch.conv_transpose1d(torch.ones(4, 4, 3, dtype=torch.bool), torch.ones(4, 4, 3, dtype=torch.bool), padding=[2**63 - 1])",
+    "out = torch.conv_transpose1d(torch.ones(4, 4, 3), torch.ones(4, 4, 3), padding=[2**62])",
+    "out = torch.conv1d(torch.ones(4, 4, 3), torch.ones(4, 4, 3), padding=[2**62])",
+    "out = torch.conv2d(torch.ones(1, 4, 3, 3), torch.ones(4, 4, 1, 1), padding=[1, 2**63 - 1])",
 ]
 
 
