@@ -1191,14 +1191,19 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
         return NULL;
     }
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    if (tn_result_type_update_tensor(&st, self) < 0 || (has_lo && tn_result_type_update_scalar(&st, min) < 0) ||
-        (has_hi && tn_result_type_update_scalar(&st, max) < 0))
-        return NULL;
-    int dtype = tn_result_type_finish(&st);
-    if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
-        return NULL;
+    /* "Floating is the highest supported": a floating self keeps its dtype, the limits promote
+     * only an integral one */
+    int dtype = self->dtype;
+    if (!tn_dtype_is_floating(dtype)) {
+        tn_result_type_state st;
+        tn_result_type_init(&st);
+        if (tn_result_type_update_tensor(&st, self) < 0 || (has_lo && tn_result_type_update_scalar(&st, min) < 0) ||
+            (has_hi && tn_result_type_update_scalar(&st, max) < 0))
+            return NULL;
+        dtype = tn_result_type_finish(&st);
+        if (dtype < 0)  /* promoteTypes refused the pair (its RuntimeError is set) */
+            return NULL;
+    }
     tn_geom g = tn_geom_of(self);
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
@@ -3217,11 +3222,15 @@ tn_out_check_clamp(tn_out_call *c)
     return clamp_check(c, &c->args[1], &c->args[2]);
 }
 
-/* clamp_min and clamp_max: one limit */
+/* clamp_min and clamp_max: one limit, which their metas refuse complex before anything else */
 int
 tn_out_check_clamp_limit(tn_out_call *c)
 {
     static const tn_value none = {.tag = TN_V_NONE};
+    if (c->args[1].tag == TN_V_COMPLEX) {
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return -1;
+    }
     return clamp_check(c, &c->args[1], &none);
 }
 

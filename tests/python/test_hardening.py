@@ -582,6 +582,8 @@ EXACT_MESSAGES = [
     "x = torch.ones(1, 4, dtype=torch.bool); out = x.expand(2, 1, 4).sub_(x)",
     "out = torch.ones(2, dtype=torch.bool).clamp_min_(-2**63)",
     "out = torch.ones(2, dtype=torch.int8).clamp_max_(2.5)",
+    "out = torch.tensor([-3, 5]).clamp_min_(1+2j)",
+    "out = torch._foreach_clamp_max_([torch.tensor([2, 1, 300])], (1+2j))",
     "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.bool)], -2**63)",
     "out = torch.baddbmm(torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2, dtype=torch.bfloat16), torch.ones(4, 2, 2, dtype=torch.int64))",
     "out = torch.ones(3).expand(-2)",

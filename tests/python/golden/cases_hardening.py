@@ -80,6 +80,10 @@ for name, code in {
     "hardtanh_int64_float_limits": "out = torch.nn.functional.hardtanh(torch.tensor([1, -5, 7]), -2.5, 3.7)",
     "hardtanh_int8_wraps_limits": "out = torch.nn.functional.hardtanh(torch.tensor([1, -5, 7], dtype=torch.int8), -2, 300)",
     "normalize_large_bf16": "out = torch.nn.functional.normalize(torch.full((4, 3), 3e38).bfloat16(), dim=1)",
+    # clamp's meta: a floating self keeps its dtype (a complex limit with no imaginary part is read as a
+    # double; a float16 self keeps float16 for a limit past its range)
+    "clamp_float_complex_limit": "out = torch.clamp(torch.tensor([-3., 5.]), 1+0j)",
+    "clamp_half_large_limit": "out = torch.clamp(torch.tensor([-3., 5.], dtype=torch.float16), 1e10)",
 }.items():
     CASES[f"check_{name}"] = {"code": code, **D}
 
