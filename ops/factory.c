@@ -1079,13 +1079,8 @@ tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool n
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0)
         return NULL;
-    if (nd != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd)) {
-        char a[256], b[256];
-        tn_format_sizes(a, sizeof a, src->ndim, src->sizes);
-        tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
-        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", b, a);
+    if (tn_check_inplace_shape(self, nd, shape) < 0)  /* the iterator's words: the broadcast shape */
         return NULL;
-    }
     if (self->device == TN_DEVICE_META) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);

@@ -584,6 +584,7 @@ EXACT_MESSAGES = [
     "out = torch.ones(2, dtype=torch.int8).clamp_max_(2.5)",
     "out = torch.tensor([-3, 5]).clamp_min_(1+2j)",
     "out = torch._foreach_clamp_max_([torch.tensor([2, 1, 300])], (1+2j))",
+    "out = torch.ones(3).copy_(torch.ones(3, 1))",
     "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.bool)], -2**63)",
     "out = torch.baddbmm(torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2, dtype=torch.bfloat16), torch.ones(4, 2, 2, dtype=torch.int64))",
     "out = torch.ones(3).expand(-2)",
