@@ -1037,6 +1037,22 @@ def test_each_artefact_proof_can_fail():
                        tol)  # a factorization that stopped
     assert not explain("value", lb_code, ldop, lb(13.249860763549805, 8.249643325805664, piv=(1, 2, 3, 4, 1, 2, 3, 4)),
                        lb(13.25, 8.25), tol)  # other pivots
+    # seed 26 #493889: ldl_factor_ex of float32 matrices whose fourth pivot is exactly 0 in upstream's float32 sytrf
+    # (info 4) and a float64 residue narrowed to -0.0 in ours's (info 0): both factorizations of a0, ours's D singular there
+    lz_code = ('a0 = torch.tensor(([1.0, 0.0, 0.0, -2.0, 0.0, 0.5, 2.0, -1.25, 1e-30, 0.0, 0.0, 0.5] * 6)[:64], dtype=torch.float32).reshape((1, 4, 4, 4)); '
+               'out = torch.ops.aten.linalg_ldl_factor_ex.default(a0)')
+    lz_v = [1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0000000031710769e-30, 0.0, -3.0, 0.0, 1.0, 0.0,
+            3.3333333439035895e-31, -0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.0, 1.0000000031710769e-30, -1.25, 0.0,
+            2.0, -0.0, -0.4000000059604645, 0.20000000298023224, 1.0000000031710769e-30, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+            0.5, -5.000000015855384e-31, 2.0, 0.0, -0.0, 1.0000000031710769e-30, -2.500000007927692e-31, 0.5, 1.0, 0.0, 0.0,
+            0.0, 0.0, 0.5, 0.0, 0.0, 1.0000000031710769e-30, 0.0, -3.0, 0.0, 1.0, 0.0, 3.3333333439035895e-31, -0.0]
+    lz = lambda v, info: {"ok": {"tuple": [{**_t(v, [1, 4, 4, 4]), "stride": [64, 16, 1, 4]},
+                                           _t([1, 2, 4, 4, -3, -3, 4, 4, -2, -2, 3, 4, 1, 2, 4, 4], [1, 4, 4], "torch.int32"),
+                                           _t(list(info), [1, 4], "torch.int32")]}}
+    lz_up = [0.0 if i in (15, 63) else x for i, x in enumerate(lz_v)]
+    assert explain("value", lz_code, ldop, lz(lz_v, (0, 0, 0, 0)), lz(lz_up, (4, 0, 0, 4)), tol)
+    assert not explain("value", lz_code, ldop, lz(lz_v, (0, 0, 0, 0)), lz(lz_up, (3, 0, 0, 4)),
+                       tol)  # ours's third pivot (-3) is no zero
     # session 36: seed 20 #440284, inv_ex of two exactly singular matrices (a repeated row beside 1e30): upstream's
     # getrf meets the zero pivot in both (info 3, inf/NaN), ours's a residue in the first (info 0, an inverse of ~4e15)
     iv_code = ("a0 = torch.tensor(([1.0, 2.0, 1e30, -2.0, 0.5, -1.25, -1.25, -1.25, 0.0, 0.5, 1.0, 0.0] * 3)[:36], "
