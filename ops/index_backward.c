@@ -504,6 +504,12 @@ tn_op_masked_scatter(const tn_op *overload, TensorObject *self, TensorObject *ma
         return NULL;
     tn_ints sh = {shape, nd, false};
     PyObject *es = tn_op_expand(overload, self, sh, false), *em = es ? tn_op_expand(overload, mask, sh, false) : NULL;
+    int d = self->dtype;
+    if (em && self->device == TN_DEVICE_CPU && (d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64)) {
+        /* the CPU kernel's dispatch (every type but uint16..64), an empty self's too */
+        PyErr_Format(PyExc_NotImplementedError, "\"masked_scatter\" not implemented for '%s'", tn_dtype_legacy_name(d));
+        Py_CLEAR(em);
+    }
     TensorObject *out = em ? tn_tensor_empty(nd, shape, self->dtype, self->device) : NULL;
     PyObject *sc = NULL;
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)

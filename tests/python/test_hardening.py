@@ -585,6 +585,9 @@ EXACT_MESSAGES = [
     "out = torch.tensor([-3, 5]).clamp_min_(1+2j)",
     "out = torch._foreach_clamp_max_([torch.tensor([2, 1, 300])], (1+2j))",
     "out = torch.ones(3).copy_(torch.ones(3, 1))",
+    # masked_scatter's CPU kernel dispatches no uint16..64, an empty self too (seed 26 #950934)
+    "out = torch.masked_scatter(torch.zeros(4, dtype=torch.uint16), torch.tensor([True, False, True, False]), torch.ones(4, dtype=torch.uint16))",
+    "out = torch.zeros(0, dtype=torch.uint64).masked_scatter_(torch.tensor([], dtype=torch.bool), torch.ones(4, dtype=torch.uint64))",
     "out = torch._foreach_clamp_max_([torch.ones(2, dtype=torch.bool)], -2**63)",
     "out = torch.baddbmm(torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2, dtype=torch.bfloat16), torch.ones(4, 2, 2, dtype=torch.int64))",
     "out = torch.ones(3).expand(-2)",
