@@ -1484,7 +1484,8 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
     estimates are norms of R_i^T times unit vectors, so smax <= s_1(R_i) and smin >= s_i(R_i), and
     s_i(A[:, S_i]) >= s_k(A[:, S_k]) (fewer columns of one set), s_1(R_i) <= s_1(A), each within
     the backward error bound lim of the computed R (every greedy set must pass: which one ours
-    took is not known; for upstream one set its jpvt may fix first); any rank r > 0 its pivot orders
+    took is not known; for upstream one set its jpvt may fix first); with an rcond above 1, rank 1, or
+    0 where the first pivot column is 0, as above; any rank r > 0 its pivot orders
     decide (_order_decides_rank, for at most 8 columns); None for the other ranks."""
     import numpy as np
     k = min(A.shape)
@@ -1514,6 +1515,12 @@ def _rank_holds(A, r, sv, ref, lim, driver, greedy, rcond, single):
             conditioned = [np.linalg.svd(A[:, S], compute_uv=False)[-1] - lim > t * (s1 + lim)
                            for S in _pivot_sets(A, k, lim, greedy)]
             return (all(conditioned) if greedy else any(conditioned)) and bool(conditioned) or None
+        if rcond > 1:
+            # R_11 (0: rank 0) kept, then smax rcond > smin at once: rank 1 (seed 27 #222433: rcond 1e300,
+            # inf as single precision reads it; upstream's jpvt may fix a zero column first)
+            if r == 0:
+                return not k or (not np.abs(A).max(initial=0.0) if greedy else bool((np.abs(A).max(axis=0) == 0).any()))
+            return r == 1 and bool(np.abs(A).max(initial=0.0) > 0)
         if not (math.isnan(rcond) or rcond <= 0):
             return None
         full = 1 if math.isnan(rcond) else k

@@ -1120,6 +1120,19 @@ def test_each_artefact_proof_can_fail():
                        2e-5)  # 0.35 is below rcond 0.5: no two columns keep rank 2
     assert not explain("value", fc, lop2, fc_up, fc_ours, 2e-5)  # ours's greedy pivots start at 1e30: rank 2 is none of them
 
+    # seed 27 #222433: lstsq (gelsy) with rcond 1e300 (inf in single precision): R_11 kept, then the estimate stops,
+    # rank 1 (ours's greedy pivot, the 1e30 column); upstream's jpvt may fix the zero column first: rank 0
+    rc_code = ("a0 = torch.tensor([1.0, 1e-30, float('-inf'), 0.0, 1e30, 3.75], dtype=torch.float32).reshape((2, 3))[1:]; "
+               "a1 = torch.tensor([2.0, 3.75, -1.25], dtype=torch.float32).reshape((1, 3)); "
+               "out = torch.ops.aten.linalg_lstsq.default(a0, a1, rcond=1e300)")
+    rc = lambda x, r: {"ok": {"tuple": [{**_t(x, [3, 3]), "stride": [1, 3]}, _t([], [0]), _t([r], [], "torch.int64"),
+                                        _t([], [0])]}}
+    rc_ours = rc([0.0, 0.0, 0.0, 2.0000000063421537e-30, 3.750000011891538e-30, -1.250000003963846e-30, 0.0, 0.0, -0.0], 1)
+    assert explain("value", rc_code, lop2, rc_ours, rc([0.0] * 9, 0), tol)
+    assert not explain("value", rc_code.replace("0.0, 1e30", "0.5, 1e30"), lop2, rc_ours, rc([0.0] * 9, 0),
+                       tol)  # no zero column: no pivot order stops at rank 0
+    assert not explain("value", rc_code, lop2, rc_ours, rc([0.0] * 9, 2), tol)  # rank 2 past rcond > 1
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
