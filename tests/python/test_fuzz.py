@@ -1133,6 +1133,35 @@ def test_each_artefact_proof_can_fail():
                        tol)  # no zero column: no pivot order stops at rank 0
     assert not explain("value", rc_code, lop2, rc_ours, rc([0.0] * 9, 2), tol)  # rank 2 past rcond > 1
 
+    # seed 27 #394932: _linalg_solve_ex of a float32 batch: matrix 0 well conditioned with a 1e30 right-hand side
+    # (upstream's float32 getrs leaves -1.9e22 where ours's float64 one has 0, within 0.5 u of 5e29), matrix 1 of
+    # condition 1e30 (no digit bounded: its answers must agree, and do)
+    sx_code = ('a0 = torch.tensor(([-2.0, -2.0, -1.25, -1.25, -0.0, -2.0, -1.25, -0.0, -0.0, 1e-30, 1e30, 0.5] * 3)[:36], dtype=torch.float32).reshape((4, 3, 3)); '
+               'a1 = torch.tensor(([-0.0, 0.0, 2.0, 1.0, 0.0, 1e30, 1e-30, 0.0, -2.0, 1e30, 1e-30, 2.0] * 3)[:36], dtype=torch.float32).reshape((4, 3, 3)); out = torch._linalg_solve_ex(a0, a1, left=True)')
+    sx_o = [-0.0, -0.0, -0.0, 0.3125, 0.0, 3.1249999525760023e+29, -0.5, 0.0, -5.000000075237331e+29,
+          -1.1282051801681519, -0.0, 5.128205147250188e+29, 1.0, 0.0, 0.41025641560554504, 0.20512822270393372, 0.0,
+          -8.205128386716028e+29, 1.8218543118564412e-08, 0.0, 1.600000023841858, 1.0, 0.0, 4.079999832382061e-30,
+          -1.600000023841858, -0.0, -4.159999847412109, -0.0, -0.0, -0.0, 1.0, 0.0, 0.25, -0.5, 0.0,
+          -5.000000075237331e+29]
+    sx_u = [0.0, -0.0, -1.888946593147858e+22, 0.3125, 0.0, 3.1250001414706616e+29, -0.5, 0.0, -5.000000075237331e+29,
+          -1.1282051801681519, -0.0, 5.128205147250188e+29, 1.0, 0.0, 0.41025641560554504, 0.20512820780277252, -0.0,
+          -8.205128386716028e+29, -5.960464477539063e-08, -0.0, 1.5999999046325684, 1.0, 0.0, 4.079999832382061e-30,
+          -1.5999999046325684, 0.0, -4.159999847412109, -0.0, -0.0, -0.0, 1.0, 0.0, 0.25, -0.5, 0.0,
+          -5.000000075237331e+29]
+    sx_lu = [-2.0, -2.0, -1.25, 0.625, 1.25, -1.21875, 0.625, 1.0, 2.0, -2.0, -2.0, -1.25, -5.000000015855384e-31,
+          1.0000000150474662e+30, 0.5, 0.625, 1.250000003963846e-30, -1.21875, -2.0, -2.0, -1.25,
+          -5.000000015855384e-31, 1.0000000150474662e+30, 0.5, 0.625, 1.250000003963846e-30, 0.78125, -1.25, -0.0,
+          -2.0, -7.999999837289519e-31, 1.0000000150474662e+30, 0.5, 1.0, 0.0, 2.0]
+    sx = lambda x: {"ok": {"_linalg_solve_ex": [{**_t(x, [4, 3, 3]), "stride": [9, 1, 3]},
+                                                {**_t(sx_lu, [4, 3, 3]), "stride": [9, 1, 3]},
+                                                _t([1, 2, 3, 2, 2, 3, 3, 2, 3, 1, 3, 3], [4, 3], "torch.int32"),
+                                                _t([0, 0, 0, 0], [4], "torch.int32")]}}
+    sxop = "torch._linalg_solve_ex"
+    assert explain("value", sx_code, sxop, sx(sx_o), sx(sx_u), tol)
+    assert not explain("value", sx_code, sxop, sx(sx_o[:2] + [-1e27] + sx_o[3:]), sx(sx_u), tol)  # past matrix 0's bound
+    assert not explain("value", sx_code, sxop, sx(sx_o[:15] + [0.3] + sx_o[16:]), sx(sx_u),
+                       tol)  # matrix 1's answer, undetermined, differs
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
