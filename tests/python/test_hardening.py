@@ -585,6 +585,9 @@ EXACT_MESSAGES = [
     "out = torch.tensor([-3, 5]).clamp_min_(1+2j)",
     "out = torch._foreach_clamp_max_([torch.tensor([2, 1, 300])], (1+2j))",
     "out = torch.ones(3).copy_(torch.ones(3, 1))",
+    # upsampling's CPU kernels allocate each output dim's int64 indices first, for an empty batch too (seed 27 #690691)
+    "out = torch.ops.aten.upsample_bilinear2d.default(torch.ones(0, 1, 2, 2, dtype=torch.float64), [1, 2**62], False, scales_w=-1.0)",
+    "out = torch.ops.aten.upsample_nearest2d.default(torch.ones(0, 1, 2, 2), [2**62, 1])",
     # masked_scatter's CPU kernel dispatches no uint16..64, an empty self too (seed 26 #950934)
     "out = torch.masked_scatter(torch.zeros(4, dtype=torch.uint16), torch.tensor([True, False, True, False]), torch.ones(4, dtype=torch.uint16))",
     "out = torch.zeros(0, dtype=torch.uint64).masked_scatter_(torch.tensor([], dtype=torch.bool), torch.ones(4, dtype=torch.uint64))",
