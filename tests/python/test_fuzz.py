@@ -369,6 +369,11 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sl.replace("4.0]", "4.0000005]"), "torch.linalg.slogdet", sd(0.0, "-inf"),
                        sd(1.0, -15.2), tol)  # not singular: ours is wrong
     assert not explain("value", sl, "torch.linalg.slogdet", sd(-1.0, "-inf"), sd(1.0, -30.0), tol)  # ours not exact
+    # seed 28 #158205, the other way: upstream's float32 LU meets the exact 0, ours's float64 one a residue
+    assert explain("value", sl, "torch.linalg.slogdet", sd(-1.0, -30.0), sd(0.0, "-inf"), tol)
+    assert not explain("value", sl, "torch.linalg.slogdet", sd(-1.0, 0.0), sd(0.0, "-inf"),
+                       tol)  # |det| 1 is no residue of a matrix of norm 5 (at most 6e-6 here)
+    assert not explain("value", sl, "torch.linalg.slogdet", sd(1.0, -15.0), sd(1.0, -30.0), tol)  # neither exact
 
     # [[0], [1]] = Q R both ways: a = [[-1], [1]] or [[1], [-1]], tau = 1 (Q a reflection)
     qr = "a0 = torch.tensor([[0.0], [1.0]], dtype=torch.float64); out = torch.geqrf(a0)"
