@@ -1069,6 +1069,23 @@ def flash_attention_strides(kind, code, op, ours, up, tol):
             "were (other elements, or memory past it); its own answer for contiguous copies is ours")
 
 
+def flash_attention_empty_mask(kind, code, op, ours, up, tol):
+    """_scaled_dot_product_flash_attention_for_cpu given an attn_mask with a dim of size 0 for a
+    non-empty query: upstream's flash kernel gives each mask dim of size <= 1 a stride of 0 and
+    reads element 0 of it for every score, an element the empty mask does not hold (memory past
+    its storage: the result is undefined; seed 28 #207571, a (0, 1) mask). The op checks only the
+    mask's dtype and rank; ours refuses a mask that does not broadcast to [B, H, L, S]."""
+    m = re.search(r"_scaled_dot_product_flash_attention_for_cpu(?:\.\w+)?\((a\d+),.*attn_mask=(a\d+)", code)
+    if kind != "rejects" or not m or "broadcastable" not in ours.get("msg", ""):
+        return None
+    ins = inputs(code)
+    q, mask = ins.get(m.group(1)), ins.get(m.group(2))
+    if q is None or mask is None or q.numel() == 0 or mask.dim() not in (2, 4) or 0 not in mask.shape:
+        return None
+    return ("flash attention given an empty attn_mask: upstream's kernel reads its element 0 for every score (memory "
+            "past an empty storage); ours refuses the mask")
+
+
 _ULP = {"torch.float32": 2.0 ** -23, "torch.float16": 2.0 ** -10, "torch.bfloat16": 2.0 ** -7}
 
 
@@ -2717,7 +2734,7 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
+          flash_attention_empty_mask, attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
           negative_size, extent_overflow, meta_heap_symint, cpu_capability)
 
 

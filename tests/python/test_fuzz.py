@@ -1167,6 +1167,17 @@ def test_each_artefact_proof_can_fail():
     assert not explain("value", sx_code, sxop, sx(sx_o[:15] + [0.3] + sx_o[16:]), sx(sx_u),
                        tol)  # matrix 1's answer, undetermined, differs
 
+    # seed 28 #207571: the flash op given an empty attn_mask reads its element 0 (stride 0) for every score
+    fm = ("a0 = torch.ones(3, 3, 2, 2); a1 = torch.ones(3, 3, 2, 2); a2 = torch.ones(3, 3, 2, 2); "
+          "a3 = torch.tensor([], dtype=torch.float32).reshape((0, 1)); "
+          "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(a0, a1, a2, is_causal=False, attn_mask=a3)")
+    fmop = "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default"
+    fm_ours = {"exc": "RuntimeError", "msg": "attn_mask must be broadcastable to [B, H, L, S]"}
+    fm_up = {"ok": {"tuple": [_t([0.0] * 36, [3, 3, 2, 2]), _t([0.0] * 18, [3, 3, 2])]}}
+    assert explain("rejects", fm, fmop, fm_ours, fm_up, tol)
+    fm23 = fm.replace("torch.tensor([], dtype=torch.float32).reshape((0, 1))", "torch.ones(2, 3)")
+    assert not explain("rejects", fm23, fmop, fm_ours, fm_up, tol)  # a mask with elements: upstream reads them
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
