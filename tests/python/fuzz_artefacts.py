@@ -1069,6 +1069,25 @@ def flash_attention_strides(kind, code, op, ours, up, tol):
             "were (other elements, or memory past it); its own answer for contiguous copies is ours")
 
 
+def householder_nonfinite(kind, code, op, ours, up, tol):
+    """householder_product (orgqr) or ormqr given reflectors or tau holding inf or NaN: where inf
+    and NaN land follows the order of the products (MKL's against the reference LAPACK's, ours's in
+    float64 for float32: -inf + inf or 0 * inf at different steps; seed 28 #956371: -inf against
+    NaN). Explained for those ops when an input holds a non-finite value and the results differ
+    only where both are inf or NaN."""
+    if kind != "value" or name(op) not in ("linalg_householder_product", "householder_product", "orgqr", "ormqr"):
+        return None
+    if not any(_nonfinite(t) for t in inputs(code).values()):
+        return None
+    to, tu = tensors(ours), tensors(up)
+    if len(to) != 1 or not _same_but_values(to, tu):
+        return None
+    for p, q in zip(to[0]["values"], tu[0]["values"]):
+        if _differs(p, q, tol) and (math.isfinite(_num(p)) or math.isfinite(_num(q))):
+            return None
+    return "householder_product of non-finite reflectors: where inf and NaN land follows the products' order"
+
+
 def flash_attention_empty_mask(kind, code, op, ours, up, tol):
     """_scaled_dot_product_flash_attention_for_cpu given an attn_mask with a dim of size 0 for a
     non-empty query: upstream's flash kernel gives each mask dim of size <= 1 a stride of 0 and
@@ -2734,7 +2753,7 @@ PROOFS = (meta_negative_strides, scalar_type_code_negative, pool_backward_planes
           solve_singular_refused, gels_rank_deficient_refused, cholesky_incomplete, cholesky_singular_info, geqrf_both_valid, qr_free_columns,
           conv_product_overflow, gemm_nonfinite_alpha,
           conv_rounding, conv_nonfinite_float64, softmax_out_order, circular_pad_unwritten, flash_attention_strides,
-          flash_attention_empty_mask, attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
+          flash_attention_empty_mask, householder_nonfinite, attention_float64_closer, logit_eps_past_half, fft_nonfinite, gelu_inf,
           negative_size, extent_overflow, meta_heap_symint, cpu_capability)
 
 

@@ -1178,6 +1178,17 @@ def test_each_artefact_proof_can_fail():
     fm23 = fm.replace("torch.tensor([], dtype=torch.float32).reshape((0, 1))", "torch.ones(2, 3)")
     assert not explain("rejects", fm23, fmop, fm_ours, fm_up, tol)  # a mask with elements: upstream reads them
 
+    # seed 28 #956371: householder_product of reflectors holding -inf: -inf against NaN where the products meet it
+    hp = ("a0 = torch.tensor([1.0, 0.5, 3.75, 2.0, float('-inf'), -2.0, 0.5, 1e30, -2.0], dtype=torch.float32).reshape((3, 3)); "
+          "a1 = torch.tensor([1.0, 3.75, -7e4], dtype=torch.float32).reshape((3,)); "
+          "out = torch.ops.aten.linalg_householder_product.default(a0, a1)")
+    hpop = "torch.ops.aten.linalg_householder_product.default"
+    hv = [0.0, 1.8749999715456014e+30, "inf", -2.0, 3.749999943091203e+30, "inf", -0.5, -2.812500032876266e+30]
+    hd = lambda v: {"ok": {**_t(hv + [v], [3, 3]), "stride": [1, 3]}}
+    assert explain("value", hp, hpop, hd("-inf"), hd("nan"), tol)
+    assert not explain("value", hp, hpop, hd(2.0), hd("nan"), tol)  # a finite value against NaN
+    assert not explain("value", hp.replace("float('-inf')", "4.0"), hpop, hd("-inf"), hd("nan"), tol)  # finite inputs
+
     # session 33: seed 10 #999582, cholesky_ex of the singular PSD [[2, 2], [2, 2]] in float32: L11 is the
     # residue of 2 - l10^2 (upstream's float32 3.45e-4, ours's float64-rounded 2.1e-8); both L L^T = A
     # within the backward error; a matrix that did not factor (info 1) compared as it is
