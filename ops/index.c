@@ -2060,13 +2060,7 @@ tn_out_check_gather_out(tn_out_call *c)
         return 0;
     TensorObject *self = TN_T(a[0].u.t);
     int64_t d;
-    if (tn_wrap_dim(a[1].u.i, self->ndim ? self->ndim : 1, &d) < 0)
-        return -1;
-    if (c->dst->dtype == self->dtype)
-        return 0;
-    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
-                 tn_dtype_cpp_name(self->dtype), tn_dtype_cpp_name(c->dst->dtype));
-    return -1;
+    return tn_wrap_dim(a[1].u.i, self->ndim ? self->ndim : 1, &d) < 0 ? -1 : tn_check_out_dtype_is(c->dst, self->dtype);
 }
 
 /* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after

@@ -60,17 +60,6 @@ addmv_dtypes(int self_dtype, const TensorObject *mat, const TensorObject *vec)
     return -1;
 }
 
-/* a structured out='s resize_out: out's dtype must be the result's */
-static int
-out_dtype_is(const TensorObject *out, int dtype)
-{
-    if (out->dtype == dtype)
-        return 0;
-    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead", tn_dtype_cpp_name(dtype),
-                 tn_dtype_cpp_name(out->dtype));
-    return -1;
-}
-
 /* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides; an integer dtype takes
  * ialpha and ibeta (the Scalars' int64_t, exact past 2**53), the others alpha and beta. */
 static int
@@ -843,7 +832,7 @@ matmul_out_dtypes(tn_out_call *c)
     if (a->device != TN_DEVICE_CPU || b->device != TN_DEVICE_CPU || dst->device != TN_DEVICE_CPU || d1 == 0 || d2 == 0)
         return 0;
     if (c->f->id == TN_OP_mm)
-        return d1 == 2 && d2 == 2 && a->sizes[1] == b->sizes[0] ? out_dtype_is(dst, a->dtype) : 0;
+        return d1 == 2 && d2 == 2 && a->sizes[1] == b->sizes[0] ? tn_check_out_dtype_is(dst, a->dtype) : 0;
     if (d1 == 1 && d2 == 1)
         return tn_out_check_dot_out(c);
     if (d1 == 2 && d2 == 1)
@@ -852,13 +841,13 @@ matmul_out_dtypes(tn_out_call *c)
     if (k != kb)
         return 0;
     if (d1 <= 2 && d2 <= 2)  /* 1-D @ 2-D, 2-D @ 2-D: mm_out */
-        return out_dtype_is(dst, a->dtype);
+        return tn_check_out_dtype_is(dst, a->dtype);
     if (matmul_should_fold(a, b)) {
         /* with an out= (no grad), only a larger self against a matrix or either against a vector folds */
         int transpose = d2 > d1;
         const TensorObject *t1 = transpose ? b : a, *t2 = transpose ? a : b;
         if (t2->ndim == 2)
-            return out_dtype_is(dst, t1->dtype);
+            return tn_check_out_dtype_is(dst, t1->dtype);
         return addmv_dtypes(dst->dtype, t1, t2);  /* mv_out into out reshaped to the result's size */
     }
     int nb;
@@ -867,7 +856,7 @@ matmul_out_dtypes(tn_out_call *c)
         PyErr_Clear();
         return 0;
     }
-    return out_dtype_is(dst, b->dtype);  /* bmm_out's batch2 */
+    return tn_check_out_dtype_is(dst, b->dtype);  /* bmm_out's batch2 */
 }
 
 /* bmm(out=), matmul(out=), linalg.matmul(out=), mm(out=): Note [bmm into an overlapping out] and

@@ -760,6 +760,16 @@ tn_dispatch(tn_op *op, tn_value *args)
  * meta twin for the result dtype and raises the out= error upstream raises instead.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
+int
+tn_check_out_dtype_is(const TensorObject *out, int dtype)
+{
+    if (out->dtype == dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead", tn_dtype_cpp_name(dtype),
+                 tn_dtype_cpp_name(out->dtype));
+    return -1;
+}
+
 static int
 check_out_dtype(const tn_op *op, int castable, TensorObject *out, PyObject *result)
 {
@@ -771,9 +781,7 @@ check_out_dtype(const tn_op *op, int castable, TensorObject *out, PyObject *resu
                      tn_dtype_legacy_name(TN_T(result)->dtype));
         return -1;
     }
-    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
-                 tn_dtype_cpp_name(TN_T(result)->dtype), tn_dtype_cpp_name(out->dtype));
-    return -1;
+    return tn_check_out_dtype_is(out, TN_T(result)->dtype);
 }
 
 /* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order

@@ -49,6 +49,10 @@ typedef struct {
  * error set, as it does after the shared overlap checks. */
 void tn_out_call_argument_error_first(const tn_out_call *c);
 
+/* a structured out='s resize_out: out's dtype must be `dtype` ("Expected out tensor to have dtype
+ * float, but got double instead"); 0, or -1 with the error set */
+int tn_check_out_dtype_is(const TensorObject *out, int dtype);
+
 /* For a CompositeImplicitAutograd out= overload (TN_OPF_CIA_CHECKS_FIRST) whose autograd out= check failed: the
  * functional's argument checks on meta twins, whose error replaces it (Note [CIA out= under
  * autograd] in runtime/dispatch.c). */
